@@ -1,0 +1,47 @@
+// Builds the four bundles: extension and language server (cjs/node, `vscode` external),
+// webview (iife/browser) and CLI (cjs/node). Flags: --watch, --production.
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Logs build results in the problem-matcher friendly format VS Code expects. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => { if (watch) console.log('[watch] build started'); });
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      if (watch) console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+  plugins: [problemMatcher],
+};
+
+// mainFields: prefer ESM builds (jsonc-parser's UMD build uses dynamic requires esbuild cannot follow).
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], mainFields: ['module', 'main'] };
+
+const configs = [
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
+  { ...node, entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' },
+];
+
+if (watch) {
+  const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(configs.map((c) => esbuild.build(c)));
+}

@@ -1,0 +1,208 @@
+/**
+ * Parsers for comment files (`.jsonl`, `.json`, `.csv`). Each record is
+ * validated on its own: a broken record is reported with its line and skipped,
+ * the rest of the file still loads.
+ */
+import { getNodeValue, type Node } from 'jsonc-parser';
+import { lineStarts } from '../text/words';
+import { commentRecordSchema, normaliseCommentFields } from './schemas';
+import { jsonErrorsToProblems, parseJsonTree, rangeFromOffsets } from './transcriptParsers';
+import type { CommentsFormat, CorpusProblem, TextRange } from './types';
+
+/** A comment before offsets into the normalised text are assigned. */
+export interface ParsedComment {
+  id: string;
+  parentId?: string;
+  author?: string;
+  text: string;
+  likes?: number;
+  replyCount?: number;
+  publishedAt?: string;
+  source: TextRange;
+}
+
+export interface ParsedComments {
+  comments: ParsedComment[];
+  problems: CorpusProblem[];
+  skipped: number;
+}
+
+/** Parses comment text of the given format; never throws. */
+export function parseComments(text: string, format: CommentsFormat, relPath: string): ParsedComments {
+  switch (format) {
+    case 'jsonl':
+      return parseJsonl(text, relPath);
+    case 'json':
+      return parseJsonArray(text, relPath);
+    case 'csv':
+      return parseCsv(text, relPath);
+  }
+}
+
+interface Acc extends ParsedComments {
+  relPath: string;
+}
+
+function addRecord(acc: Acc, value: unknown, source: TextRange, fallbackId: string): void {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    acc.skipped++;
+    acc.problems.push({ severity: 'warning', file: acc.relPath, line: source.startLine, column: source.startColumn, code: 'invalid-comment', message: 'comment record is not an object; skipped' });
+    return;
+  }
+  const parsed = commentRecordSchema.safeParse(normaliseCommentFields(value as Record<string, unknown>));
+  if (!parsed.success) {
+    acc.skipped++;
+    const issue = parsed.error.issues[0];
+    acc.problems.push({
+      severity: 'warning',
+      file: acc.relPath,
+      line: source.startLine,
+      column: source.startColumn,
+      code: 'invalid-comment',
+      message: `comment skipped: ${issue ? `${issue.path.join('.') || 'record'}: ${issue.message}` : 'invalid record'}`,
+    });
+    return;
+  }
+  const r = parsed.data;
+  acc.comments.push({
+    id: r.comment_id === undefined || r.comment_id === null || r.comment_id === '' ? fallbackId : String(r.comment_id),
+    parentId: r.parent_id === undefined || r.parent_id === null || r.parent_id === '' ? undefined : String(r.parent_id),
+    author: r.author ?? undefined,
+    text: r.text,
+    likes: r.likes ?? undefined,
+    replyCount: r.reply_count ?? undefined,
+    publishedAt: r.published_at ?? undefined,
+    source,
+  });
+}
+
+function parseJsonl(text: string, relPath: string): ParsedComments {
+  const acc: Acc = { comments: [], problems: [], skipped: 0, relPath };
+  const lines = text.split('\n');
+  for (const [n, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    const { root, errors } = parseJsonTree(line);
+    if (errors.length || !root) {
+      acc.skipped++;
+      const [p] = jsonErrorsToProblems(errors, [0], relPath);
+      acc.problems.push({
+        severity: 'warning',
+        file: relPath,
+        line: n,
+        column: p?.column ?? 0,
+        code: 'invalid-json',
+        message: `line skipped: ${p?.message.replace(/ \(\d+ more errors? after it\)/, '') ?? 'invalid JSON'}`,
+      });
+      continue;
+    }
+    const textNode = propertyValue(root, 'text') ?? propertyValue(root, 'textOriginal') ?? propertyValue(root, 'content');
+    const source: TextRange = textNode && textNode.type === 'string'
+      ? { startLine: n, startColumn: textNode.offset + 1, endLine: n, endColumn: textNode.offset + textNode.length - 1 }
+      : { startLine: n, startColumn: 0, endLine: n, endColumn: line.length };
+    addRecord(acc, getNodeValue(root), source, `line-${n + 1}`);
+  }
+  return acc;
+}
+
+function propertyValue(obj: Node, key: string): Node | undefined {
+  return obj.type === 'object' ? obj.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1] : undefined;
+}
+
+function parseJsonArray(text: string, relPath: string): ParsedComments {
+  const acc: Acc = { comments: [], problems: [], skipped: 0, relPath };
+  const starts = lineStarts(text);
+  const { root, errors } = parseJsonTree(text);
+  acc.problems.push(...jsonErrorsToProblems(errors, starts, relPath));
+  if (!root) {
+    if (!errors.length) acc.problems.push({ severity: 'warning', file: relPath, code: 'empty-file', message: 'file is empty' });
+    return acc;
+  }
+  const list = root.type === 'array' ? root : propertyValue(root, 'comments') ?? propertyValue(root, 'items');
+  if (!list || list.type !== 'array') {
+    acc.problems.push({ severity: 'error', file: relPath, line: 0, code: 'invalid-comments', message: 'expected an array of comments or an object with a "comments" array' });
+    return acc;
+  }
+  for (const [i, el] of (list.children ?? []).entries()) {
+    const textNode = propertyValue(el, 'text') ?? propertyValue(el, 'textOriginal') ?? propertyValue(el, 'content');
+    const source = textNode && textNode.type === 'string'
+      ? rangeFromOffsets(starts, textNode.offset + 1, textNode.offset + textNode.length - 1)
+      : rangeFromOffsets(starts, el.offset, el.offset + el.length);
+    addRecord(acc, getNodeValue(el), source, `index-${i}`);
+  }
+  return acc;
+}
+
+interface CsvField { value: string; quoted: boolean; line: number; column: number; endLine: number; endColumn: number }
+
+/** RFC 4180 CSV: quoted fields, doubled quotes, embedded newlines; positions kept per field. */
+export function parseCsvRows(text: string): { rows: CsvField[][]; unterminatedAt?: number } {
+  const rows: CsvField[][] = [];
+  let row: CsvField[] = [];
+  let line = 0;
+  let col = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const fLine = line;
+    const fCol = col;
+    let value = '';
+    const quoted = text[i] === '"';
+    if (quoted) {
+      i++; col++;
+      let closed = false;
+      while (i < n) {
+        const ch = text[i]!;
+        if (ch === '"') {
+          if (text[i + 1] === '"') { value += '"'; i += 2; col += 2; continue; }
+          i++; col++; closed = true; break;
+        }
+        value += ch;
+        i++;
+        if (ch === '\n') { line++; col = 0; } else col++;
+      }
+      if (!closed) return { rows: [...rows, [...row, { value, quoted, line: fLine, column: fCol, endLine: line, endColumn: col }]], unterminatedAt: fLine };
+      while (i < n && text[i] !== ',' && text[i] !== '\n') { value += text[i]; i++; col++; }
+    } else {
+      while (i < n && text[i] !== ',' && text[i] !== '\n') { value += text[i]; i++; col++; }
+    }
+    row.push({ value, quoted, line: fLine, column: fCol, endLine: line, endColumn: col });
+    if (i < n && text[i] === ',') { i++; col++; if (i === n) row.push({ value: '', quoted: false, line, column: col, endLine: line, endColumn: col }); continue; }
+    rows.push(row);
+    row = [];
+    if (i < n) { i++; line++; col = 0; }
+  }
+  if (row.length) rows.push(row);
+  return { rows: rows.filter((r) => !(r.length === 1 && r[0]!.value === '')) };
+}
+
+function parseCsv(text: string, relPath: string): ParsedComments {
+  const acc: Acc = { comments: [], problems: [], skipped: 0, relPath };
+  const { rows, unterminatedAt } = parseCsvRows(text);
+  if (unterminatedAt !== undefined) {
+    acc.problems.push({ severity: 'warning', file: relPath, line: unterminatedAt, code: 'csv-unterminated', message: 'unterminated quoted field; the last record is skipped' });
+    rows.pop();
+    acc.skipped++;
+  }
+  const header = rows.shift();
+  if (!header) {
+    acc.problems.push({ severity: 'warning', file: relPath, code: 'empty-file', message: 'file is empty' });
+    return acc;
+  }
+  const names = header.map((f) => f.value.trim());
+  for (const [r, fields] of rows.entries()) {
+    const first = fields[0]!;
+    if (fields.length !== names.length) {
+      acc.problems.push({ severity: 'warning', file: relPath, line: first.line, code: 'csv-columns', message: `row has ${fields.length} fields, header has ${names.length}; read by position` });
+    }
+    const rec: Record<string, unknown> = {};
+    names.forEach((name, k) => { if (fields[k] !== undefined) rec[name] = fields[k]!.value; });
+    const textIdx = names.findIndex((nm) => ['text', 'textOriginal', 'textDisplay', 'content', 'CONTENT', 'body', 'comment', 'message'].includes(nm));
+    const tf = textIdx >= 0 ? fields[textIdx] : undefined;
+    const inner = tf?.quoted ? 1 : 0;
+    const source: TextRange = tf
+      ? { startLine: tf.line, startColumn: tf.column + inner, endLine: tf.endLine, endColumn: tf.endColumn - inner }
+      : { startLine: first.line, startColumn: 0, endLine: first.endLine, endColumn: fields[fields.length - 1]!.endColumn };
+    addRecord(acc, rec, source, `row-${r + 1}`);
+  }
+  return acc;
+}

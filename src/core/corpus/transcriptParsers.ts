@@ -1,0 +1,231 @@
+/**
+ * Parsers for transcript files. Each returns the segments it could read and the
+ * problems it met; none of them throws on bad input.
+ */
+import { parseTree, getNodeValue, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { lineStarts, offsetToLineCol } from '../text/words';
+import { transcriptJsonSchema, transcriptSegmentSchema, transcriptTurnSchema } from './schemas';
+import type { CorpusProblem, TextRange, TranscriptFormat } from './types';
+
+/** A segment before offsets into the normalised text are assigned. */
+export interface ParsedSegment {
+  speaker?: string;
+  start?: number;
+  end?: number;
+  text: string;
+  source: TextRange;
+}
+
+export interface ParsedTranscript {
+  segments: ParsedSegment[];
+  problems: CorpusProblem[];
+  title?: string;
+  skipped: number;
+}
+
+/** Parses transcript text of the given format. `relPath` is only used in problems. */
+export function parseTranscript(text: string, format: TranscriptFormat, relPath: string): ParsedTranscript {
+  switch (format) {
+    case 'json':
+      return parseTranscriptJson(text, relPath);
+    case 'srt':
+    case 'vtt':
+      return parseCues(text, format, relPath);
+    case 'txt':
+    case 'md':
+      return parseLines(text, format);
+  }
+}
+
+/** Converts a JSON offset range into a line/column range. */
+export function rangeFromOffsets(starts: readonly number[], start: number, end: number): TextRange {
+  const a = offsetToLineCol(starts, start);
+  const b = offsetToLineCol(starts, end);
+  return { startLine: a.line, startColumn: a.column, endLine: b.line, endColumn: b.column };
+}
+
+/**
+ * Reports jsonc-parser errors as one corpus problem at the first error, saying
+ * how many more followed (later errors are usually consequences of the first).
+ */
+export function jsonErrorsToProblems(errors: ParseError[], starts: readonly number[], relPath: string): CorpusProblem[] {
+  const first = errors[0];
+  if (!first) return [];
+  const at = offsetToLineCol(starts, first.offset);
+  const more = errors.length > 1 ? ` (${errors.length - 1} more error${errors.length > 2 ? 's' : ''} after it)` : '';
+  return [{
+    severity: 'error',
+    file: relPath,
+    line: at.line,
+    column: at.column,
+    code: 'invalid-json',
+    message: `invalid JSON: ${describeJsonError(first)}${more}`,
+  }];
+}
+
+/** `CommaExpected` → `comma expected`. */
+export function describeJsonError(e: ParseError): string {
+  return printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/** Parses JSON strictly (no comments, no trailing commas) into a tree with offsets. */
+export function parseJsonTree(text: string): { root: Node | undefined; errors: ParseError[] } {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return { root, errors };
+}
+
+function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
+  const starts = lineStarts(text);
+  const { root, errors } = parseJsonTree(text);
+  const problems = jsonErrorsToProblems(errors, starts, relPath);
+  const segments: ParsedSegment[] = [];
+  const recovering = errors.length > 0;
+  let skipped = 0;
+  if (!root) {
+    return { segments, problems: problems.length ? problems : [emptyProblem(relPath)], skipped: 1 };
+  }
+  const doc = transcriptJsonSchema.safeParse(getNodeValue(root));
+  if (!doc.success) {
+    problems.push({ severity: 'error', file: relPath, line: 0, code: 'invalid-transcript', message: `not a transcript: ${doc.error.issues[0]?.message ?? 'unexpected shape'}` });
+    return { segments, problems, skipped: 1 };
+  }
+  const key = Array.isArray(doc.data.turns) ? 'turns' : 'segments';
+  const arrayNode = root.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1];
+  const elementSchema = key === 'turns' ? transcriptTurnSchema : transcriptSegmentSchema;
+  for (const [i, el] of (arrayNode?.children ?? []).entries()) {
+    const at = offsetToLineCol(starts, el.offset);
+    const parsed = elementSchema.safeParse(getNodeValue(el));
+    if (!parsed.success) {
+      skipped++;
+      const issue = parsed.error.issues[0];
+      problems.push({
+        severity: 'warning',
+        file: relPath,
+        line: at.line,
+        column: at.column,
+        code: 'invalid-turn',
+        message: `${key}[${i}] skipped: ${issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid'}`,
+      });
+      continue;
+    }
+    const textNode = el.children?.find((p) => p.children?.[0]?.value === 'text')?.children?.[1];
+    const source = textNode
+      ? rangeFromOffsets(starts, textNode.offset + 1, textNode.offset + textNode.length - 1)
+      : rangeFromOffsets(starts, el.offset, el.offset + el.length);
+    const v = parsed.data;
+    segments.push({
+      text: v.text,
+      speaker: v.speaker ?? undefined,
+      start: toSeconds(v.start),
+      end: toSeconds(v.end),
+      source,
+    });
+  }
+  if (recovering && problems[0]) {
+    problems[0].message += `; read ${segments.length} ${key} that parsed cleanly around the error — check the file`;
+  }
+  const title = typeof doc.data.title === 'string' ? doc.data.title : undefined;
+  return { segments, problems, title, skipped };
+}
+
+function emptyProblem(relPath: string): CorpusProblem {
+  return { severity: 'warning', file: relPath, code: 'empty-file', message: 'file is empty' };
+}
+
+/** Parses `HH:MM:SS,mmm`, `MM:SS.mmm` or a plain number of seconds. */
+export function parseTimestamp(s: string): number | undefined {
+  const m = /^\s*(?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[.,](\d{1,3}))?\s*$/.exec(s);
+  if (!m) return undefined;
+  const [, h, mi, se, ms] = m;
+  return Number(h ?? 0) * 3600 + Number(mi) * 60 + Number(se) + (ms ? Number(ms.padEnd(3, '0')) / 1000 : 0);
+}
+
+function toSeconds(v: number | string | null | undefined): number | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && v.trim() !== '' ? n : parseTimestamp(v);
+}
+
+const VTT_TAG = /<\/?[^>]*>/g;
+
+/** SRT and WebVTT: blocks separated by blank lines, each with a `start --> end` line. */
+function parseCues(text: string, format: 'srt' | 'vtt', relPath: string): ParsedTranscript {
+  const lines = text.split('\n');
+  const segments: ParsedSegment[] = [];
+  const problems: CorpusProblem[] = [];
+  let skipped = 0;
+  let i = 0;
+  if (format === 'vtt') {
+    if (!/^(\uFEFF)?WEBVTT/.test(lines[0] ?? '')) {
+      problems.push({ severity: 'warning', file: relPath, line: 0, code: 'vtt-header', message: 'missing "WEBVTT" header; reading cues anyway' });
+    } else {
+      while (i < lines.length && lines[i]!.trim() !== '') i++;
+    }
+  }
+  while (i < lines.length) {
+    while (i < lines.length && lines[i]!.trim() === '') i++;
+    if (i >= lines.length) break;
+    const blockStart = i;
+    const block: string[] = [];
+    while (i < lines.length && lines[i]!.trim() !== '') block.push(lines[i++]!);
+    if (format === 'vtt' && /^(NOTE|STYLE|REGION)\b/.test(block[0]!)) continue;
+    const timingIdx = block.findIndex((l) => l.includes('-->'));
+    if (timingIdx < 0 || timingIdx > 1) {
+      skipped++;
+      problems.push({ severity: 'warning', file: relPath, line: blockStart, code: 'bad-cue', message: 'cue without a "start --> end" timing line skipped' });
+      continue;
+    }
+    const [a, b] = block[timingIdx]!.split('-->');
+    const start = parseTimestamp(a ?? '');
+    const end = parseTimestamp((b ?? '').trim().split(/\s+/)[0] ?? '');
+    if (start === undefined || end === undefined) {
+      problems.push({ severity: 'warning', file: relPath, line: blockStart + timingIdx, code: 'bad-timestamp', message: `unreadable timestamp "${block[timingIdx]!.trim()}"; cue kept without time` });
+    }
+    const textLines = block.slice(timingIdx + 1);
+    if (textLines.length === 0) continue;
+    let speaker: string | undefined;
+    const joined = textLines
+      .map((l) => {
+        const v = /^<v(?:\.[^\s>]*)?\s+([^>]+)>/.exec(l);
+        if (v && !speaker) speaker = v[1]!.trim();
+        return l.replace(VTT_TAG, '').trim();
+      })
+      .filter((l) => l !== '')
+      .join(' ');
+    if (joined === '') continue;
+    const firstLine = blockStart + timingIdx + 1;
+    const lastLine = blockStart + block.length - 1;
+    segments.push({
+      text: decodeEntities(joined),
+      speaker,
+      start,
+      end,
+      source: { startLine: firstLine, startColumn: 0, endLine: lastLine, endColumn: lines[lastLine]!.length },
+    });
+  }
+  return { segments, problems, skipped };
+}
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' })[e] ?? _);
+}
+
+/** Plain text and Markdown: one segment per non-empty line. */
+function parseLines(text: string, format: 'txt' | 'md'): ParsedTranscript {
+  const segments: ParsedSegment[] = [];
+  const lines = text.split('\n');
+  let inFrontMatter = format === 'md' && lines[0]?.trim() === '---';
+  for (const [n, raw] of lines.entries()) {
+    if (inFrontMatter) {
+      if (n > 0 && raw.trim() === '---') inFrontMatter = false;
+      continue;
+    }
+    const lead = raw.length - raw.trimStart().length;
+    const t = raw.trim();
+    if (t === '') continue;
+    segments.push({ text: t, source: { startLine: n, startColumn: lead, endLine: n, endColumn: lead + t.length } });
+  }
+  return { segments, problems: [], skipped: 0 };
+}

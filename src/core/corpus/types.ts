@@ -1,0 +1,136 @@
+/**
+ * The corpus model: what a loaded folder of transcripts and comments looks like
+ * to the rest of Marker Research. Every piece of text keeps where it came from.
+ */
+
+/** A zero-based range in an original file (columns count UTF-16 code units). */
+export interface TextRange {
+  startLine: number;
+  startColumn: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export type TranscriptFormat = 'json' | 'txt' | 'md' | 'srt' | 'vtt';
+export type CommentsFormat = 'jsonl' | 'json' | 'csv';
+export type PartKind = 'transcript' | 'comments';
+
+/** A file of the corpus, by absolute path and path relative to the corpus root (forward slashes). */
+export interface SourceFile {
+  path: string;
+  relPath: string;
+}
+
+/** One turn / cue / line of a transcript. */
+export interface TranscriptSegment {
+  index: number;
+  speaker?: string;
+  /** Seconds from the start of the media, where the format has timestamps. */
+  start?: number;
+  end?: number;
+  text: string;
+  /** Offset of `text` in the transcript's normalised text. */
+  offset: number;
+  /** Where `text` sits in the original file. */
+  source: TextRange;
+}
+
+export interface TranscriptPart {
+  kind: 'transcript';
+  file: SourceFile;
+  format: TranscriptFormat;
+  segments: TranscriptSegment[];
+  /** Normalised text: segment texts joined by a newline; offsets of segments point into it. */
+  text: string;
+  wordCount: number;
+}
+
+export interface CommentRecord {
+  index: number;
+  id: string;
+  parentId?: string;
+  author?: string;
+  text: string;
+  likes?: number;
+  replyCount?: number;
+  publishedAt?: string;
+  /** Offset of `text` in the comments part's normalised text. */
+  offset: number;
+  source: TextRange;
+}
+
+export interface CommentsPart {
+  kind: 'comments';
+  file: SourceFile;
+  format: CommentsFormat;
+  comments: CommentRecord[];
+  /** Normalised text: comment texts joined by a newline. */
+  text: string;
+  wordCount: number;
+  /** Records whose text was empty: counted, kept out of the text. */
+  emptyCount: number;
+}
+
+export interface ItemMeta {
+  title?: string;
+  source?: string;
+  url?: string;
+  published_at?: string;
+  duration?: number | string;
+  [key: string]: unknown;
+}
+
+/** One content item (a video, podcast episode or meeting). */
+export interface CorpusItem {
+  id: string;
+  title: string;
+  meta: ItemMeta;
+  metaFile?: SourceFile;
+  transcript?: TranscriptPart;
+  comments?: CommentsPart;
+  /** Files of this item that were found but not used (e.g. a second transcript). */
+  ignoredFiles: SourceFile[];
+  /** sha256 over the bytes of every file of the item, for incremental work. */
+  contentHash: string;
+  wordCount: number;
+}
+
+export type ProblemSeverity = 'error' | 'warning' | 'info';
+
+/** Something wrong (or noteworthy) in the input; never thrown, always reported. */
+export interface CorpusProblem {
+  severity: ProblemSeverity;
+  /** Path relative to the corpus root. */
+  file: string;
+  /** Zero-based line, when known. */
+  line?: number;
+  column?: number;
+  message: string;
+  /** Short machine-readable reason, e.g. `invalid-json`. */
+  code: string;
+}
+
+export interface CorpusStats {
+  items: number;
+  transcripts: number;
+  commentParts: number;
+  words: number;
+  comments: number;
+  emptyComments: number;
+  /** Records or files that could not be read. */
+  skipped: number;
+  filesRead: number;
+}
+
+export interface Corpus {
+  root: string;
+  items: CorpusItem[];
+  problems: CorpusProblem[];
+  stats: CorpusStats;
+}
+
+/** Formats a problem as `file:line:col: severity: message` (1-based line and column). */
+export function formatProblem(p: CorpusProblem): string {
+  const loc = p.line === undefined ? '' : `:${p.line + 1}${p.column === undefined ? '' : `:${p.column + 1}`}`;
+  return `${p.file}${loc}: ${p.severity}: ${p.message} [${p.code}]`;
+}

@@ -1,0 +1,128 @@
+/**
+ * The "Corpus" webview view in the Marker Research container. Talks to its
+ * webview only through the typed protocol in src/shared/webviewProtocol.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Corpus } from '../core/corpus/types';
+import { webviewToHostSchema, type HostToWebview, type SidebarState, type WebviewToHost } from '../shared/webviewProtocol';
+
+/** Builds the view state from a loaded corpus. */
+export function sidebarStateFor(corpus: Corpus): SidebarState {
+  const s = corpus.stats;
+  const issues = corpus.problems.filter((p) => p.severity !== 'info').length;
+  return {
+    status: 'ready',
+    message: `Indexed ${s.items} items · ${s.words.toLocaleString('en-US')} words · ${s.comments} comments${issues ? ` · ${issues} problem${issues > 1 ? 's' : ''}` : ''}`,
+    corpusRoot: corpus.root,
+    items: corpus.items.map((it) => ({
+      id: it.id,
+      title: it.title,
+      transcriptSegments: it.transcript ? it.transcript.segments.length : null,
+      comments: it.comments ? it.comments.comments.length : null,
+      words: it.wordCount,
+      transcriptFile: it.transcript?.file.relPath ?? null,
+      commentsFile: it.comments?.file.relPath ?? null,
+    })),
+    problems: corpus.problems.map((p) => ({ severity: p.severity, file: p.file, line: p.line === undefined ? null : p.line + 1, message: p.message })),
+  };
+}
+
+export interface SidebarActions {
+  indexCorpus(): Promise<void>;
+  openItem(itemId: string, part: 'transcript' | 'comments'): Promise<void>;
+  openProblem(index: number): Promise<void>;
+}
+
+export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  static readonly viewId = 'markerResearch.items';
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private state: SidebarState = { status: 'empty', message: 'No corpus indexed yet. Run "Marker Research: Index Corpus".', corpusRoot: null, items: [], problems: [] };
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly actions: SidebarActions,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    const webview = view.webview;
+    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')] };
+    webview.html = this.html(webview);
+    this.disposables.push(
+      webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
+      view.onDidDispose(() => {
+        this.view = undefined;
+        this.ready = false;
+      }),
+    );
+  }
+
+  /** Replaces the state and posts it when the webview is ready. */
+  setState(state: SidebarState): void {
+    this.state = state;
+    this.post({ type: 'state', state });
+  }
+
+  setLoading(message: string): void {
+    this.setState({ ...this.state, status: 'loading', message });
+  }
+
+  private post(msg: HostToWebview): void {
+    if (this.view && this.ready) void this.view.webview.postMessage(msg);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const parsed = webviewToHostSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.log.warn(`ignored malformed message from the sidebar webview: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      return;
+    }
+    const msg: WebviewToHost = parsed.data;
+    try {
+      switch (msg.type) {
+        case 'ready':
+          this.ready = true;
+          this.post({ type: 'state', state: this.state });
+          return;
+        case 'indexCorpus':
+          return await this.actions.indexCorpus();
+        case 'openItem':
+          return await this.actions.openItem(msg.itemId, msg.part);
+        case 'openProblem':
+          return await this.actions.openProblem(msg.index);
+      }
+    } catch (e) {
+      this.log.error(`sidebar action "${msg.type}" failed: ${(e as Error).message}`);
+    }
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'sidebar.css'));
+    const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link href="${style.toString()}" rel="stylesheet">
+<title>Marker Research</title>
+</head>
+<body>
+<div id="app"><p id="status" role="status">Loading…</p></div>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
