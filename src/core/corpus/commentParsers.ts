@@ -6,7 +6,8 @@
 import { getNodeValue, type Node } from 'jsonc-parser';
 import { lineStarts } from '../text/words';
 import { commentRecordSchema, normaliseCommentFields } from './schemas';
-import { jsonErrorsToProblems, parseJsonTree, rangeFromOffsets } from './transcriptParsers';
+import { MappedTextBuilder, piecesRange, type SourcePiece } from './sourceMap';
+import { jsonErrorsToProblems, jsonStringSource, parseJsonTree, wholeSource } from './transcriptParsers';
 import type { CommentsFormat, CorpusProblem, TextRange } from './types';
 
 /** A comment before offsets into the normalised text are assigned. */
@@ -19,6 +20,7 @@ export interface ParsedComment {
   replyCount?: number;
   publishedAt?: string;
   source: TextRange;
+  pieces: SourcePiece[];
 }
 
 export interface ParsedComments {
@@ -43,10 +45,13 @@ interface Acc extends ParsedComments {
   relPath: string;
 }
 
-function addRecord(acc: Acc, value: unknown, source: TextRange, fallbackId: string): void {
+/** Where the text of a record came from: resolved once the text is known. */
+type SourceOf = (text: string) => { source: TextRange; pieces: SourcePiece[] };
+
+function addRecord(acc: Acc, value: unknown, sourceOf: SourceOf, at: { line: number; column: number }, fallbackId: string): void {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     acc.skipped++;
-    acc.problems.push({ severity: 'warning', file: acc.relPath, line: source.startLine, column: source.startColumn, code: 'invalid-comment', message: 'comment record is not an object; skipped' });
+    acc.problems.push({ severity: 'warning', file: acc.relPath, line: at.line, column: at.column, code: 'invalid-comment', message: 'comment record is not an object; skipped' });
     return;
   }
   const parsed = commentRecordSchema.safeParse(normaliseCommentFields(value as Record<string, unknown>));
@@ -56,14 +61,15 @@ function addRecord(acc: Acc, value: unknown, source: TextRange, fallbackId: stri
     acc.problems.push({
       severity: 'warning',
       file: acc.relPath,
-      line: source.startLine,
-      column: source.startColumn,
+      line: at.line,
+      column: at.column,
       code: 'invalid-comment',
       message: `comment skipped: ${issue ? `${issue.path.join('.') || 'record'}: ${issue.message}` : 'invalid record'}`,
     });
     return;
   }
   const r = parsed.data;
+  const { source, pieces } = sourceOf(r.text);
   acc.comments.push({
     id: r.comment_id === undefined || r.comment_id === null || r.comment_id === '' ? fallbackId : String(r.comment_id),
     parentId: r.parent_id === undefined || r.parent_id === null || r.parent_id === '' ? undefined : String(r.parent_id),
@@ -73,6 +79,7 @@ function addRecord(acc: Acc, value: unknown, source: TextRange, fallbackId: stri
     replyCount: r.reply_count ?? undefined,
     publishedAt: r.published_at ?? undefined,
     source,
+    pieces,
   });
 }
 
@@ -95,13 +102,30 @@ function parseJsonl(text: string, relPath: string): ParsedComments {
       });
       continue;
     }
-    const textNode = propertyValue(root, 'text') ?? propertyValue(root, 'textOriginal') ?? propertyValue(root, 'content');
-    const source: TextRange = textNode && textNode.type === 'string'
-      ? { startLine: n, startColumn: textNode.offset + 1, endLine: n, endColumn: textNode.offset + textNode.length - 1 }
-      : { startLine: n, startColumn: 0, endLine: n, endColumn: line.length };
-    addRecord(acc, getNodeValue(root), source, `line-${n + 1}`);
+    const textNode = textValueNode(root);
+    const lineStartsOfLine = [0];
+    const sourceOf: SourceOf = (value) => {
+      const m = textNode?.type === 'string' ? jsonStringSource(line, lineStartsOfLine, textNode, value) : wholeSource(lineStartsOfLine, 0, line.length, value);
+      return { source: shiftRange(m.source, n), pieces: m.pieces.map((p) => ({ ...p, line: p.line + n })) };
+    };
+    addRecord(acc, getNodeValue(root), sourceOf, { line: n, column: 0 }, `line-${n + 1}`);
   }
   return acc;
+}
+
+function shiftRange(r: TextRange, lines: number): TextRange {
+  return { ...r, startLine: r.startLine + lines, endLine: r.endLine + lines };
+}
+
+const TEXT_KEYS = ['text', 'textOriginal', 'textDisplay', 'content', 'CONTENT', 'body', 'comment', 'message'];
+
+/** The node of the record's text field (canonical name first, then aliases). */
+function textValueNode(obj: Node): Node | undefined {
+  for (const k of TEXT_KEYS) {
+    const v = propertyValue(obj, k);
+    if (v) return v;
+  }
+  return undefined;
 }
 
 function propertyValue(obj: Node, key: string): Node | undefined {
@@ -123,13 +147,17 @@ function parseJsonArray(text: string, relPath: string): ParsedComments {
     return acc;
   }
   for (const [i, el] of (list.children ?? []).entries()) {
-    const textNode = propertyValue(el, 'text') ?? propertyValue(el, 'textOriginal') ?? propertyValue(el, 'content');
-    const source = textNode && textNode.type === 'string'
-      ? rangeFromOffsets(starts, textNode.offset + 1, textNode.offset + textNode.length - 1)
-      : rangeFromOffsets(starts, el.offset, el.offset + el.length);
-    addRecord(acc, getNodeValue(el), source, `index-${i}`);
+    const textNode = textValueNode(el);
+    const sourceOf: SourceOf = (value) => (textNode?.type === 'string' ? jsonStringSource(text, starts, textNode, value) : wholeSource(starts, el.offset, el.offset + el.length, value));
+    const at = rangeStart(starts, el.offset);
+    addRecord(acc, getNodeValue(el), sourceOf, at, `index-${i}`);
   }
   return acc;
+}
+
+function rangeStart(starts: readonly number[], offset: number): { line: number; column: number } {
+  const r = wholeSource(starts, offset, offset, '').source;
+  return { line: r.startLine, column: r.startColumn };
 }
 
 interface CsvField { value: string; quoted: boolean; line: number; column: number; endLine: number; endColumn: number }
@@ -196,13 +224,38 @@ function parseCsv(text: string, relPath: string): ParsedComments {
     }
     const rec: Record<string, unknown> = {};
     names.forEach((name, k) => { if (fields[k] !== undefined) rec[name] = fields[k]!.value; });
-    const textIdx = names.findIndex((nm) => ['text', 'textOriginal', 'textDisplay', 'content', 'CONTENT', 'body', 'comment', 'message'].includes(nm));
+    const textIdx = names.findIndex((nm) => TEXT_KEYS.includes(nm));
     const tf = textIdx >= 0 ? fields[textIdx] : undefined;
-    const inner = tf?.quoted ? 1 : 0;
-    const source: TextRange = tf
-      ? { startLine: tf.line, startColumn: tf.column + inner, endLine: tf.endLine, endColumn: tf.endColumn - inner }
-      : { startLine: first.line, startColumn: 0, endLine: first.endLine, endColumn: fields[fields.length - 1]!.endColumn };
-    addRecord(acc, rec, source, `row-${r + 1}`);
+    const sourceOf: SourceOf = (value) => {
+      if (tf && tf.value === value) {
+        const b = csvFieldPieces(tf);
+        return { source: piecesRange(b.pieces, b.text.length), pieces: b.pieces };
+      }
+      const source: TextRange = { startLine: first.line, startColumn: 0, endLine: first.endLine, endColumn: fields[fields.length - 1]!.endColumn };
+      return { source, pieces: [{ at: 0, line: first.line, column: 0, length: value.length, rawLength: 0 }] };
+    };
+    addRecord(acc, rec, sourceOf, { line: first.line, column: first.column }, `row-${r + 1}`);
   }
   return acc;
+}
+
+/** Maps the value of a CSV field back to the file: doubled quotes and line breaks included. */
+function csvFieldPieces(f: CsvField): MappedTextBuilder {
+  const b = new MappedTextBuilder();
+  let line = f.line;
+  let col = f.column + (f.quoted ? 1 : 0);
+  for (const ch of f.value) {
+    if (f.quoted && ch === '"') {
+      b.mapped('"', line, col, 2);
+      col += 2;
+    } else if (ch === '\n') {
+      b.mapped('\n', line, col, 1);
+      line++;
+      col = 0;
+    } else {
+      b.verbatim(ch, line, col);
+      col += ch.length;
+    }
+  }
+  return b;
 }

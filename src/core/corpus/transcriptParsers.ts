@@ -5,6 +5,7 @@
 import { parseTree, getNodeValue, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { lineStarts, offsetToLineCol } from '../text/words';
 import { transcriptJsonSchema, transcriptSegmentSchema, transcriptTurnSchema } from './schemas';
+import { MappedTextBuilder, mapJsonString, piecesRange, type SourcePiece } from './sourceMap';
 import type { CorpusProblem, TextRange, TranscriptFormat } from './types';
 
 /** A segment before offsets into the normalised text are assigned. */
@@ -13,7 +14,10 @@ export interface ParsedSegment {
   start?: number;
   end?: number;
   text: string;
+  /** Whole range of the text in the original file. */
   source: TextRange;
+  /** Exact mapping of the text's characters to the original. */
+  pieces: SourcePiece[];
 }
 
 export interface ParsedTranscript {
@@ -110,9 +114,9 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
       continue;
     }
     const textNode = el.children?.find((p) => p.children?.[0]?.value === 'text')?.children?.[1];
-    const source = textNode
-      ? rangeFromOffsets(starts, textNode.offset + 1, textNode.offset + textNode.length - 1)
-      : rangeFromOffsets(starts, el.offset, el.offset + el.length);
+    const { source, pieces } = textNode?.type === 'string'
+      ? jsonStringSource(text, starts, textNode, parsed.data.text)
+      : wholeSource(starts, el.offset, el.offset + el.length, parsed.data.text);
     const v = parsed.data;
     segments.push({
       text: v.text,
@@ -120,6 +124,7 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
       start: toSeconds(v.start),
       end: toSeconds(v.end),
       source,
+      pieces,
     });
   }
   if (recovering && problems[0]) {
@@ -127,6 +132,20 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
   }
   const title = typeof doc.data.title === 'string' ? doc.data.title : undefined;
   return { segments, problems, title, skipped };
+}
+
+/** Source range and pieces of a JSON string node whose decoded value is `value`. */
+export function jsonStringSource(text: string, starts: readonly number[], node: Node, value: string): { source: TextRange; pieces: SourcePiece[] } {
+  const at = offsetToLineCol(starts, node.offset + 1);
+  const b = mapJsonString(text.slice(node.offset + 1, node.offset + node.length - 1), at.line, at.column);
+  if (b.text !== value) return wholeSource(starts, node.offset, node.offset + node.length, value);
+  return { source: piecesRange(b.pieces, b.text.length), pieces: b.pieces };
+}
+
+/** A text that cannot be mapped character by character: all of it maps to the original range. */
+export function wholeSource(starts: readonly number[], start: number, end: number, value: string): { source: TextRange; pieces: SourcePiece[] } {
+  const source = rangeFromOffsets(starts, start, end);
+  return { source, pieces: [{ at: 0, line: source.startLine, column: source.startColumn, length: value.length, rawLength: end - start }] };
 }
 
 function emptyProblem(relPath: string): CorpusProblem {
@@ -147,8 +166,6 @@ function toSeconds(v: number | string | null | undefined): number | undefined {
   const n = Number(v);
   return Number.isFinite(n) && v.trim() !== '' ? n : parseTimestamp(v);
 }
-
-const VTT_TAG = /<\/?[^>]*>/g;
 
 /** SRT and WebVTT: blocks separated by blank lines, each with a `start --> end` line. */
 function parseCues(text: string, format: 'srt' | 'vtt', relPath: string): ParsedTranscript {
@@ -177,39 +194,61 @@ function parseCues(text: string, format: 'srt' | 'vtt', relPath: string): Parsed
       problems.push({ severity: 'warning', file: relPath, line: blockStart, code: 'bad-cue', message: 'cue without a "start --> end" timing line skipped' });
       continue;
     }
-    const [a, b] = block[timingIdx]!.split('-->');
-    const start = parseTimestamp(a ?? '');
-    const end = parseTimestamp((b ?? '').trim().split(/\s+/)[0] ?? '');
+    const [from, to] = block[timingIdx]!.split('-->');
+    const start = parseTimestamp(from ?? '');
+    const end = parseTimestamp((to ?? '').trim().split(/\s+/)[0] ?? '');
     if (start === undefined || end === undefined) {
       problems.push({ severity: 'warning', file: relPath, line: blockStart + timingIdx, code: 'bad-timestamp', message: `unreadable timestamp "${block[timingIdx]!.trim()}"; cue kept without time` });
     }
     const textLines = block.slice(timingIdx + 1);
     if (textLines.length === 0) continue;
     let speaker: string | undefined;
-    const joined = textLines
-      .map((l) => {
-        const v = /^<v(?:\.[^\s>]*)?\s+([^>]+)>/.exec(l);
-        if (v && !speaker) speaker = v[1]!.trim();
-        return l.replace(VTT_TAG, '').trim();
-      })
-      .filter((l) => l !== '')
-      .join(' ');
-    if (joined === '') continue;
-    const firstLine = blockStart + timingIdx + 1;
-    const lastLine = blockStart + block.length - 1;
-    segments.push({
-      text: decodeEntities(joined),
-      speaker,
-      start,
-      end,
-      source: { startLine: firstLine, startColumn: 0, endLine: lastLine, endColumn: lines[lastLine]!.length },
-    });
+    const b = new MappedTextBuilder();
+    for (const [k, raw] of textLines.entries()) {
+      const v = /^<v(?:\.[^\s>]*)?\s+([^>]+)>/.exec(raw);
+      if (v && !speaker) speaker = v[1]!.trim();
+      const lineText = cueLine(raw, blockStart + timingIdx + 1 + k).trimmed();
+      if (!lineText.text) continue;
+      if (b.text) b.synthetic(' ');
+      b.appendFrom(lineText, 0, lineText.text.length);
+    }
+    if (b.text === '') continue;
+    segments.push({ text: b.text, speaker, start, end, source: piecesRange(b.pieces, b.text.length), pieces: b.pieces });
   }
   return { segments, problems, skipped };
 }
 
-function decodeEntities(s: string): string {
-  return s.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' })[e] ?? _);
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
+
+/** One text line of a cue: tags dropped, entities decoded, every character mapped. */
+function cueLine(raw: string, line: number): MappedTextBuilder {
+  const b = new MappedTextBuilder();
+  let i = 0;
+  let run = 0;
+  while (i < raw.length) {
+    const ch = raw[i];
+    if (ch === '<') {
+      const close = raw.indexOf('>', i);
+      if (close > i) {
+        b.verbatim(raw.slice(run, i), line, run);
+        i = close + 1;
+        run = i;
+        continue;
+      }
+    } else if (ch === '&') {
+      const m = /^&(amp|lt|gt|quot|#39|nbsp);/.exec(raw.slice(i, i + 6));
+      if (m) {
+        b.verbatim(raw.slice(run, i), line, run);
+        b.mapped(ENTITIES[m[0]]!, line, i, m[0].length);
+        i += m[0].length;
+        run = i;
+        continue;
+      }
+    }
+    i++;
+  }
+  b.verbatim(raw.slice(run), line, run);
+  return b;
 }
 
 /** Plain text and Markdown: one segment per non-empty line. */
@@ -225,7 +264,7 @@ function parseLines(text: string, format: 'txt' | 'md'): ParsedTranscript {
     const lead = raw.length - raw.trimStart().length;
     const t = raw.trim();
     if (t === '') continue;
-    segments.push({ text: t, source: { startLine: n, startColumn: lead, endLine: n, endColumn: lead + t.length } });
+    segments.push({ text: t, source: { startLine: n, startColumn: lead, endLine: n, endColumn: lead + t.length }, pieces: [{ at: 0, line: n, column: lead, length: t.length, rawLength: t.length }] });
   }
   return { segments, problems: [], skipped: 0 };
 }

@@ -3,6 +3,8 @@
  * to the rest of Marker Research. Every piece of text keeps where it came from.
  */
 
+import type { SourcePiece } from './sourceMap';
+
 /** A zero-based range in an original file (columns count UTF-16 code units). */
 export interface TextRange {
   startLine: number;
@@ -33,6 +35,8 @@ export interface TranscriptSegment {
   offset: number;
   /** Where `text` sits in the original file. */
   source: TextRange;
+  /** Character-exact mapping of `text` to the original file. */
+  pieces: SourcePiece[];
 }
 
 export interface TranscriptPart {
@@ -57,6 +61,7 @@ export interface CommentRecord {
   /** Offset of `text` in the comments part's normalised text. */
   offset: number;
   source: TextRange;
+  pieces: SourcePiece[];
 }
 
 export interface CommentsPart {
