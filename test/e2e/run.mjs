@@ -1,0 +1,580 @@
+#!/usr/bin/env node
+// End-to-end test of the Marker Research extension inside a real VS Code:
+// code-server (VS Code 1.100.3 with a real Node extension host, served on
+// 127.0.0.1) driven by Debian's chromium through playwright-core.
+//
+//   node test/e2e/run.mjs [--ext <extension dir>] [--corpus <corpus dir>] [--keep]
+//
+//   --ext     extension to package and install (default: the repo root)
+//   --corpus  fixture corpus with expected.json (default: samples/demo-corpus)
+//   --keep    keep the per-run folder even when every check passes
+//
+// Environment:
+//   MARKER_RESEARCH_E2E_CACHE  tool cache for setup.sh (default ~/.cache/marker-research-e2e)
+//   MARKER_RESEARCH_E2E_WORK   parent of the per-run folders (default /tmp/marker-research-e2e)
+//
+// Prints `ok   <check>` / `FAIL <check>: <reason>` per check, then exactly
+// `N passed, N failed`; exits 1 on any failure. The per-run folder is removed
+// on success and kept (path printed, logs shown) on failure.
+
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '..', '..');
+const WORK_BASE = process.env.MARKER_RESEARCH_E2E_WORK || '/tmp/marker-research-e2e';
+const SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'workbench.png');
+const OUTPUT_CHANNEL = 'Marker Research';
+const ACTIVATION_LINE = 'Marker Research activated';
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const SETUP_TIMEOUT_MS = 20 * 60_000; // setup.sh (apt + npm install from nothing takes ~1.5 min)
+const WATCHDOG_MS = 10 * 60_000; // everything after setup
+
+// ------------------------------------------------------------------ arguments
+function parseArgs(argv) {
+  const opts = { ext: REPO, corpus: path.join(REPO, 'samples', 'demo-corpus'), keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) usage(`${a} needs a value`);
+      return path.resolve(v);
+    };
+    if (a === '--ext') opts.ext = value();
+    else if (a.startsWith('--ext=')) opts.ext = path.resolve(a.slice(6));
+    else if (a === '--corpus') opts.corpus = value();
+    else if (a.startsWith('--corpus=')) opts.corpus = path.resolve(a.slice(9));
+    else if (a === '--keep') opts.keep = true;
+    else if (a === '-h' || a === '--help') usage();
+    else usage(`unknown argument ${a}`);
+  }
+  return opts;
+}
+function usage(msg) {
+  if (msg) console.error(msg);
+  console.error('usage: node test/e2e/run.mjs [--ext <dir>] [--corpus <dir>] [--keep]');
+  process.exit(msg ? 2 : 0);
+}
+const opts = parseArgs(process.argv.slice(2));
+
+// ------------------------------------------------------------------ results
+let passed = 0;
+let failed = 0;
+const firstLine = (e) => String(e instanceof Error ? e.message : e).split('\n')[0];
+function pass(name) { passed++; console.log(`ok   ${name}`); }
+function fail(name, reason) { failed++; console.log(`FAIL ${name}: ${firstLine(reason)}`); }
+async function check(name, fn) {
+  try { await fn(); pass(name); return true; } catch (e) { fail(name, e); return false; }
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const secs = (t0) => ((Date.now() - t0) / 1000).toFixed(1);
+
+/** Polls fn() until it returns a truthy value; bounded by ms. */
+async function waitFor(what, ms, fn, every = 250) {
+  const end = Date.now() + ms;
+  let last;
+  for (;;) {
+    try { const v = await fn(); if (v) return v; } catch (e) { if (e?.fatal) throw e; last = e; }
+    if (Date.now() >= end) throw new Error(`timeout (${ms / 1000} s) waiting for ${what}${last ? ` (${firstLine(last)})` : ''}`);
+    await sleep(every);
+  }
+}
+
+// ------------------------------------------------------------------ state + cleanup
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+let RUN = null;          // per-run folder
+let csProc = null;       // code-server (leader of its own process group)
+let browser = null;      // playwright Browser
+let cleanedUp = false;
+
+const RUN_TAG = 'MARKER_RESEARCH_E2E_RUN';
+
+/** [pid, run folder] of every process carrying a run tag in its environment. */
+function taggedProcesses() {
+  const found = [];
+  let entries = [];
+  try { entries = fs.readdirSync('/proc'); } catch { return found; }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
+    let environ;
+    try { environ = fs.readFileSync(`/proc/${e}/environ`, 'utf8'); } catch { continue; } // gone, or not ours to read
+    const tag = environ.split('\0').find((v) => v.startsWith(`${RUN_TAG}=`));
+    if (tag) found.push([Number(e), tag.slice(RUN_TAG.length + 1)]);
+  }
+  return found;
+}
+/** Every process of this run (code-server and all its children, chromium): they carry this run's tag. */
+function taggedPids() {
+  return RUN ? taggedProcesses().filter(([, run]) => run === RUN).map(([pid]) => pid) : [];
+}
+
+/**
+ * Processes left by an earlier harness that was SIGKILLed (no cleanup ran): tagged with a
+ * run folder under WORK_BASE whose harness.pid is no longer alive. Runs of a harness that
+ * is still going (a concurrent `npm test`) are left alone.
+ */
+function reapOrphans() {
+  const orphans = taggedProcesses().filter(([, run]) => {
+    if (path.dirname(run) !== path.resolve(WORK_BASE)) return false;
+    let owner = NaN;
+    try { owner = Number(fs.readFileSync(path.join(run, 'harness.pid'), 'utf8')); } catch { /* no pid file */ }
+    return !(owner > 0 && alive(owner));
+  });
+  if (!orphans.length) return;
+  console.log(`killing ${orphans.length} process(es) left by earlier e2e runs: ${orphans.map(([pid]) => pid).join(' ')}`);
+  for (const [pid] of orphans) { try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ } }
+}
+
+/** Synchronous kill of code-server's process group and of every tagged process (safe in 'exit'). */
+function killAllSync(signal) {
+  if (csProc?.pid) { try { process.kill(-csProc.pid, signal); } catch { /* already gone */ } }
+  for (const pid of taggedPids()) { try { process.kill(pid, signal); } catch { /* already gone */ } }
+}
+
+async function cleanup() {
+  if (cleanedUp) return;
+  cleanedUp = true;
+  if (browser) {
+    await Promise.race([browser.close().catch(() => {}), sleep(10_000)]);
+    browser = null;
+  }
+  killAllSync('SIGTERM');
+  const end = Date.now() + 5_000;
+  while (Date.now() < end && ((csProc?.pid && alive(csProc.pid)) || taggedPids().length)) await sleep(100);
+  killAllSync('SIGKILL');
+}
+
+process.on('exit', () => { killAllSync('SIGKILL'); });
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    console.log(`\ninterrupted by ${sig}`);
+    cleanup().finally(() => {
+      if (RUN) console.log(`kept run folder: ${RUN}`);
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    });
+  });
+}
+let watchdog = null;
+function startWatchdog() {
+  watchdog = setTimeout(() => {
+    console.log(`FAIL watchdog: the e2e run exceeded ${WATCHDOG_MS / 60_000} min after setup`);
+    failed++;
+    cleanup().finally(() => {
+      if (RUN) console.log(`kept run folder: ${RUN}`);
+      console.log(`${passed} passed, ${failed} failed`);
+      process.exit(1);
+    });
+  }, WATCHDOG_MS);
+  watchdog.unref();
+}
+
+// ------------------------------------------------------------------ helpers
+function run(cmd, args, { cwd = REPO, env = process.env, timeoutMs, what }) {
+  const r = spawnSync(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.error || r.status !== 0) {
+    const why = r.error ? r.error.message : `exit ${r.status ?? r.signal}`;
+    const tail = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.trim().split('\n').slice(-25).join('\n');
+    throw new Error(`${what} failed (${why})${tail ? `\n${tail}` : ''}`);
+  }
+  return r;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+function tail(file, n) {
+  try { return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-n).join('\n'); } catch { return '(no such file)'; }
+}
+
+/** Files under dir (recursive), or [] when dir does not exist. */
+function listFiles(dir) {
+  try {
+    return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile()).map((d) => path.join(d.parentPath ?? d.path, d.name));
+  } catch { return []; }
+}
+
+/**
+ * The extension's LogOutputChannel file. code-server (VS Code 1.100) writes it as
+ *   <user-data-dir>/logs/<yyyymmddThhmmss>/exthost<N>/<publisher>.<name>/<channel name>.log
+ * e.g. logs/20250101T120000/exthost1/marker-research.marker-research/Marker Research.log
+ * (older builds used exthost<N>/output_logging_<ts>/<n>-<channel>.log: accept any
+ * "*<channel>.log" below an exthost* folder).
+ */
+function outputChannelLogs(userDataDir) {
+  return listFiles(path.join(userDataDir, 'logs')).filter((f) => {
+    const rel = path.relative(path.join(userDataDir, 'logs'), f).split(path.sep);
+    return rel.length >= 3 && /^exthost\d*$/.test(rel[1]) && path.basename(f).endsWith(`${OUTPUT_CHANNEL}.log`);
+  });
+}
+function extHostLogs(userDataDir) {
+  return listFiles(path.join(userDataDir, 'logs')).filter((f) => /[/\\]exthost\d*[/\\](remote)?exthost\.log$/.test(f));
+}
+
+function copyCorpus(src, dest) {
+  fs.cpSync(src, dest, {
+    recursive: true,
+    // the tool's own state folder is not part of the fixture: every run starts clean
+    filter: (s) => path.basename(s) !== '.marker-research' && path.basename(s) !== 'node_modules',
+  });
+}
+
+// ------------------------------------------------------------------ main
+async function main() {
+  const tAll = Date.now();
+  const extPkgPath = path.join(opts.ext, 'package.json');
+
+  // ---- setup (apt + cached npm tools)
+  const tSetup = Date.now();
+  let cache;
+  try {
+    const r = spawnSync('bash', [path.join(HERE, 'setup.sh')], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', timeout: SETUP_TIMEOUT_MS, killSignal: 'SIGKILL' });
+    if (r.error || r.status !== 0) throw new Error(`setup.sh failed (${r.error ? r.error.message : `exit ${r.status ?? r.signal}`})`);
+    cache = r.stdout.trim().split('\n').pop();
+    if (!cache || !fs.existsSync(path.join(cache, 'node_modules', '.bin', 'code-server'))) throw new Error(`setup.sh printed no usable cache folder (${cache})`);
+  } catch (e) {
+    fail('setup', e);
+    return;
+  }
+  console.log(`setup: ${secs(tSetup)} s`);
+  startWatchdog();
+  reapOrphans();
+  const BIN = path.join(cache, 'node_modules', '.bin');
+  const tRun = Date.now();
+
+  // ---- fixture expectations
+  const expectedPath = path.join(opts.corpus, 'expected.json');
+  let expected;
+  try {
+    if (!fs.existsSync(opts.corpus)) throw new Error(`corpus folder ${opts.corpus} does not exist`);
+    expected = JSON.parse(fs.readFileSync(expectedPath, 'utf8'));
+    if (!Array.isArray(expected.titles) || !expected.titles.length || !expected.titles.every((t) => typeof t === 'string')) throw new Error('"titles" must be a non-empty array of strings');
+    if (!Array.isArray(expected.problemPaths) || !expected.problemPaths.length || !expected.problemPaths.every((t) => typeof t === 'string')) throw new Error('"problemPaths" must be a non-empty array of strings');
+  } catch (e) {
+    fail('fixture', `${expectedPath}: ${firstLine(e)}`);
+    return;
+  }
+
+  // ---- extension manifest + build
+  let extId;
+  try {
+    const pkg = JSON.parse(fs.readFileSync(extPkgPath, 'utf8'));
+    if (!pkg.publisher || !pkg.name) throw new Error(`${extPkgPath} has no publisher/name`);
+    extId = `${pkg.publisher}.${pkg.name}`;
+    const main = path.resolve(opts.ext, pkg.main || 'dist/extension.js');
+    if (!fs.existsSync(main) && fs.existsSync(path.join(opts.ext, 'esbuild.mjs'))) {
+      console.log(`${path.relative(REPO, main) || main} missing: building with node esbuild.mjs`);
+      run(process.execPath, ['esbuild.mjs'], { cwd: opts.ext, timeoutMs: 180_000, what: 'node esbuild.mjs' });
+    }
+    if (!fs.existsSync(main)) throw new Error(`extension entry point ${main} does not exist (run npm run build)`);
+  } catch (e) {
+    fail('build extension', e);
+    return;
+  }
+
+  // ---- per-run folders
+  fs.mkdirSync(WORK_BASE, { recursive: true });
+  RUN = fs.mkdtempSync(path.join(path.resolve(WORK_BASE), 'run-'));
+  fs.writeFileSync(path.join(RUN, 'harness.pid'), String(process.pid));
+  const dirs = { data: path.join(RUN, 'data'), exts: path.join(RUN, 'extensions'), ws: path.join(RUN, 'ws'), xdg: path.join(RUN, 'xdg'), tmp: path.join(RUN, 'tmp') };
+  for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
+  fs.mkdirSync(path.join(dirs.data, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(dirs.data, 'User', 'settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'security.workspace.trust.enabled': false,
+  }, null, 2));
+  const folder = path.join(dirs.ws, path.basename(opts.corpus));
+  copyCorpus(opts.corpus, folder);
+  const env = {
+    ...process.env,
+    TMPDIR: dirs.tmp,
+    XDG_CONFIG_HOME: dirs.xdg,
+    XDG_DATA_HOME: path.join(dirs.xdg, 'data'),
+    XDG_CACHE_HOME: path.join(dirs.xdg, 'cache'),
+    [RUN_TAG]: RUN, // tag: cleanup finds every process of this run by it
+  };
+  delete env.VSCODE_IPC_HOOK_CLI; // never talk to a VS Code the harness happens to run inside
+
+  // ---- package + install the extension
+  const vsix = path.join(RUN, 'ext.vsix');
+  try {
+    run(path.join(BIN, 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: opts.ext, env, timeoutMs: 300_000, what: 'vsce package' });
+    const cs = [path.join(BIN, 'code-server'), '--user-data-dir', dirs.data, '--extensions-dir', dirs.exts];
+    run(cs[0], [...cs.slice(1), '--install-extension', vsix], { env, timeoutMs: 180_000, what: 'code-server --install-extension' });
+    if (!fs.readdirSync(dirs.exts).some((d) => d.toLowerCase().startsWith(`${extId.toLowerCase()}-`))) throw new Error(`${extId} not found in ${dirs.exts} after install`);
+  } catch (e) {
+    fail('package and install extension', e);
+    return;
+  }
+
+  // ---- code-server on a free loopback port, in its own session / process group
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const csLog = path.join(RUN, 'code-server.log');
+  const logFd = fs.openSync(csLog, 'a');
+  csProc = spawn(path.join(BIN, 'code-server'), [
+    '--user-data-dir', dirs.data, '--extensions-dir', dirs.exts,
+    '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+    '--disable-workspace-trust', '--disable-getting-started-override', folder,
+  ], { cwd: RUN, env, detached: true /* setsid(): own session and process group */, stdio: ['ignore', logFd, logFd] });
+  fs.closeSync(logFd);
+  let csExit = null;
+  csProc.on('exit', (code, signal) => { csExit = `code-server exited (${code ?? signal})`; });
+  try {
+    await waitFor('code-server /healthz', 60_000, async () => {
+      if (csExit) throw Object.assign(new Error(csExit), { fatal: true });
+      const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      return res.ok;
+    }, 200);
+  } catch (e) {
+    fail('code-server starts', csExit ?? e);
+    return;
+  }
+
+  // ---- browser
+  const requireFromCache = createRequire(path.join(cache, 'package.json'));
+  const { chromium } = requireFromCache('playwright-core');
+  process.env.TMPDIR = dirs.tmp; // playwright puts chromium's temporary profile under os.tmpdir()
+  try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60_000,
+      env: { ...env }, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+    });
+  } catch (e) {
+    fail('chromium starts', e);
+    return;
+  }
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  context.setDefaultTimeout(30_000);
+  const page = await context.newPage();
+  const consoleLog = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') consoleLog.push(`[${m.type()}] ${m.text()}`); });
+  page.on('pageerror', (e) => consoleLog.push(`[pageerror] ${e.message}`));
+  // Webview content is two iframes deep. The src filter matters (the Welcome page is a webview
+  // too); purpose=webviewView leaves out editor webview panels the extension may open.
+  const webviewFrame = `iframe.webview.ready[src*="extensionId=${extId}"][src*="purpose=webviewView"]`;
+  const webview = page.frameLocator(webviewFrame).frameLocator('#active-frame');
+
+  /** Runs a command through the command palette: F1, type `>label`, wait for the row, Enter. */
+  async function runFromPalette(label) {
+    const input = page.locator('.quick-input-widget input');
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('F1');
+      try { await input.waitFor({ state: 'visible', timeout: 5_000 }); break; } catch (e) {
+        if (attempt >= 3) throw new Error(`command palette did not open (${firstLine(e)})`);
+        await page.keyboard.press('Escape');
+      }
+    }
+    await input.fill(`>${label}`);
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    const row = rows.filter({ hasText: label }).first();
+    try { await row.waitFor({ state: 'visible', timeout: 15_000 }); } catch {
+      const seen = (await rows.allInnerTexts().catch(() => [])).map((t) => t.replace(/\s+/g, ' ').trim()).slice(0, 5);
+      await page.keyboard.press('Escape');
+      throw new Error(`no palette row "${label}" (rows: ${seen.length ? seen.join(' | ') : 'none'})`);
+    }
+    const focused = page.locator('.quick-input-list .monaco-list-row.focused');
+    const focusedText = await focused.first().innerText({ timeout: 2_000 }).catch(() => '');
+    if (focusedText.includes(label)) await page.keyboard.press('Enter');
+    else await row.click();
+    await input.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
+  }
+
+  /** Texts of the visible notification toasts; errorsOnly: error-severity toasts only. */
+  const notifications = async (errorsOnly = false) => {
+    let toasts = page.locator('.notification-toast');
+    if (errorsOnly) toasts = toasts.filter({ has: page.locator('.notification-list-item-icon.codicon-error') });
+    return (await toasts.locator('.notification-list-item-message').allInnerTexts().catch(() => []))
+      .map((t) => t.replace(/\s+/g, ' ').trim());
+  };
+  /**
+   * Errors the workbench shows: a command run from the palette that throws (or whose
+   * extension failed to activate: "command '…' not found") gets a modal dialog
+   * "Command '…' resulted in an error"; other errors come as error toasts.
+   * A dialog is dismissed (it would block the rest of the run) and its text returned.
+   */
+  const shownErrors = async () => {
+    const errors = [];
+    const dialog = page.locator('.monaco-dialog-box');
+    if (await dialog.count().catch(() => 0)) {
+      const text = (await dialog.first().innerText({ timeout: 2_000 }).catch(() => 'dialog'))
+        .split('\n').map((l) => l.trim()).filter((l) => l && l !== 'OK' && l !== 'Cancel').join(' — ');
+      errors.push(`dialog: ${text}`);
+      await page.keyboard.press('Escape');
+      await dialog.first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => {});
+    }
+    for (const t of await notifications(true)) errors.push(`error notification: ${t}`);
+    return errors;
+  };
+
+  let activated = false;
+  try {
+    // 1. workbench
+    const loaded = await check('workbench loads', async () => {
+      await page.goto(`${base}/?folder=${encodeURIComponent(folder)}`, { timeout: 60_000, waitUntil: 'domcontentloaded' });
+      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+      await page.locator('.part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+    });
+    if (!loaded) return;
+
+    // 2. activation: the extension's own LogOutputChannel file says so
+    activated = await check('extension activates (Marker Research log)', async () => {
+      // "[error] Activating extension <id> failed due to an error:" + the error on the next line
+      const activationError = () => {
+        const lines = extHostLogs(dirs.data).map((f) => fs.readFileSync(f, 'utf8')).join('\n').split('\n');
+        const i = lines.findIndex((l) => l.includes(extId) && /activat/i.test(l) && /error|fail/i.test(l));
+        return i < 0 ? '' : `extension host log: ${lines[i].replace(/^.*?\[error\]\s*/, '').trim()} ${(lines[i + 1] ?? '').trim()}`;
+      };
+      const found = await waitFor(`"${ACTIVATION_LINE}" in logs/*/exthost*/**/*${OUTPUT_CHANNEL}.log under ${dirs.data}`, 60_000, () => {
+        for (const f of outputChannelLogs(dirs.data)) {
+          if (fs.readFileSync(f, 'utf8').includes(ACTIVATION_LINE)) return f;
+        }
+        const err = activationError();
+        if (err) throw Object.assign(new Error(`activation failed — ${err}`), { fatal: true });
+        return null;
+      }, 300).catch((e) => {
+        if (e.fatal) throw e;
+        const err = activationError();
+        throw new Error(`${firstLine(e)}${err ? ` — ${err}` : ''}`);
+      });
+      console.log(`     log: ${path.relative(dirs.data, found)}`);
+    });
+    // informational: the extension host's own record of the activation
+    const hostLine = extHostLogs(dirs.data).map((f) => fs.readFileSync(f, 'utf8')).join('\n').split('\n')
+      .find((l) => l.includes(`ExtensionService#_doActivateExtension ${extId}`));
+    if (hostLine) console.log(`     extension host log: ${hostLine.replace(/^.*ExtensionService#/, 'ExtensionService#').trim()}`);
+
+    // 3. Index Corpus from the command palette
+    const indexed = await check('command palette: Marker Research: Index Corpus', async () => {
+      await runFromPalette('Marker Research: Index Corpus');
+      // its effect is checked below (#status); here: no error dialog/notification within 3 s
+      const errors = await waitFor('', 3_000, async () => { const e = await shownErrors(); return e.length ? e : null; }, 300).catch(() => []);
+      if (errors.length) throw new Error(errors.join(' | '));
+    });
+
+    // 4. the view: status + titles. After a failure further up, later waits are short:
+    //    the run still reports every check, but does not sit through every timeout.
+    let shownTitles = [];
+    let itemCount = 0;
+    let settleMs = activated && indexed ? 30_000 : 5_000;
+    const viewOpen = await check('Marker Research view opens (webview ready)', async () => {
+      try {
+        await runFromPalette('View: Show Marker Research');
+      } catch (e) {
+        // fallback: the activity bar entry (only when not already the open container: a click would toggle it shut)
+        const item = page.locator('.part.activitybar .action-item').filter({ has: page.locator(`a[aria-label^="${OUTPUT_CHANNEL}"]`) }).first();
+        if (!(await item.count())) throw new Error(`no "View: Show Marker Research" command and no activity bar item (${firstLine(e)})`);
+        if (!/\bchecked\b/.test((await item.getAttribute('class')) ?? '')) await item.click();
+      }
+      await page.locator(webviewFrame).first().waitFor({ state: 'attached', timeout: settleMs })
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`no ready webview for ${extId} (${firstLine(e)})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      await webview.locator('body').waitFor({ state: 'attached', timeout: settleMs })
+        .catch((e) => { throw new Error(`the webview's content frame (#active-frame) did not load (${firstLine(e)})`); });
+    });
+
+    await check('view status says "Indexed N items"', async () => {
+      if (!viewOpen) throw new Error('view did not open');
+      const status = webview.locator('#status');
+      await status.waitFor({ state: 'attached', timeout: settleMs }).catch(() => { settleMs = 5_000; throw new Error('no #status element in the webview'); });
+      let text = '';
+      await waitFor('#status to contain "Indexed N items"', 2 * settleMs, async () => {
+        text = (await status.innerText({ timeout: 2_000 })).replace(/\s+/g, ' ').trim();
+        return /Indexed \d+ items?/.test(text);
+      }, 300).catch(async (e) => {
+        settleMs = 5_000;
+        const errs = await shownErrors();
+        throw new Error(`${firstLine(e)}; #status is "${text}"${errs.length ? `; ${errs.join(' | ')}` : ''}`);
+      });
+      settleMs = Math.min(settleMs, 10_000); // indexed: the rows follow at once, or not at all
+      const n = Number(/Indexed (\d+) items?/.exec(text)[1]);
+      itemCount = await webview.locator('li.item[data-item-id]').count();
+      console.log(`     #status: "${text}" (${itemCount} li.item)`);
+      if (n !== itemCount) throw new Error(`#status says ${n} items but the view lists ${itemCount} li.item[data-item-id]`);
+    });
+
+    await check(`view lists the ${expected.titles.length} expected item titles`, async () => {
+      if (!viewOpen) throw new Error('view did not open');
+      const items = webview.locator('li.item[data-item-id]');
+      await waitFor('li.item rows with the expected titles', settleMs, async () => {
+        shownTitles = (await items.locator('.item-title').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+        return expected.titles.every((t) => shownTitles.includes(t));
+      }, 300).catch(() => {
+        settleMs = 5_000;
+        const missing = expected.titles.filter((t) => !shownTitles.includes(t));
+        throw new Error(`missing ${JSON.stringify(missing)}; shown ${JSON.stringify(shownTitles)}`);
+      });
+      const n = await items.count();
+      for (let i = 0; i < n; i++) {
+        const li = items.nth(i);
+        for (const part of ['.item-title', '.item-id', '.item-counts']) {
+          if (!(await li.locator(part).count())) throw new Error(`li.item #${i + 1} (${await li.getAttribute('data-item-id')}) has no ${part}`);
+        }
+      }
+    });
+
+    // 5. the broken file is reported, the rest still loads
+    await check('broken fixture file reported as a problem, other items still load', async () => {
+      if (!viewOpen) throw new Error('view did not open');
+      const norm = (p) => p.replace(/\\/g, '/').replace(/^\.\//, '').trim();
+      let shown = [];
+      await waitFor('li.problem entries for the broken files', settleMs, async () => {
+        shown = (await webview.locator('li.problem .problem-path').allInnerTexts()).map(norm);
+        return expected.problemPaths.every((p) => shown.some((s) => s === norm(p) || s.startsWith(`${norm(p)}:`)));
+      }, 300).catch(() => {
+        throw new Error(`expected problems for ${JSON.stringify(expected.problemPaths)}; li.problem .problem-path shows ${JSON.stringify(shown)}`);
+      });
+      if (!expected.titles.every((t) => shownTitles.includes(t))) throw new Error(`items did not all load next to the problem: shown titles ${JSON.stringify(shownTitles)}`);
+    });
+  } finally {
+    // 6. screenshot of the whole workbench, Marker Research view visible (also taken after a failure: it helps)
+    await check('screenshot test-results/e2e/workbench.png', async () => {
+      fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, timeout: 30_000 });
+    });
+    const toasts = await notifications();
+    if (toasts.length) console.log(`     notifications: ${toasts.map((t) => JSON.stringify(t)).join(', ')}`);
+    fs.writeFileSync(path.join(RUN, 'browser-console.log'), consoleLog.join('\n'));
+    console.log(`run: ${secs(tRun)} s (total ${secs(tAll)} s)`);
+  }
+}
+
+let crashed = null;
+try { await main(); } catch (e) { crashed = e; fail('harness', e); }
+await cleanup();
+if (watchdog) clearTimeout(watchdog);
+if (failed || crashed) {
+  if (crashed?.stack) console.log(crashed.stack);
+  if (RUN) {
+    console.log(`\nkept run folder: ${RUN}`);
+    console.log(`--- code-server log (tail) ${path.join(RUN, 'code-server.log')}`);
+    console.log(tail(path.join(RUN, 'code-server.log'), 40));
+    const data = path.join(RUN, 'data');
+    for (const f of [...extHostLogs(data), ...outputChannelLogs(data)]) {
+      console.log(`--- ${path.relative(RUN, f)} (tail)`);
+      console.log(tail(f, 30));
+    }
+  }
+} else if (RUN && !opts.keep) {
+  fs.rmSync(RUN, { recursive: true, force: true });
+} else if (RUN) {
+  console.log(`kept run folder: ${RUN}`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
