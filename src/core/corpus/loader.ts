@@ -235,8 +235,8 @@ async function loadItem(found: FoundItem, problems: CorpusProblem[]): Promise<Lo
       skipped += parsed.skipped;
       transcriptTitle = parsed.title;
       let offset = 0;
-      const segments = parsed.segments.map((s, index) => {
-        const seg = { ...s, index, offset };
+      const segments = parsed.segments.map((s, i) => {
+        const seg = { ...s, index: s.index ?? i, offset };
         offset += s.text.length + 1;
         return seg;
       });

@@ -10,6 +10,8 @@ import type { CorpusProblem, TextRange, TranscriptFormat } from './types';
 
 /** A segment before offsets into the normalised text are assigned. */
 export interface ParsedSegment {
+  /** Position in the source (turn index for JSON); defaults to the position among parsed segments. */
+  index?: number;
   speaker?: string;
   start?: number;
   end?: number;
@@ -119,6 +121,7 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
       : wholeSource(starts, el.offset, el.offset + el.length, parsed.data.text);
     const v = parsed.data;
     segments.push({
+      index: i,
       text: v.text,
       speaker: v.speaker ?? undefined,
       start: toSeconds(v.start),

@@ -25,6 +25,7 @@ export interface SourceFile {
 
 /** One turn / cue / line of a transcript. */
 export interface TranscriptSegment {
+  /** Turn index in the source (JSON array position; cue/line order otherwise). */
   index: number;
   speaker?: string;
   /** Seconds from the start of the media, where the format has timestamps. */

@@ -1,0 +1,254 @@
+/**
+ * The search index of a corpus: minisearch (BM25) over chunks of transcripts
+ * and over comments, with filters, persisted under `<corpus>/.marker-research/index/`
+ * and updated incrementally by item content hash.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import MiniSearch, { type Options, type SearchResult } from 'minisearch';
+import { STORAGE_DIR } from '../corpus/loader';
+import type { Corpus, CorpusItem, PartKind } from '../corpus/types';
+import { writeFileAtomic } from '../storage/atomic';
+import { throwIfAborted, type ProgressSink } from '../util/abort';
+import { chunkItem, chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOptions } from './chunker';
+import { tokenize, tokenizeQuery } from './tokenize';
+
+/** Bumped whenever tokenisation, chunking or the stored format changes. */
+export const INDEX_FORMAT_VERSION = 3;
+
+export interface IndexOptions {
+  chunk: ChunkOptions;
+  /** BM25 parameters passed to minisearch. */
+  bm25: { k: number; b: number; d: number };
+}
+
+export const DEFAULT_INDEX_OPTIONS: IndexOptions = { chunk: DEFAULT_CHUNK_OPTIONS, bm25: { k: 1.2, b: 0.75, d: 0.5 } };
+
+/** Filters every search accepts. */
+export interface SearchFilters {
+  itemIds?: readonly string[];
+  part?: PartKind;
+  /** Seconds; a chunk matches when it overlaps the range. */
+  timeRange?: [number, number];
+  /** Case-insensitive substring of a speaker or comment author. */
+  speaker?: string;
+  minLikes?: number;
+}
+
+export interface SearchOptions extends SearchFilters {
+  /** Results to return (default 10). */
+  k?: number;
+}
+
+export interface SearchHit {
+  /** Chunk id in this index. */
+  id: number;
+  chunk: Chunk;
+  score: number;
+  /** Query terms that matched. */
+  terms: string[];
+}
+
+interface Doc {
+  id: number;
+  text: string;
+  title: string;
+  speaker: string;
+}
+
+interface Manifest {
+  version: number;
+  optionsKey: string;
+  nextId: number;
+  items: Record<string, { hash: string; ids: number[] }>;
+  chunks: [number, Chunk][];
+}
+
+export interface OpenReport {
+  mode: 'built' | 'loaded' | 'updated';
+  /** Items (re)indexed in this open. */
+  reindexed: string[];
+  removed: string[];
+  ms: number;
+}
+
+function msOptions(opts: IndexOptions): Options<Doc> {
+  return {
+    fields: ['text', 'title', 'speaker'],
+    storeFields: [],
+    tokenize: (text) => tokenize(text),
+    processTerm: (t) => t,
+    searchOptions: { tokenize: (q) => tokenizeQuery(q), processTerm: (t) => t, boost: { text: 1, title: 0.3, speaker: 0.3 }, bm25: opts.bm25 },
+    autoVacuum: { minDirtCount: 200, minDirtFactor: 0.2 },
+  };
+}
+
+function optionsKey(opts: IndexOptions): string {
+  return createHash('sha256').update(JSON.stringify({ v: INDEX_FORMAT_VERSION, chunk: opts.chunk })).digest('hex').slice(0, 16);
+}
+
+/** Where the index of the corpus at `root` lives. */
+export function indexDir(root: string): string {
+  return path.join(root, STORAGE_DIR, 'index');
+}
+
+export class CorpusIndex {
+  private readonly ms: MiniSearch<Doc>;
+  private readonly chunks = new Map<number, Chunk>();
+  private readonly byItem = new Map<string, { hash: string; ids: number[] }>();
+  private readonly itemMap = new Map<string, CorpusItem>();
+  private nextId = 0;
+
+  private constructor(readonly options: IndexOptions, ms?: MiniSearch<Doc>) {
+    this.ms = ms ?? new MiniSearch<Doc>(msOptions(options));
+  }
+
+  /** Builds an index of every item of `corpus` in memory. */
+  static build(corpus: Corpus, options: IndexOptions = DEFAULT_INDEX_OPTIONS, signal?: AbortSignal, onProgress?: ProgressSink): CorpusIndex {
+    const index = new CorpusIndex(options);
+    corpus.items.forEach((item, i) => {
+      throwIfAborted(signal);
+      index.addItem(item);
+      onProgress?.({ done: i + 1, total: corpus.items.length, message: item.id });
+    });
+    return index;
+  }
+
+  /**
+   * Opens the persisted index of `corpus` (building it when missing or
+   * stale), re-indexes only the items whose content hash changed, and saves.
+   */
+  static async open(corpus: Corpus, options: IndexOptions = DEFAULT_INDEX_OPTIONS, signal?: AbortSignal, onProgress?: ProgressSink): Promise<{ index: CorpusIndex; report: OpenReport }> {
+    const started = Date.now();
+    const loaded = await CorpusIndex.load(corpus.root, options).catch(() => undefined);
+    if (!loaded) {
+      const index = CorpusIndex.build(corpus, options, signal, onProgress);
+      await index.save(corpus.root);
+      return { index, report: { mode: 'built', reindexed: corpus.items.map((i) => i.id), removed: [], ms: Date.now() - started } };
+    }
+    const { reindexed, removed } = loaded.update(corpus, signal, onProgress);
+    if (reindexed.length || removed.length) await loaded.save(corpus.root);
+    return { index: loaded, report: { mode: reindexed.length || removed.length ? 'updated' : 'loaded', reindexed, removed, ms: Date.now() - started } };
+  }
+
+  /** Loads a persisted index; undefined when none is there or it was made with other options. */
+  static async load(root: string, options: IndexOptions = DEFAULT_INDEX_OPTIONS): Promise<CorpusIndex | undefined> {
+    const dir = indexDir(root);
+    const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    if (manifest.version !== INDEX_FORMAT_VERSION || manifest.optionsKey !== optionsKey(options)) return undefined;
+    const ms = await MiniSearch.loadJSONAsync<Doc>(await readFile(path.join(dir, 'minisearch.json'), 'utf8'), msOptions(options));
+    const index = new CorpusIndex(options, ms);
+    index.nextId = manifest.nextId;
+    for (const [id, c] of manifest.chunks) index.chunks.set(id, c);
+    for (const [id, v] of Object.entries(manifest.items)) index.byItem.set(id, v);
+    return index;
+  }
+
+  /** Writes the index atomically under `<root>/.marker-research/index/`. */
+  async save(root: string): Promise<void> {
+    const dir = indexDir(root);
+    const manifest: Manifest = {
+      version: INDEX_FORMAT_VERSION,
+      optionsKey: optionsKey(this.options),
+      nextId: this.nextId,
+      items: Object.fromEntries(this.byItem),
+      chunks: [...this.chunks],
+    };
+    // The index first: a manifest never points at an index older than itself.
+    await writeFileAtomic(path.join(dir, 'minisearch.json'), JSON.stringify(this.ms));
+    await writeFileAtomic(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+  }
+
+  /** Brings the index in line with `corpus`: changed and new items re-indexed, missing ones removed. */
+  update(corpus: Corpus, signal?: AbortSignal, onProgress?: ProgressSink): { reindexed: string[]; removed: string[] } {
+    const reindexed: string[] = [];
+    const present = new Set<string>();
+    corpus.items.forEach((item, i) => {
+      throwIfAborted(signal);
+      present.add(item.id);
+      this.itemMap.set(item.id, item);
+      const known = this.byItem.get(item.id);
+      if (known?.hash === item.contentHash) return;
+      if (known) this.removeItem(item.id);
+      this.addItem(item);
+      reindexed.push(item.id);
+      onProgress?.({ done: i + 1, total: corpus.items.length, message: item.id });
+    });
+    const removed = [...this.byItem.keys()].filter((id) => !present.has(id));
+    for (const id of removed) this.removeItem(id);
+    return { reindexed, removed };
+  }
+
+  private addItem(item: CorpusItem): void {
+    this.itemMap.set(item.id, item);
+    const docs: Doc[] = [];
+    const ids: number[] = [];
+    for (const c of chunkItem(item, this.options.chunk)) {
+      const id = this.nextId++;
+      this.chunks.set(id, c);
+      ids.push(id);
+      docs.push({ id, text: chunkText(item, c), title: item.title, speaker: c.speakers?.join(' ') ?? '' });
+    }
+    this.ms.addAll(docs);
+    this.byItem.set(item.id, { hash: item.contentHash, ids });
+  }
+
+  private removeItem(itemId: string): void {
+    const known = this.byItem.get(itemId);
+    if (!known) return;
+    this.ms.discardAll(known.ids);
+    for (const id of known.ids) this.chunks.delete(id);
+    this.byItem.delete(itemId);
+  }
+
+  get size(): { items: number; chunks: number } {
+    return { items: this.byItem.size, chunks: this.chunks.size };
+  }
+
+  chunk(id: number): Chunk | undefined {
+    return this.chunks.get(id);
+  }
+
+  /** Chunk ids of an item, in order (transcript windows, then comments). */
+  itemChunkIds(itemId: string): readonly number[] {
+    return this.byItem.get(itemId)?.ids ?? [];
+  }
+
+  /** The item a chunk belongs to, when the index was opened or built with the corpus. */
+  item(itemId: string): CorpusItem | undefined {
+    return this.itemMap.get(itemId);
+  }
+
+  /** BM25 search over chunks with filters; best first. */
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const filter = this.filterFor(options);
+    const results: SearchResult[] = this.ms.search(query, filter ? { filter: (r) => filter(this.chunks.get(r.id as number)) } : {});
+    const k = options.k ?? 10;
+    return results.slice(0, k).map((r) => ({ id: r.id as number, chunk: this.chunks.get(r.id as number)!, score: r.score, terms: r.terms }));
+  }
+
+  /** All scored matches (no cut), for retrieval that re-ranks. */
+  searchAll(query: string, filters: SearchFilters = {}): SearchHit[] {
+    return this.search(query, { ...filters, k: Number.POSITIVE_INFINITY });
+  }
+
+  private filterFor(f: SearchFilters): ((c: Chunk | undefined) => boolean) | undefined {
+    const ids = f.itemIds ? new Set(f.itemIds) : undefined;
+    const speaker = f.speaker?.toLowerCase();
+    if (!ids && !f.part && !f.timeRange && !speaker && f.minLikes === undefined) return undefined;
+    return (c) => {
+      if (!c) return false;
+      if (ids && !ids.has(c.itemId)) return false;
+      if (f.part && c.part !== f.part) return false;
+      if (f.timeRange) {
+        if (c.startTime === undefined) return false;
+        const end = c.endTime ?? c.startTime;
+        if (end < f.timeRange[0] || c.startTime > f.timeRange[1]) return false;
+      }
+      if (speaker && !c.speakers?.some((s) => s.toLowerCase().includes(speaker))) return false;
+      if (f.minLikes !== undefined && (c.likes ?? 0) < f.minLikes) return false;
+      return true;
+    };
+  }
+}

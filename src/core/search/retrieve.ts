@@ -1,0 +1,156 @@
+/**
+ * Retrieval that serves research: BM25 hits re-ranked with their neighbours
+ * (answers in meetings are long contiguous spans), then chosen within a word
+ * budget and merged into contiguous spans.
+ */
+import { mapSpan, type SpanSource } from '../corpus/spans';
+import type { PartKind } from '../corpus/types';
+import type { Chunk } from './chunker';
+import type { CorpusIndex, SearchFilters } from './corpusIndex';
+
+export interface RetrieveOptions extends SearchFilters {
+  /** Total words of the returned spans (default 2000). */
+  budgetWords?: number;
+  /** Weight of a neighbour's score in a chunk's score (0 = plain BM25). */
+  neighbourWeight?: number;
+  /** How many chunks on each side count as neighbours. */
+  neighbourRadius?: number;
+}
+
+export const DEFAULT_RETRIEVE = { budgetWords: 2000, neighbourWeight: 0.5, neighbourRadius: 2 };
+
+export interface RankedChunk {
+  id: number;
+  chunk: Chunk;
+  /** BM25 score of the chunk itself. */
+  bm25: number;
+  /** Score after adding neighbours' evidence. */
+  score: number;
+}
+
+export interface RetrievedSpan {
+  itemId: string;
+  part: PartKind;
+  start: number;
+  end: number;
+  firstIndex: number;
+  lastIndex: number;
+  words: number;
+  /** Best chunk score inside the span. */
+  score: number;
+  chunkIds: number[];
+  source?: SpanSource;
+}
+
+export interface RetrieveResult {
+  /** Chunks best first, the first ones from different passages. */
+  ranked: RankedChunk[];
+  spans: RetrievedSpan[];
+  /** Words of the chosen spans. */
+  words: number;
+}
+
+/** Ranks chunks for `query`, adding neighbour evidence within the same item and part. */
+export function rankChunks(index: CorpusIndex, query: string, options: RetrieveOptions = {}): RankedChunk[] {
+  const weight = options.neighbourWeight ?? DEFAULT_RETRIEVE.neighbourWeight;
+  const radius = options.neighbourRadius ?? DEFAULT_RETRIEVE.neighbourRadius;
+  const hits = index.searchAll(query, options);
+  const bm25 = new Map<number, number>(hits.map((h) => [h.id, h.score]));
+  const candidates = new Map<number, Chunk>();
+  for (const h of hits) {
+    candidates.set(h.id, h.chunk);
+    if (weight > 0 && h.chunk.part === 'transcript') {
+      const ids = index.itemChunkIds(h.chunk.itemId);
+      const pos = ids.indexOf(h.id);
+      for (let d = -radius; d <= radius; d++) {
+        const nid = ids[pos + d];
+        const n = nid === undefined ? undefined : index.chunk(nid);
+        if (n && n.part === 'transcript' && !candidates.has(nid!)) candidates.set(nid!, n);
+      }
+    }
+  }
+  const ranked: RankedChunk[] = [];
+  for (const [id, chunk] of candidates) {
+    const own = bm25.get(id) ?? 0;
+    let score = own;
+    if (weight > 0 && chunk.part === 'transcript') {
+      const ids = index.itemChunkIds(chunk.itemId);
+      const pos = ids.indexOf(id);
+      for (let d = 1; d <= radius; d++) {
+        const decay = weight / d;
+        score += decay * ((bm25.get(ids[pos - d] ?? -1) ?? 0) + (bm25.get(ids[pos + d] ?? -1) ?? 0));
+      }
+    }
+    ranked.push({ id, chunk, bm25: own, score });
+  }
+  ranked.sort((a, b) => b.score - a.score || a.id - b.id);
+  return ranked;
+}
+
+/**
+ * Orders chunks so that the first ones come from different places: a chunk
+ * within `radius` of an already listed one waits for a second pass. Scores
+ * smoothed over neighbours make adjacent chunks near-equal; listing them
+ * one after another would spend the top of the list on a single passage.
+ */
+export function diversify(ranked: RankedChunk[], radius: number): RankedChunk[] {
+  if (radius <= 0) return ranked;
+  const blocked = new Set<string>();
+  const first: RankedChunk[] = [];
+  const rest: RankedChunk[] = [];
+  for (const r of ranked) {
+    const key = `${r.chunk.itemId}\u0000${r.chunk.part}\u0000`;
+    if (blocked.has(key + r.chunk.seq)) {
+      rest.push(r);
+      continue;
+    }
+    first.push(r);
+    for (let d = -radius; d <= radius; d++) blocked.add(key + (r.chunk.seq + d));
+  }
+  return first.concat(rest);
+}
+
+/**
+ * Chooses the best chunks within `budgetWords` and merges neighbours into spans,
+ * each mapped back to its original file when the index knows the item.
+ */
+export function retrieve(index: CorpusIndex, query: string, options: RetrieveOptions = {}): RetrieveResult {
+  const budget = options.budgetWords ?? DEFAULT_RETRIEVE.budgetWords;
+  const scored = rankChunks(index, query, options);
+  const ranked = diversify(scored, options.neighbourRadius ?? DEFAULT_RETRIEVE.neighbourRadius);
+  const chosen: RankedChunk[] = [];
+  let words = 0;
+  for (const r of scored) {
+    if (words + r.chunk.words > budget) continue;
+    chosen.push(r);
+    words += r.chunk.words;
+    if (words >= budget) break;
+  }
+  return { ranked, spans: mergeSpans(index, chosen), words };
+}
+
+function mergeSpans(index: CorpusIndex, chosen: RankedChunk[]): RetrievedSpan[] {
+  const sorted = [...chosen].sort((a, b) => (a.chunk.itemId < b.chunk.itemId ? -1 : a.chunk.itemId > b.chunk.itemId ? 1 : 0) || (a.chunk.part < b.chunk.part ? -1 : a.chunk.part > b.chunk.part ? 1 : 0) || a.chunk.seq - b.chunk.seq);
+  const spans: RetrievedSpan[] = [];
+  let prev: RankedChunk | undefined;
+  for (const r of sorted) {
+    const c = r.chunk;
+    const last = spans[spans.length - 1];
+    if (last && prev && prev.chunk.itemId === c.itemId && prev.chunk.part === c.part && c.part === 'transcript' && c.seq === prev.chunk.seq + 1) {
+      last.end = c.end;
+      last.lastIndex = c.lastIndex;
+      last.words += c.words;
+      last.score = Math.max(last.score, r.score);
+      last.chunkIds.push(r.id);
+    } else {
+      spans.push({ itemId: c.itemId, part: c.part, start: c.start, end: c.end, firstIndex: c.firstIndex, lastIndex: c.lastIndex, words: c.words, score: r.score, chunkIds: [r.id] });
+    }
+    prev = r;
+  }
+  for (const s of spans) {
+    const item = index.item(s.itemId);
+    if (item) s.source = mapSpan(item, { part: s.part, start: s.start, end: s.end });
+  }
+  spans.sort((a, b) => b.score - a.score);
+  return spans;
+}
