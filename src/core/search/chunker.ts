@@ -11,7 +11,7 @@ export interface ChunkOptions {
   windowWords: number;
 }
 
-export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { windowWords: 120 };
+export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { windowWords: 200 };
 
 /** One search document: a span of an item's part, with what filters need. */
 export interface Chunk {

@@ -228,6 +228,32 @@ export class CorpusIndex {
     return results.slice(0, k).map((r) => ({ id: r.id as number, chunk: this.chunks.get(r.id as number)!, score: r.score, terms: r.terms }));
   }
 
+  /**
+   * Searches with already tokenised terms, each with its own weight (query
+   * expansion). All scored matches, best first.
+   */
+  searchWeighted(weights: ReadonlyMap<string, number>, filters: SearchFilters = {}): SearchHit[] {
+    const filter = this.filterFor(filters);
+    const terms = [...weights.keys()];
+    if (!terms.length) return [];
+    const results = this.ms.search(terms.join(' '), {
+      tokenize: (q) => q.split(' '),
+      processTerm: (t) => t,
+      boostTerm: (t) => weights.get(t) ?? 1,
+      ...(filter ? { filter: (r: SearchResult) => filter(this.chunks.get(r.id as number)) } : {}),
+    });
+    return results.map((r) => ({ id: r.id as number, chunk: this.chunks.get(r.id as number)!, score: r.score, terms: r.terms }));
+  }
+
+  /** Chunks whose text contains `term` (a token), across the whole index. */
+  documentFrequency(term: string): number {
+    return this.ms.search(term, { tokenize: (q) => [q], processTerm: (t) => t, fields: ['text'] }).length;
+  }
+
+  get documentCount(): number {
+    return this.ms.documentCount;
+  }
+
   /** All scored matches (no cut), for retrieval that re-ranks. */
   searchAll(query: string, filters: SearchFilters = {}): SearchHit[] {
     return this.search(query, { ...filters, k: Number.POSITIVE_INFINITY });

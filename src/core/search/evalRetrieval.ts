@@ -40,7 +40,7 @@ export async function readGoldQueries(root: string): Promise<{ queries: GoldQuer
   return { queries, problems, found: true };
 }
 
-export interface EvalOptions extends Pick<RetrieveOptions, 'neighbourWeight' | 'neighbourRadius'> {
+export interface EvalOptions extends Pick<RetrieveOptions, 'neighbourWeight' | 'neighbourRadius' | 'feedbackDocs' | 'feedbackTerms' | 'feedbackWeight'> {
   scope: 'item' | 'corpus';
   budgetWords: number;
 }
@@ -87,6 +87,9 @@ export function evalRetrieval(index: CorpusIndex, queries: readonly GoldQuery[],
       part: 'transcript',
       neighbourWeight: options.neighbourWeight,
       neighbourRadius: options.neighbourRadius,
+      feedbackDocs: options.feedbackDocs,
+      feedbackTerms: options.feedbackTerms,
+      feedbackWeight: options.feedbackWeight,
     });
     const ms = performance.now() - t0;
     const ranges = q.relevant_turn_ranges;

@@ -33,6 +33,9 @@ export const QUERY_STOPWORDS = new Set(
     .split(/\s+/),
 );
 
+/** Chinese particles and conjunctions: a query bigram that spans one ("链的", "的有") is noise. */
+const CJK_PARTICLE = /[的了和与及着吗呢吧啊或]/u;
+
 /** A light English suffix stripper: plurals, -ing, -ed, -ly; leaves short words alone. */
 export function stem(w: string): string {
   if (w.length <= 3 || !/^[a-z]+$/.test(w)) return w;
@@ -88,7 +91,7 @@ export function tokenizeQuery(query: string): string[] {
   const norm = query.normalize('NFKC').toLowerCase();
   let cleaned = norm;
   for (const w of QUERY_STOPWORDS) if (/[^ -~]/.test(w)) cleaned = cleaned.split(w).join(' ');
-  const tokens = tokenize(cleaned).filter((t) => !QUERY_STOPWORDS.has(t));
+  const tokens = tokenize(cleaned).filter((t) => !QUERY_STOPWORDS.has(t) && !(t.length === 2 && CJK_PARTICLE.test(t)));
   const unique = [...new Set(tokens)];
   return unique.length ? unique : [...new Set(tokenize(norm))];
 }
