@@ -54,3 +54,52 @@ describe('marker-research CLI', () => {
     assert.equal(JSON.parse(r.stdout).stats.items, 5);
   });
 });
+
+describe('marker-research search and eval', () => {
+  test('search --json returns hits mapped to original files, and persists the index', async () => {
+    const { mkdtemp, cp, rm, stat } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(path.join(tmpdir(), 'mr-cli-search-'));
+    try {
+      await cp(DEMO, dir, { recursive: true });
+      const r = await runCli(['search', dir, '掉电 热泵', '--k', '3', '--part', 'transcript', '--json']);
+      assert.equal(r.code, 0, r.err);
+      const hits = JSON.parse(r.out) as { itemId: string; source: { file: { relPath: string }; range: { startLine: number } } }[];
+      assert.equal(hits[0]!.itemId, 'ev-winter-range');
+      assert.equal(hits[0]!.source.file.relPath, 'ev-winter-range/transcript.json');
+      assert.ok((await stat(path.join(dir, '.marker-research', 'index', 'manifest.json'))).isFile());
+      const second = await runCli(['search', dir, 'bakery', '--part', 'comments']);
+      assert.match(second.err, /index loaded/);
+      assert.match(second.out, /city-cycling-podcast\/comments\.jsonl:2:/);
+      const passages = await runCli(['search', dir, 'cyclist injuries', '--budget-words', '80', '--json']);
+      assert.ok((JSON.parse(passages.out) as { words: number }[]).reduce((a, p) => a + p.words, 0) <= 80);
+      assert.equal((await runCli(['search', dir, 'x', '--item', 'nope'])).code, 2);
+      assert.equal((await runCli(['search', dir, 'x', '--part', 'video'])).code, 2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('eval retrieval reads queries.jsonl and reports the agreed keys', async () => {
+    const { mkdtemp, cp, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(path.join(tmpdir(), 'mr-cli-eval-'));
+    try {
+      await cp(DEMO, dir, { recursive: true });
+      await writeFile(path.join(dir, 'queries.jsonl'), `${JSON.stringify({ item_id: 'ev-winter-range', query: '热泵 续航', relevant_turn_ranges: [[4, 5]] })}\nnot json\n`);
+      const r = await runCli(['eval', 'retrieval', dir, '--scope', 'corpus', '--json']);
+      assert.equal(r.code, 0, r.err);
+      const j = JSON.parse(r.out) as Record<string, number | string>;
+      for (const k of ['queries', 'hit_at_5', 'recall_at_budget', 'p50_ms', 'p95_ms', 'index_ms', 'persisted_load_ms', 'reindex_one_item_ms', 'peak_rss_mb']) assert.ok(k in j, k);
+      assert.equal(j['queries'], 1);
+      assert.equal(j['hit_at_5'], 1);
+      assert.match(r.err, /queries\.jsonl:2:/);
+      await rm(path.join(dir, 'queries.jsonl'));
+      const noGold = await runCli(['eval', 'retrieval', dir, '--json']);
+      assert.equal(JSON.parse(noGold.out).mode, 'known-item');
+      assert.equal((await runCli(['eval', 'precision', dir])).code, 2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

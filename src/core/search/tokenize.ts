@@ -6,7 +6,9 @@
  */
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
-const TOKEN_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}\p{M}]+(?:['’][\p{L}]+)?/gu;
+const TOKEN_RUN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}]+)?/gu;
+/** Splits a letter run into its CJK and non-CJK parts ("ev续航500" → "ev", "续航", "500"). */
+const SCRIPT_PARTS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
 /** English function words: never indexed or searched. */
 export const STOPWORDS = new Set(
@@ -72,18 +74,25 @@ export function tokenize(text: string): string[] {
   const out: string[] = [];
   const norm = text.normalize('NFKC').toLowerCase();
   for (const m of norm.matchAll(TOKEN_RUN)) {
-    const run = m[0];
-    if (CJK_RUN.test(run[0]!)) {
-      cjkTokens(run, out);
+    if (!CJK_RUN.test(m[0])) {
+      wordToken(m[0], out);
       continue;
     }
-    const w = run.replace('’', "'");
-    if (STOPWORDS.has(w)) continue;
-    const base = w.includes("'") ? w.slice(0, w.indexOf("'")) : w;
-    if (!base || STOPWORDS.has(base)) continue;
-    out.push(stem(base));
+    for (const part of m[0].matchAll(SCRIPT_PARTS)) {
+      if (CJK_RUN.test(part[0])) cjkTokens(part[0], out);
+      else wordToken(part[0], out);
+    }
   }
   return out;
+}
+
+/** A non-CJK word: dropped when a stopword, otherwise stemmed (the part before an apostrophe). */
+function wordToken(run: string, out: string[]): void {
+  const w = run.replace('’', "'");
+  if (STOPWORDS.has(w)) return;
+  const base = w.includes("'") ? w.slice(0, w.indexOf("'")) : w;
+  if (!base || STOPWORDS.has(base)) return;
+  out.push(stem(base));
 }
 
 /** Tokens of a query: as {@link tokenize}, without question words, de-duplicated. */

@@ -1,0 +1,127 @@
+/**
+ * `marker-research search <corpusDir> "<query>" [--k 10] [--item ID] ...`:
+ * BM25 search over the persisted index, each hit mapped to its original file.
+ */
+import { parseArgs } from 'node:util';
+import { loadCorpus } from '../core/corpus/loader';
+import { mapSpan, type SpanSource } from '../core/corpus/spans';
+import type { Corpus, PartKind } from '../core/corpus/types';
+import { chunkText } from '../core/search/chunker';
+import { CorpusIndex, type SearchFilters } from '../core/search/corpusIndex';
+import { retrieve } from '../core/search/retrieve';
+import { numberOption, UsageError, type CliContext } from './io';
+
+export const SEARCH_USAGE = `marker-research search <corpusDir> "<query>" [options]
+  --k N              results to show (default 10)
+  --item ID          only this item (repeatable)
+  --part P           transcript | comments
+  --speaker NAME     speaker or comment author contains NAME
+  --min-likes N      comments with at least N likes
+  --from SEC --to SEC  only spans overlapping this time range (seconds)
+  --expand N         widen each hit by N neighbouring windows on each side
+  --budget-words N   instead of a ranked list: the best contiguous passages within N words
+  --json             JSON on stdout`;
+
+export interface SearchResultJson {
+  rank: number;
+  itemId: string;
+  title: string;
+  part: PartKind;
+  start: number;
+  end: number;
+  words: number;
+  score: number;
+  /** Zero-based lines and columns in the original file. */
+  source: SpanSource | null;
+  text: string;
+}
+
+export async function searchCommand(ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: ctx.args,
+    allowPositionals: true,
+    options: {
+      k: { type: 'string' }, item: { type: 'string', multiple: true }, part: { type: 'string' }, speaker: { type: 'string' },
+      'min-likes': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, expand: { type: 'string' },
+      'budget-words': { type: 'string' }, json: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length !== 2) throw new UsageError('search: expected a corpus folder and a query');
+  const [dir, query] = positionals as [string, string];
+  if (values.part !== undefined && values.part !== 'transcript' && values.part !== 'comments') throw new UsageError('--part expects transcript or comments');
+  const filters: SearchFilters = {
+    itemIds: values.item,
+    part: values.part as PartKind | undefined,
+    speaker: values.speaker,
+    minLikes: values['min-likes'] === undefined ? undefined : numberOption('min-likes', values['min-likes'], 0),
+    timeRange: values.from !== undefined || values.to !== undefined ? [numberOption('from', values.from, 0), numberOption('to', values.to, Number.POSITIVE_INFINITY)] : undefined,
+  };
+  const k = numberOption('k', values.k, 10);
+  const expand = numberOption('expand', values.expand, 0);
+  const corpus = await loadCorpus(dir, { signal: ctx.signal });
+  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
+    ctx.err.write(`marker-research search: ${dir}: corpus folder does not exist or is not a folder\n`);
+    return 1;
+  }
+  const unknown = (filters.itemIds ?? []).filter((id) => !corpus.items.some((i) => i.id === id));
+  if (unknown.length) throw new UsageError(`--item: no item "${unknown.join('", "')}" in ${corpus.root}`);
+  const { index, report } = await CorpusIndex.open(corpus, undefined, ctx.signal);
+  ctx.err.write(`index ${report.mode} in ${report.ms} ms (${report.reindexed.length} items indexed, ${index.size.chunks} windows)\n`);
+  const results = values['budget-words'] !== undefined
+    ? passages(index, corpus, query, filters, numberOption('budget-words', values['budget-words'], 2000))
+    : ranked(index, corpus, query, filters, k, expand);
+  if (values.json) ctx.out.write(`${JSON.stringify(results, null, 2)}\n`);
+  else ctx.out.write(render(results, query));
+  return 0;
+}
+
+function ranked(index: CorpusIndex, corpus: Corpus, query: string, filters: SearchFilters, k: number, expand: number): SearchResultJson[] {
+  const res = retrieve(index, query, { ...filters, budgetWords: 0 });
+  return res.ranked.slice(0, k).map((r, i) => {
+    let { start, end, words } = r.chunk;
+    if (expand > 0 && r.chunk.part === 'transcript') {
+      const ids = index.itemChunkIds(r.chunk.itemId);
+      const lo = index.chunk(ids[Math.max(0, r.chunk.seq - expand)]!);
+      const hi = index.chunk(ids[r.chunk.seq + expand] ?? ids[r.chunk.seq]!);
+      const last = hi?.part === 'transcript' ? hi : r.chunk;
+      start = lo?.part === 'transcript' ? lo.start : start;
+      end = last.end;
+      words = 0;
+      for (let s = Math.max(0, r.chunk.seq - expand); s <= last.seq; s++) words += index.chunk(ids[s]!)?.words ?? 0;
+    }
+    return toJson(corpus, i + 1, r.chunk.itemId, r.chunk.part, start, end, words, r.listScore);
+  });
+}
+
+function passages(index: CorpusIndex, corpus: Corpus, query: string, filters: SearchFilters, budgetWords: number): SearchResultJson[] {
+  return retrieve(index, query, { ...filters, budgetWords }).spans.map((s, i) => toJson(corpus, i + 1, s.itemId, s.part, s.start, s.end, s.words, s.score));
+}
+
+function toJson(corpus: Corpus, rank: number, itemId: string, part: PartKind, start: number, end: number, words: number, score: number): SearchResultJson {
+  const item = corpus.items.find((it) => it.id === itemId)!;
+  return {
+    rank, itemId, title: item.title, part, start, end, words, score: Math.round(score * 1000) / 1000,
+    source: mapSpan(item, { part, start, end }) ?? null,
+    text: chunkText(item, { part, start, end }),
+  };
+}
+
+function clock(s: number | undefined): string {
+  if (s === undefined) return '';
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = Math.floor(s % 60);
+  return `${h ? `${h}:` : ''}${String(m).padStart(h ? 2 : 1, '0')}:${String(sec).padStart(2, '0')}`;
+}
+
+function render(results: SearchResultJson[], query: string): string {
+  if (!results.length) return `no results for "${query}"\n`;
+  return results.map((r) => {
+    const src = r.source;
+    const where = src ? `${src.file.relPath}:${src.range.startLine + 1}:${src.range.startColumn + 1}-${src.range.endLine + 1}:${src.range.endColumn + 1}` : r.itemId;
+    const time = src?.startTime !== undefined ? ` [${clock(src.startTime)}–${clock(src.endTime)}]` : '';
+    const who = src?.speakers.length ? ` (${src.speakers.slice(0, 3).join(', ')}${src.speakers.length > 3 ? ', …' : ''})` : '';
+    const snippet = r.text.replace(/\s+/g, ' ').slice(0, 240);
+    return `${r.rank}. ${r.title} — ${r.part}, ${r.words} words, score ${r.score}\n   ${where}${time}${who}\n   ${snippet}${r.text.length > 240 ? '…' : ''}\n`;
+  }).join('\n');
+}
