@@ -13,7 +13,7 @@ export function sidebarStateFor(corpus: Corpus): SidebarState {
   const issues = corpus.problems.filter((p) => p.severity !== 'info').length;
   return {
     status: 'ready',
-    message: `Indexed ${s.items} items · ${s.words.toLocaleString('en-US')} words · ${s.comments} comments${issues ? ` · ${issues} problem${issues > 1 ? 's' : ''}` : ''}`,
+    message: `Indexed ${s.items} items · ${s.words.toLocaleString('en-US')} words · ${s.comments} comments${issues ? ` · ${issues} problem${issues > 1 ? 's' : ''}` : ''}${s.skipped ? ` · ${s.skipped} skipped` : ''}`,
     corpusRoot: corpus.root,
     items: corpus.items.map((it) => ({
       id: it.id,

@@ -542,6 +542,22 @@ async function main() {
       });
       if (!expected.titles.every((t) => shownTitles.includes(t))) throw new Error(`items did not all load next to the problem: shown titles ${JSON.stringify(shownTitles)}`);
     });
+    // 5b. the same problems reach VS Code's Problems panel through the language server, at the offending line
+    await check('Problems panel shows the broken files at their lines (language server diagnostics)', async () => {
+      const want = expected.problemLocations ?? [];
+      if (!want.length) throw new Error('expected.json has no problemLocations');
+      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
+      await runFromPalette('View: Focus Problems');
+      const rows = page.locator('.markers-panel .monaco-list-row');
+      let texts = [];
+      await waitFor('Problems panel rows', settleMs, async () => {
+        texts = (await rows.allInnerTexts().catch(() => [])).map((t) => t.replace(/\s+/g, ' ').trim());
+        return want.every((w) => texts.some((t) => t.includes(`[Ln ${w.line}, Col ${w.column}]`)))
+          && want.every((w) => texts.some((t) => t.includes(path.basename(w.path)) && t.includes(path.dirname(w.path))));
+      }, 300).catch(() => {
+        throw new Error(`Problems panel rows: ${JSON.stringify(texts.slice(0, 12))}; wanted ${JSON.stringify(want)}`);
+      });
+    });
   } finally {
     // 6. screenshot of the whole workbench, Marker Research view visible (also taken after a failure: it helps)
     await check('screenshot test-results/e2e/workbench.png', async () => {
