@@ -162,3 +162,14 @@ describe('retrieve and evalRetrieval', () => {
     assert.equal(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95), 10);
   });
 });
+
+describe('documentFrequency', () => {
+  test('counts the windows that contain a term', async () => {
+    const corpus = await loadCorpus(DEMO);
+    const index = CorpusIndex.build(corpus);
+    const withTerm = [...Array(1000).keys()].map((id) => index.chunk(id)).filter((c) => c && tokenize(chunkText(corpus.items.find((i) => i.id === c.itemId)!, c)).includes('lane'));
+    assert.ok(withTerm.length > 1);
+    assert.equal(index.documentFrequency('lane'), withTerm.length);
+    assert.equal(index.documentFrequency('zzzz'), 0);
+  });
+});

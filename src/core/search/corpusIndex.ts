@@ -93,6 +93,21 @@ export function indexDir(root: string): string {
   return path.join(root, STORAGE_DIR, 'index');
 }
 
+/**
+ * minisearch keeps document frequencies in its (protected) term index but has
+ * no public accessor; reading them through a subclass view avoids a full search
+ * per term. minisearch is pinned to 7.2.x in package.json for this.
+ */
+class MiniSearchInternals extends MiniSearch<Doc> {
+  static documentFrequency(ms: MiniSearch<Doc>, term: string, field: string): number {
+    const self = ms as unknown as MiniSearchInternals;
+    const fieldId = self._fieldIds[field];
+    const data = self._index.get(term);
+    if (fieldId === undefined || !data) return 0;
+    return data.get(fieldId)?.size ?? 0;
+  }
+}
+
 export class CorpusIndex {
   private readonly ms: MiniSearch<Doc>;
   private readonly chunks = new Map<number, Chunk>();
@@ -245,9 +260,9 @@ export class CorpusIndex {
     return results.map((r) => ({ id: r.id as number, chunk: this.chunks.get(r.id as number)!, score: r.score, terms: r.terms }));
   }
 
-  /** Chunks whose text contains `term` (a token), across the whole index. */
+  /** Chunks whose text contains `term` (a token), across the whole index (discarded chunks may count until vacuumed). */
   documentFrequency(term: string): number {
-    return this.ms.search(term, { tokenize: (q) => [q], processTerm: (t) => t, fields: ['text'] }).length;
+    return MiniSearchInternals.documentFrequency(this.ms, term, 'text');
   }
 
   get documentCount(): number {
