@@ -1,0 +1,188 @@
+/**
+ * Phase 0: markers for every item of a corpus, cached by content hash +
+ * engine + model + prompt versions + settings. Items run in parallel; model
+ * calls are throttled by the model client's global semaphore. One item failing
+ * never loses another item's finished markers.
+ */
+import { createHash } from 'node:crypto';
+import type { Corpus, CorpusItem } from '../corpus/types';
+import { detectLanguage } from '../llm/langDetect';
+import type { StructuredRequest, StructuredResult } from '../llm/types';
+import { CancelledError, mapLimit, throwIfAborted, type ProgressSink } from '../util/abort';
+import { extractItem } from './extractive';
+import { TopicStats, topicCandidates } from './keyphrases';
+import { modelMarkersForItem, type MarkerModel, type PromptSource } from './modelEngine';
+import type { EngineName, ItemMarkers } from './schema';
+import { allMarkers, markerFileName, readItemMarkers, readMarkersIndex, writeItemMarkers, writeMarkersIndex } from './store';
+import { DEFAULT_WINDOW_SETTINGS, type WindowSettings } from './windows';
+
+/** Bumped when the extractive engine's output changes: part of its cache key. */
+export const EXTRACTIVE_VERSION = 'extractive@1';
+
+export type MarkerEngine = { kind: 'extractive' } | { kind: 'model'; model: MarkerModel; prompts: PromptSource };
+
+export interface GenerateOptions {
+  engine: MarkerEngine;
+  windows?: WindowSettings;
+  /** Items processed at once (model calls are limited separately by the client). */
+  itemConcurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: ProgressSink;
+  /** Regenerate even when the cache is valid. */
+  force?: boolean;
+  log?: { info(m: string): void; warn(m: string): void };
+}
+
+export interface ItemReport {
+  itemId: string;
+  status: 'cached' | 'generated' | 'failed';
+  markers: number;
+  grounded: number;
+  coverage: ItemMarkers['coverage'] | null;
+  usage: ItemMarkers['usage'];
+  ms: number;
+  error?: string;
+}
+
+export interface GenerateReport {
+  engine: EngineName;
+  model: string | null;
+  items: ItemReport[];
+  cached: number;
+  generated: number;
+  failed: number;
+  usage: { promptTokens: number; completionTokens: number; calls: number };
+  ms: number;
+}
+
+function engineName(e: MarkerEngine): EngineName {
+  return e.kind === 'extractive' ? 'extractive' : e.model.kind;
+}
+
+async function promptVersions(e: MarkerEngine): Promise<string[]> {
+  if (e.kind === 'extractive') return [EXTRACTIVE_VERSION];
+  const out: string[] = [];
+  for (const name of ['markers-transcript', 'markers-comments'] as const) for (const lang of ['en', 'zh'] as const) out.push((await e.prompts(name, lang)).version);
+  return [...new Set(out)].sort();
+}
+
+/** The cache key of an item's markers. */
+export function cacheKey(item: CorpusItem, engine: EngineName, model: string | null, versions: readonly string[], windows: WindowSettings): string {
+  return createHash('sha256').update(JSON.stringify({ h: item.contentHash, engine, model, versions, windows: engine === 'extractive' ? null : windows })).digest('hex').slice(0, 24);
+}
+
+function itemLanguage(item: CorpusItem): 'en' | 'zh' {
+  return detectLanguage(`${item.title}\n${(item.transcript?.text ?? item.comments?.text ?? '').slice(0, 4000)}`) === 'zh' ? 'zh' : 'en';
+}
+
+/** Counts the usage of every call an item makes. */
+function meteredModel(model: MarkerModel, usage: ItemMarkers['usage']): MarkerModel {
+  return {
+    kind: model.kind,
+    model: model.model,
+    async complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
+      const r = await model.complete(req);
+      usage.promptTokens += r.usage.promptTokens;
+      usage.completionTokens += r.usage.completionTokens;
+      usage.calls += r.attempts;
+      return r;
+    },
+  };
+}
+
+/**
+ * Generates (or reuses) markers for every item and persists them.
+ *
+ * @example
+ * const report = await generateMarkers(corpus, { engine: { kind: 'extractive' } });
+ */
+export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Promise<GenerateReport> {
+  const started = Date.now();
+  const engine = engineName(opts.engine);
+  const model = opts.engine.kind === 'model' ? opts.engine.model.model : null;
+  const windows = opts.windows ?? DEFAULT_WINDOW_SETTINGS;
+  const versions = await promptVersions(opts.engine);
+  const index = await readMarkersIndex(corpus.root);
+
+  // Which items need work.
+  const plan = await Promise.all(
+    corpus.items.map(async (item) => {
+      const key = cacheKey(item, engine, model, versions, windows);
+      if (opts.force) return { item, key, cached: undefined };
+      const existing = await readItemMarkers(corpus.root, item.id);
+      if (!existing.ok && !existing.missing) opts.log?.warn(`markers: ${existing.error}; regenerating`);
+      return { item, key, cached: existing.ok && existing.value.cache_key === key ? existing.value : undefined };
+    }),
+  );
+  let stats: TopicStats | undefined;
+  if (opts.engine.kind === 'extractive' && plan.some((p) => !p.cached)) {
+    stats = new TopicStats();
+    for (const item of corpus.items) stats.addDocument(topicCandidates(`${item.transcript?.text ?? ''}\n${item.comments?.text ?? ''}`));
+  }
+
+  let done = 0;
+  const total = plan.length;
+  const reports = await mapLimit(
+    plan,
+    opts.itemConcurrency ?? 16,
+    async ({ item, key, cached }): Promise<ItemReport> => {
+      const t0 = Date.now();
+      const usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
+      if (cached) {
+        const ms = allMarkers(cached);
+        opts.onProgress?.({ done: ++done, total, message: `${item.id} (cached)` });
+        return { itemId: item.id, status: 'cached', markers: ms.length, grounded: ms.filter((m) => m.grounded).length, coverage: cached.coverage, usage: cached.usage, ms: 0 };
+      }
+      try {
+        throwIfAborted(opts.signal);
+        let result: Pick<ItemMarkers, 'transcript_summary' | 'comments_summary' | 'coverage'>;
+        if (opts.engine.kind === 'extractive') {
+          result = extractItem(item, stats!);
+        } else {
+          result = await modelMarkersForItem(item, { model: meteredModel(opts.engine.model, usage), prompts: opts.engine.prompts, windows, signal: opts.signal, lang: itemLanguage(item) });
+        }
+        for (const [part, cov] of Object.entries(result.coverage)) {
+          if (cov && !cov.complete) throw new Error(`markers: coverage check failed for ${item.id} ${part}: read ${cov.wordsSeen} of ${cov.totalWords} words`);
+          if (cov) opts.log?.info(`markers: ${item.id} ${part}: ${cov.windows} windows, ${cov.wordsSeen}/${cov.totalWords} words, duplication ${cov.duplicationRatio}${cov.shrunkWindows ? `, ${cov.shrunkWindows} shrunk` : ''}`);
+        }
+        const record: ItemMarkers = {
+          item_id: item.id,
+          title: item.title,
+          content_hash: item.contentHash,
+          engine,
+          model,
+          prompt_version: versions.join(','),
+          cache_key: key,
+          generated_at: new Date().toISOString(),
+          ...result,
+          usage,
+        };
+        await writeItemMarkers(corpus.root, record);
+        const ms = allMarkers(record);
+        index.items[item.id] = { file: markerFileName(item.id), cache_key: key, engine, total_markers: ms.length, grounded: ms.filter((m) => m.grounded).length };
+        opts.onProgress?.({ done: ++done, total, message: item.id });
+        return { itemId: item.id, status: 'generated', markers: ms.length, grounded: ms.filter((m) => m.grounded).length, coverage: record.coverage, usage, ms: Date.now() - t0 };
+      } catch (e) {
+        if (e instanceof CancelledError || opts.signal?.aborted) throw e instanceof CancelledError ? e : new CancelledError();
+        opts.log?.warn(`markers: ${item.id} failed: ${(e as Error).message}`);
+        opts.onProgress?.({ done: ++done, total, message: `${item.id} failed` });
+        return { itemId: item.id, status: 'failed', markers: 0, grounded: 0, coverage: null, usage, ms: Date.now() - t0, error: (e as Error).message };
+      }
+    },
+    opts.signal,
+  ).finally(async () => {
+    // Whatever finished is indexed, even when the run was cancelled.
+    await writeMarkersIndex(corpus.root, index).catch(() => undefined);
+  });
+  const sum = (k: 'promptTokens' | 'completionTokens' | 'calls'): number => reports.filter((r) => r.status === 'generated').reduce((a, r) => a + r.usage[k], 0);
+  return {
+    engine,
+    model,
+    items: reports,
+    cached: reports.filter((r) => r.status === 'cached').length,
+    generated: reports.filter((r) => r.status === 'generated').length,
+    failed: reports.filter((r) => r.status === 'failed').length,
+    usage: { promptTokens: sum('promptTokens'), completionTokens: sum('completionTokens'), calls: sum('calls') },
+    ms: Date.now() - started,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Grounding: a model may paraphrase, so every marker is aligned to its best
+ * source span — the quote verbatim first, then the quote with case, width,
+ * spacing and punctuation normalised, then the sentence run of the window with
+ * the highest token overlap with quote and claim. A claim that aligns nowhere
+ * is kept and flagged ungrounded.
+ */
+import type { CommentsPart, TranscriptPart } from '../corpus/types';
+import { tokenize } from '../search/tokenize';
+import type { Evidence } from './schema';
+import { splitSentences, type Sentence } from './sentences';
+
+export interface Alignment {
+  start: number;
+  end: number;
+  match: Evidence['match'];
+  score: number;
+}
+
+/** Minimum token overlap (F1 of claim/quote tokens against the span) for a fuzzy alignment. */
+export const FUZZY_THRESHOLD = 0.3;
+
+/** Normalised text with, for each of its characters, the offset it came from. */
+function normaliseWithMap(text: string, base: number): { norm: string; map: number[] } {
+  let norm = '';
+  const map: number[] = [];
+  let lastSpace = true;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!.normalize('NFKC').toLowerCase();
+    if (/[\s\p{P}\p{S}]/u.test(ch)) {
+      if (!lastSpace) {
+        norm += ' ';
+        map.push(base + i);
+        lastSpace = true;
+      }
+      continue;
+    }
+    for (const c of ch) {
+      norm += c;
+      map.push(base + i);
+    }
+    lastSpace = false;
+  }
+  return { norm, map };
+}
+
+function normalise(text: string): string {
+  return normaliseWithMap(text, 0).norm.trim();
+}
+
+function f1(claim: readonly string[], span: ReadonlySet<string>, spanSize: number): number {
+  if (!claim.length || !spanSize) return 0;
+  const c = new Set(claim);
+  let inter = 0;
+  for (const t of c) if (span.has(t)) inter++;
+  if (!inter) return 0;
+  const p = inter / spanSize;
+  const r = inter / c.size;
+  return (2 * p * r) / (p + r);
+}
+
+/**
+ * Aligns a claim to `[from, to)` of a part (its window), falling back to the
+ * whole part for exact quotes. Returns undefined when nothing aligns.
+ */
+export function alignClaim(part: TranscriptPart | CommentsPart, from: number, to: number, quote: string, claim: string): Alignment | undefined {
+  const q = quote.trim();
+  if (q.length >= 4) {
+    const inWindow = part.text.indexOf(q, from);
+    if (inWindow >= 0 && inWindow + q.length <= to) return { start: inWindow, end: inWindow + q.length, match: 'exact', score: 1 };
+    const anywhere = part.text.indexOf(q);
+    if (anywhere >= 0) return { start: anywhere, end: anywhere + q.length, match: 'exact', score: 1 };
+    const nq = normalise(q);
+    if (nq.length >= 4) {
+      const { norm, map } = normaliseWithMap(part.text.slice(from, to), from);
+      const at = norm.indexOf(nq);
+      if (at >= 0) return { start: map[at]!, end: map[at + nq.length - 1]! + 1, match: 'normalised', score: 1 };
+    }
+  }
+  return fuzzyAlign(part, from, to, `${quote} ${claim}`);
+}
+
+function unitSentences(part: TranscriptPart | CommentsPart, from: number, to: number): Sentence[] {
+  const out: Sentence[] = [];
+  const units = part.kind === 'transcript' ? part.segments : part.comments.filter((c) => c.text.trim());
+  for (const u of units) {
+    const end = u.offset + u.text.length;
+    if (end <= from || u.offset >= to) continue;
+    out.push(...splitSentences(u.text, u.offset, u.index));
+  }
+  return out;
+}
+
+/** The run of one to three consecutive sentences of the window that best matches the text's tokens. */
+function fuzzyAlign(part: TranscriptPart | CommentsPart, from: number, to: number, text: string): Alignment | undefined {
+  const claim = tokenize(text);
+  if (!claim.length) return undefined;
+  const claimSet = new Set(claim);
+  const sentences = unitSentences(part, from, to).filter((s) => s.end > from && s.start < to);
+  const toks = sentences.map((s) => tokenize(s.text));
+  let best: Alignment | undefined;
+  for (let i = 0; i < sentences.length; i++) {
+    if (!toks[i]!.some((t) => claimSet.has(t))) continue;
+    const span = new Set<string>();
+    for (let len = 1; len <= 3 && i + len <= sentences.length; len++) {
+      const last = sentences[i + len - 1]!;
+      if (len > 1 && last.unit !== sentences[i]!.unit && part.kind === 'comments') break;
+      for (const t of toks[i + len - 1]!) span.add(t);
+      const score = f1(claim, span, span.size);
+      if (!best || score > best.score + 1e-9) best = { start: sentences[i]!.start, end: last.end, match: 'fuzzy', score };
+    }
+  }
+  return best && best.score >= FUZZY_THRESHOLD ? best : undefined;
+}

@@ -1,0 +1,177 @@
+/**
+ * Full-coverage windows over a part (seed 001, option A): consecutive windows
+ * of about `windowWords` words aligned to turn/comment boundaries, each
+ * starting `overlapWords` before the previous one ended; a window limit of 0
+ * means "as many as needed"; a positive limit makes windows larger instead of
+ * dropping text. Every word of the part is in some window.
+ */
+import type { CommentsPart, TranscriptPart } from '../corpus/types';
+import { countWords } from '../text/words';
+import type { Coverage } from './schema';
+import { splitSentences } from './sentences';
+
+export interface WindowSettings {
+  windowWords: number;
+  overlapWords: number;
+  /** 0 = auto = all windows needed at `windowWords`. */
+  windowLimit: number;
+}
+
+export const DEFAULT_WINDOW_SETTINGS: WindowSettings = { windowWords: 4000, overlapWords: 120, windowLimit: 0 };
+
+/** A piece of a part: a whole unit (turn, comment) or a sentence run of a long one. */
+interface Piece {
+  start: number;
+  end: number;
+  words: number;
+  unit: number;
+  speaker?: string;
+  /** For comments: id and likes, shown to the model. */
+  commentId?: string;
+  likes?: number;
+}
+
+export interface PartWindow {
+  index: number;
+  /** Offsets in the part's normalised text. */
+  start: number;
+  end: number;
+  /** Cumulative word positions: [startWord, endWord). */
+  startWord: number;
+  endWord: number;
+  words: number;
+  pieces: Piece[];
+}
+
+function pieces(part: TranscriptPart | CommentsPart, maxWords: number): Piece[] {
+  const out: Piece[] = [];
+  const push = (p: Piece, text: string): void => {
+    if (p.words <= maxWords) {
+      out.push(p);
+      return;
+    }
+    // A unit longer than a window: its sentences, grouped up to the window size.
+    let cur: Piece | undefined;
+    for (const s of splitSentences(text, p.start, p.unit)) {
+      const w = countWords(s.text);
+      if (cur && cur.words + w > maxWords) {
+        out.push(cur);
+        cur = undefined;
+      }
+      if (!cur) cur = { ...p, start: s.start, end: s.end, words: 0 };
+      cur.end = s.end;
+      cur.words += w;
+    }
+    if (cur) out.push(cur);
+  };
+  if (part.kind === 'transcript') {
+    for (const s of part.segments) push({ start: s.offset, end: s.offset + s.text.length, words: countWords(s.text), unit: s.index, speaker: s.speaker }, s.text);
+  } else {
+    for (const c of part.comments) {
+      if (!c.text.trim()) continue;
+      push({ start: c.offset, end: c.offset + c.text.length, words: countWords(c.text), unit: c.index, commentId: c.id, likes: c.likes }, c.text);
+    }
+  }
+  return out;
+}
+
+/** The windows of a part. */
+export function planWindows(part: TranscriptPart | CommentsPart, settings: WindowSettings = DEFAULT_WINDOW_SETTINGS): PartWindow[] {
+  const total = part.wordCount;
+  let size = Math.max(50, settings.windowWords);
+  const overlap = Math.max(0, Math.min(settings.overlapWords, Math.floor(size / 4)));
+  if (settings.windowLimit > 0) {
+    const needed = Math.ceil(Math.max(0, total - overlap) / Math.max(1, size - overlap));
+    if (needed > settings.windowLimit) size = Math.ceil(total / settings.windowLimit) + overlap;
+  }
+  const ps = pieces(part, size);
+  const windows: PartWindow[] = [];
+  let i = 0;
+  let wordPos = 0;
+  const startWordOf: number[] = [];
+  for (const p of ps) {
+    startWordOf.push(wordPos);
+    wordPos += p.words;
+  }
+  while (i < ps.length) {
+    const w: PartWindow = { index: windows.length, start: ps[i]!.start, end: ps[i]!.end, startWord: startWordOf[i]!, endWord: startWordOf[i]!, words: 0, pieces: [] };
+    let j = i;
+    while (j < ps.length && (w.words === 0 || w.words + ps[j]!.words <= size)) {
+      w.pieces.push(ps[j]!);
+      w.words += ps[j]!.words;
+      w.end = ps[j]!.end;
+      j++;
+    }
+    w.endWord = w.startWord + w.words;
+    windows.push(w);
+    if (j >= ps.length) break;
+    // Next window starts `overlap` words back, but always moves forward.
+    let k = j;
+    let back = 0;
+    while (k - 1 > i && back + ps[k - 1]!.words <= overlap) {
+      k--;
+      back += ps[k]!.words;
+    }
+    i = k;
+  }
+  return windows;
+}
+
+/** Splits one window into windows of at most `factor` × its words (for a context-length retry). */
+export function shrinkWindow(w: PartWindow, factor = 0.75): PartWindow[] {
+  const size = Math.max(1, Math.floor(w.words * factor));
+  const out: PartWindow[] = [];
+  let cur: PartWindow | undefined;
+  for (const p of w.pieces) {
+    if (cur && cur.words + p.words > size) {
+      out.push(cur);
+      cur = undefined;
+    }
+    if (!cur) cur = { index: w.index, start: p.start, end: p.end, startWord: 0, endWord: 0, words: 0, pieces: [] };
+    cur.pieces.push(p);
+    cur.words += p.words;
+    cur.end = p.end;
+  }
+  if (cur) out.push(cur);
+  let pos = w.startWord;
+  for (const x of out) {
+    x.startWord = pos;
+    pos += x.words;
+    x.endWord = pos;
+  }
+  return out;
+}
+
+/** Coverage of a set of processed windows against the part's word count. */
+export function coverageOf(windows: readonly PartWindow[], totalWords: number, shrunk = 0): Coverage {
+  const sent = windows.reduce((a, w) => a + w.words, 0);
+  const lastEnd = windows.reduce((a, w) => Math.max(a, w.endWord), 0);
+  const seen = new Set<number>();
+  for (const w of windows) for (const p of w.pieces) seen.add(p.start);
+  return {
+    windows: windows.length,
+    totalWords,
+    wordsSeen: Math.min(totalWords, lastEnd),
+    duplicationRatio: totalWords ? Math.round((sent / totalWords) * 1000) / 1000 : 0,
+    complete: lastEnd >= totalWords,
+    shrunkWindows: shrunk,
+  };
+}
+
+/** The window as the model reads it: speaker turns for transcripts, id and likes for comments. */
+export function renderWindow(part: TranscriptPart | CommentsPart, w: PartWindow): string {
+  const lines: string[] = [];
+  let speaker: string | undefined;
+  for (const p of w.pieces) {
+    const text = part.text.slice(p.start, p.end);
+    if (part.kind === 'comments') {
+      lines.push(`[c${p.commentId}${p.likes ? ` likes=${p.likes}` : ''}] ${text}`);
+    } else if (p.speaker && p.speaker !== speaker) {
+      lines.push(`${p.speaker}: ${text}`);
+      speaker = p.speaker;
+    } else {
+      lines.push(text);
+    }
+  }
+  return lines.join('\n');
+}
