@@ -5,6 +5,7 @@
 import { CancelledError } from '../core/util/abort';
 import { EVAL_USAGE, evalCommand } from './evalCommand';
 import { indexCommand } from './indexCommand';
+import { MARKERS_USAGE, markersCommand } from './markersCommand';
 import { UsageError, type CliContext } from './io';
 import { SEARCH_USAGE, searchCommand } from './searchCommand';
 
@@ -15,6 +16,7 @@ Commands:
       Load a corpus folder and report items, words, comments and problems.
   ${SEARCH_USAGE.replace(/\n/g, '\n  ')}
   ${EVAL_USAGE.replace(/\n/g, '\n  ')}
+  ${MARKERS_USAGE.replace(/\n/g, '\n  ')}
 
   -h, --help    Show this help.
 `;
@@ -23,6 +25,7 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   index: indexCommand,
   search: searchCommand,
   eval: evalCommand,
+  markers: markersCommand,
 };
 
 /** Runs the CLI. Exit codes: 0 ok, 1 failure, 2 usage error, 130 cancelled. */

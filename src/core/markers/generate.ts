@@ -56,7 +56,7 @@ export interface GenerateReport {
 }
 
 function engineName(e: MarkerEngine): EngineName {
-  return e.kind === 'extractive' ? 'extractive' : e.model.kind;
+  return e.kind === 'extractive' ? 'extractive' : e.model.provider;
 }
 
 async function promptVersions(e: MarkerEngine): Promise<string[]> {
@@ -78,7 +78,7 @@ function itemLanguage(item: CorpusItem): 'en' | 'zh' {
 /** Counts the usage of every call an item makes. */
 function meteredModel(model: MarkerModel, usage: ItemMarkers['usage']): MarkerModel {
   return {
-    kind: model.kind,
+    provider: model.provider,
     model: model.model,
     async complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
       const r = await model.complete(req);

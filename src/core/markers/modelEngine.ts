@@ -18,7 +18,7 @@ import { coverageOf, planWindows, renderWindow, shrinkWindow, type PartWindow, t
 
 /** What the marker engine needs of a model client. */
 export interface MarkerModel {
-  readonly kind: 'openai' | 'ollama';
+  readonly provider: 'openai' | 'ollama';
   readonly model: string;
   complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>>;
 }

@@ -1,0 +1,102 @@
+/**
+ * `marker-research markers <corpusDir> [--provider extractive|openai|ollama] ...`:
+ * Phase 0 markers for every item, cached; prints counts, coverage, grounding, tokens and time.
+ */
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadCorpus } from '../core/corpus/loader';
+import { createMarkerEngine } from '../core/markers/engineFactory';
+import { generateMarkers, type GenerateReport } from '../core/markers/generate';
+import { DEFAULT_WINDOW_SETTINGS } from '../core/markers/windows';
+import { consoleLogger } from '../core/util/log';
+import { numberOption, table, UsageError, type CliContext } from './io';
+
+export const MARKERS_USAGE = `marker-research markers <corpusDir> [options]
+  --provider P        extractive (default, no model) | openai | ollama
+  --base-url URL      OpenAI-compatible API root (…/v1) or Ollama host
+  --model NAME        model name
+  --concurrency N     model calls at once (default 4)
+  --context-tokens N  the model's context size (default 8192; Ollama num_ctx)
+  --window-words N    words per window (default ${DEFAULT_WINDOW_SETTINGS.windowWords})
+  --overlap-words N   overlap between windows (default ${DEFAULT_WINDOW_SETTINGS.overlapWords})
+  --window-limit N    most windows per part, 0 = as many as needed (default 0)
+  --force             regenerate even when cached
+  --json              JSON on stdout
+  API key: MARKER_RESEARCH_API_KEY or OPENAI_API_KEY.`;
+
+/** Where the prompt files are: next to the bundle (dist/../prompts) or the source tree. */
+export function promptsDir(): string {
+  return path.join(__dirname, '..', 'prompts');
+}
+
+export async function markersCommand(ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: ctx.args,
+    allowPositionals: true,
+    options: {
+      provider: { type: 'string', default: 'extractive' }, 'base-url': { type: 'string' }, model: { type: 'string' }, concurrency: { type: 'string' },
+      'context-tokens': { type: 'string' }, 'window-words': { type: 'string' }, 'overlap-words': { type: 'string' }, 'window-limit': { type: 'string' },
+      force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError('markers: expected exactly one corpus folder');
+  const provider = values.provider;
+  if (provider !== 'extractive' && provider !== 'openai' && provider !== 'ollama') throw new UsageError('--provider expects extractive, openai or ollama');
+  if (provider !== 'extractive' && !values.model) throw new UsageError(`--provider ${provider} needs --model`);
+  const log = consoleLogger(ctx.err, { level: values.verbose ? 'debug' : 'warn' });
+  const corpus = await loadCorpus(positionals[0]!, { signal: ctx.signal });
+  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
+    ctx.err.write(`marker-research markers: ${positionals[0]}: corpus folder does not exist or is not a folder\n`);
+    return 1;
+  }
+  const { engine, client } = createMarkerEngine(
+    {
+      provider,
+      baseUrl: values['base-url'],
+      model: values.model,
+      concurrency: values.concurrency === undefined ? undefined : Math.max(1, numberOption('concurrency', values.concurrency, 4)),
+      contextTokens: values['context-tokens'] === undefined ? undefined : numberOption('context-tokens', values['context-tokens'], 8192),
+    },
+    { promptsDir: promptsDir(), apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], log },
+  );
+  const windows = {
+    windowWords: numberOption('window-words', values['window-words'], DEFAULT_WINDOW_SETTINGS.windowWords),
+    overlapWords: numberOption('overlap-words', values['overlap-words'], DEFAULT_WINDOW_SETTINGS.overlapWords),
+    windowLimit: numberOption('window-limit', values['window-limit'], DEFAULT_WINDOW_SETTINGS.windowLimit),
+  };
+  const tty = (ctx.err as NodeJS.WriteStream).isTTY === true;
+  const report = await generateMarkers(corpus, {
+    engine,
+    windows,
+    force: values.force,
+    signal: ctx.signal,
+    log,
+    onProgress: ({ done, total, message }) => {
+      const tokens = client ? `, ${client.ledger.total().promptTokens + client.ledger.total().completionTokens} tokens` : '';
+      if (tty) ctx.err.write(`\r\x1b[K${done}/${total} items${tokens} — ${message ?? ''}`);
+    },
+  });
+  if (tty) ctx.err.write('\r\x1b[K');
+  for (const r of report.items) if (r.status === 'failed') ctx.err.write(`marker-research markers: ${r.itemId}: ${r.error}\n`);
+  if (values.json) ctx.out.write(`${JSON.stringify({ ...report, usageByPhase: client?.ledger.toJSON() ?? null }, null, 2)}\n`);
+  else ctx.out.write(render(report));
+  return report.failed ? 1 : 0;
+}
+
+function render(r: GenerateReport): string {
+  const rows = r.items.map((i) => {
+    const cov = [i.coverage?.transcript, i.coverage?.comments].filter((c) => c);
+    const coverage = cov.length ? cov.map((c) => `${Math.round((c!.wordsSeen / Math.max(1, c!.totalWords)) * 100)}% ×${c!.duplicationRatio}`).join(' / ') : '-';
+    return [
+      i.itemId, i.status, String(i.markers), i.markers ? `${Math.round((i.grounded / i.markers) * 100)}%` : '-', coverage,
+      String(i.usage.promptTokens + i.usage.completionTokens), `${i.ms} ms`,
+    ];
+  });
+  const engine = r.engine === 'extractive' ? 'extractive (no model)' : `${r.engine} ${r.model}`;
+  return [
+    table(['item', 'status', 'markers', 'grounded', 'coverage', 'tokens', 'time'], rows),
+    '',
+    `engine: ${engine}; ${r.generated} generated, ${r.cached} cached, ${r.failed} failed; ${r.usage.calls} model calls, ${r.usage.promptTokens} prompt + ${r.usage.completionTokens} completion tokens; ${r.ms} ms`,
+    '',
+  ].join('\n');
+}
