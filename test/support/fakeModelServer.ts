@@ -73,7 +73,16 @@ export interface ChatRequestInfo {
 /** What a responder returns: the reply text, optionally with token counts that override the estimate. */
 export type ResponderResult =
   | string
-  | { readonly content: string; readonly promptTokens?: number; readonly completionTokens?: number };
+  | {
+      readonly content: string;
+      readonly promptTokens?: number;
+      readonly completionTokens?: number;
+      /**
+       * False: the reply carries no token counts (OpenAI: no `usage`; Ollama: no `prompt_eval_count`
+       * / `eval_count`), like some OpenAI-compatible servers and Ollama on a prompt-cache hit. Default true.
+       */
+      readonly reportUsage?: boolean;
+    };
 
 /** Produces the assistant's reply text for a chat request. May be async (bounded by `responderTimeoutMs`). */
 export type Responder = (request: ChatRequestInfo) => ResponderResult | Promise<ResponderResult>;
@@ -946,6 +955,7 @@ interface FinalReply {
   readonly promptTokens: number;
   readonly completionTokens: number;
   readonly finishReason: 'stop' | 'length';
+  readonly reportUsage: boolean;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
@@ -1098,7 +1108,7 @@ function openaiReplyPlan(info: ChatRequestInfo, reply: FinalReply, created: numb
             finish_reason: reply.finishReason,
           },
         ],
-        usage: openaiUsage(reply),
+        ...(reply.reportUsage ? { usage: openaiUsage(reply) } : {}),
       },
       headers,
     );
@@ -1112,7 +1122,7 @@ function openaiReplyPlan(info: ChatRequestInfo, reply: FinalReply, created: numb
     chunks.push(chunk([{ index: 0, delta: { content: part }, logprobs: null, finish_reason: null }]));
   }
   chunks.push(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: reply.finishReason }]));
-  if (includeUsage) chunks.push(chunk([], openaiUsage(reply)));
+  if (includeUsage && reply.reportUsage) chunks.push(chunk([], openaiUsage(reply)));
   chunks.push('data: [DONE]\n\n');
   return {
     status: 200,
@@ -1132,10 +1142,9 @@ function ollamaReplyPlan(info: ChatRequestInfo, reply: FinalReply, createdAt: st
     done: true,
     total_duration: loadDuration + promptEvalDuration + evalDuration,
     load_duration: loadDuration,
-    prompt_eval_count: reply.promptTokens,
-    prompt_eval_duration: promptEvalDuration,
-    eval_count: reply.completionTokens,
-    eval_duration: evalDuration,
+    ...(reply.reportUsage
+      ? { prompt_eval_count: reply.promptTokens, prompt_eval_duration: promptEvalDuration, eval_count: reply.completionTokens, eval_duration: evalDuration }
+      : {}),
   };
   if (!info.stream) {
     return jsonPlan(200, { model: info.model, created_at: createdAt, message: { role: 'assistant', content: reply.content }, ...stats });
@@ -1160,6 +1169,7 @@ function corruptPlan(plan: ReplyPlan): ReplyPlan {
 
 function finaliseReply(info: ChatRequestInfo, result: ResponderResult): FinalReply {
   const content = typeof result === 'string' ? result : result.content;
+  const reportUsage = typeof result === 'string' || result.reportUsage !== false;
   const promptTokens = typeof result === 'string' ? info.promptTokens : (result.promptTokens ?? info.promptTokens);
   let completionTokens = typeof result === 'string' ? estimateTokens(content) : (result.completionTokens ?? estimateTokens(content));
   if (info.maxTokens !== undefined && completionTokens > info.maxTokens) {
@@ -1170,9 +1180,9 @@ function finaliseReply(info: ChatRequestInfo, result: ResponderResult): FinalRep
       keep = Math.max(0, Math.min(keep - 1, Math.floor(keep * 0.9)));
     }
     completionTokens = info.maxTokens;
-    return { content: chars.slice(0, keep).join(''), promptTokens, completionTokens, finishReason: 'length' };
+    return { content: chars.slice(0, keep).join(''), promptTokens, completionTokens, finishReason: 'length', reportUsage };
   }
-  return { content, promptTokens, completionTokens, finishReason: 'stop' };
+  return { content, promptTokens, completionTokens, finishReason: 'stop', reportUsage };
 }
 
 // ---------------------------------------------------------------------------

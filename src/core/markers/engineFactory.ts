@@ -34,7 +34,8 @@ export function promptSource(promptsDir: string): PromptSource {
     const key = `${name}.${lang}`;
     let p = cache.get(key);
     if (!p) cache.set(key, (p = loadPrompt(promptsDir, name, lang)));
-    return p.then((prompt) => ({ version: prompt.version, render: (vars) => prompt.render(vars) }));
+    // Languages share a version number, so the file hash goes into the cache key too.
+    return p.then((prompt) => ({ version: `${prompt.version}.${prompt.lang}#${prompt.hash.slice(0, 8)}`, render: (vars) => prompt.render(vars) }));
   };
 }
 

@@ -110,7 +110,7 @@ function ground(item: CorpusItem, partKind: 'transcript' | 'comments', window: P
   const evidence = [];
   if (c.commentIds?.length && part.kind === 'comments') {
     for (const id of c.commentIds) {
-      const rec = part.comments.find((x) => x.id === id || `c${x.id}` === id);
+      const rec = part.comments.find((x) => x.id === id || `c${x.id}` === id || x.id === id.replace(/^c/, ''));
       const ev = rec && rec.text.trim() ? evidenceFor(item, 'comments', rec.offset, rec.offset + rec.text.length, 'exact') : undefined;
       if (ev) evidence.push(ev);
     }

@@ -1,0 +1,151 @@
+/**
+ * The model client the phases use: one validated config, one provider, and every call through
+ * the shared semaphore → retries → provider → usage ledger. Never logs the API key.
+ */
+import { z } from 'zod';
+import { CancelledError } from '../util/abort';
+import { nullLogger, redactingLogger, redactor, type Logger } from '../util/log';
+import { OllamaProvider } from './ollamaProvider';
+import { OpenAIProvider } from './openaiProvider';
+import { withRetry, type RetryOptions } from './retry';
+import { Semaphore } from './semaphore';
+import { LlmError, type ModelProvider, type StructuredRequest, type StructuredResult } from './types';
+import { UsageLedger } from './usage';
+
+/** Settings of a model connection. */
+export const modelConfigSchema = z.object({
+  provider: z.enum(['openai', 'ollama']),
+  /** OpenAI-compatible: the API root incl. `/v1`; Ollama: the host, e.g. `http://127.0.0.1:11434`. */
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  model: z.string().min(1),
+  apiKey: z.string().optional(),
+  /** The model's context size; sent to Ollama as `num_ctx`; windows are sized to fit it. */
+  contextTokens: z.number().int().min(256).default(8192),
+  /** Deadline of each HTTP request. */
+  timeoutMs: z.number().int().positive().default(120_000),
+  /** Concurrent calls, when the client makes its own semaphore. */
+  concurrency: z.number().int().positive().default(4),
+  /** OpenAI-compatible only: `json_object` for servers without `json_schema` support. */
+  jsonMode: z.enum(['json_schema', 'json_object']).optional(),
+});
+
+/** A parsed model config (defaults applied). */
+export type ModelConfig = z.output<typeof modelConfigSchema>;
+/** A model config as written (defaults optional). */
+export type ModelConfigInput = z.input<typeof modelConfigSchema>;
+
+/** What {@link createModelClient} needs besides the config. */
+export interface ModelClientDeps {
+  /** The global concurrency limit shared by every phase (default: a new one of `config.concurrency`). */
+  semaphore?: Semaphore;
+  /** Where usage goes (default: a new ledger, see {@link ModelClient.ledger}). */
+  ledger?: UsageLedger;
+  log?: Logger;
+  /** Retry policy (defaults: 4 retries, 500 ms base, 20 s cap). */
+  retry?: Omit<RetryOptions, 'signal' | 'onRetry'>;
+  /** Use this provider instead of building one from the config (tests, other engines). */
+  provider?: ModelProvider;
+  /** fetch for the built provider (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+/** A provider behind the shared limit, retries and accounting. */
+export interface ModelClient {
+  readonly provider: ModelProvider['kind'];
+  readonly model: string;
+  readonly contextTokens: number;
+  readonly semaphore: Semaphore;
+  readonly ledger: UsageLedger;
+  /**
+   * One structured call: waits for a slot, retries retryable failures with backoff, records the
+   * usage under `req.phase`/`req.step` (also the tokens of a failed repair).
+   * @throws CancelledError when `req.signal` aborts (queued, waiting to retry, or in flight).
+   * @throws LlmError for every other failure (see {@link LlmError.reason}).
+   */
+  complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>>;
+}
+
+/**
+ * Parses `config` (throws `LlmError('config')` naming the bad fields, never echoing values).
+ */
+export function parseModelConfig(config: unknown): ModelConfig {
+  const parsed = modelConfigSchema.safeParse(config);
+  if (parsed.success) return parsed.data;
+  const fields = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
+  throw new LlmError('config', `invalid model config: ${fields}`);
+}
+
+/**
+ * Builds the model client for `config`.
+ *
+ * @example
+ * ```ts
+ * const semaphore = new Semaphore(8);
+ * const ledger = new UsageLedger();
+ * const client = createModelClient({ provider: 'ollama', baseUrl: 'http://127.0.0.1:11434', model: 'qwen2.5:7b' }, { semaphore, ledger, log });
+ * const { value } = await client.complete({ messages, schema, schemaName: 'transcript_window', phase: 'markers', step: 'transcript', signal });
+ * ```
+ */
+export function createModelClient(config: ModelConfigInput, deps: ModelClientDeps = {}): ModelClient {
+  const cfg = parseModelConfig(config);
+  const log = redactingLogger(deps.log ?? nullLogger, [cfg.apiKey]);
+  const redact = redactor([cfg.apiKey]);
+  const semaphore = deps.semaphore ?? new Semaphore(cfg.concurrency);
+  const ledger = deps.ledger ?? new UsageLedger();
+  const provider = deps.provider ?? buildProvider(cfg, log, deps.fetch);
+  log.info(`llm: ${provider.kind} model ${provider.model} at ${displayUrl(cfg.baseUrl)}, context ${provider.contextTokens} tokens, timeout ${cfg.timeoutMs} ms`);
+
+  async function complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
+    const where = req.step === undefined ? req.phase : `${req.phase}/${req.step}`;
+    const started = Date.now();
+    try {
+      const result = await semaphore.run(
+        () =>
+          withRetry(() => provider.complete(req), {
+            ...deps.retry,
+            signal: req.signal,
+            onRetry: ({ attempt, delayMs, error }) =>
+              log.warn(`llm: ${where}: ${error.reason}, retry ${attempt}/${deps.retry?.retries ?? 4} in ${delayMs} ms (${error.message})`),
+          }),
+        req.signal,
+      );
+      ledger.add(req.phase, result.usage, req.step, result.attempts);
+      log.debug(
+        `llm: ${where}: ${req.schemaName} ok in ${Date.now() - started} ms, ${result.usage.promptTokens}+${result.usage.completionTokens} tokens${result.usage.estimated ? ' (estimated)' : ''}${result.repaired ? ', repaired' : ''}`,
+      );
+      return result;
+    } catch (error) {
+      if (error instanceof LlmError && error.usage !== undefined) ledger.add(req.phase, error.usage, req.step, error.reason === 'invalid-reply' ? 2 : 1);
+      if (req.signal?.aborted || error instanceof CancelledError || (error instanceof LlmError && error.reason === 'cancelled')) {
+        log.debug(`llm: ${where}: cancelled`);
+        throw error instanceof CancelledError ? error : new CancelledError('llm: call cancelled');
+      }
+      if (error instanceof LlmError) {
+        error.message = redact(error.message);
+        log.warn(`llm: ${where}: ${req.schemaName} failed (${error.reason}): ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  return { provider: provider.kind, model: provider.model, contextTokens: provider.contextTokens, semaphore, ledger, complete };
+}
+
+function buildProvider(cfg: ModelConfig, log: Logger, fetchImpl: typeof fetch | undefined): ModelProvider {
+  const common = { baseUrl: cfg.baseUrl, model: cfg.model, apiKey: cfg.apiKey, contextTokens: cfg.contextTokens, timeoutMs: cfg.timeoutMs, log, fetch: fetchImpl };
+  return cfg.provider === 'openai' ? new OpenAIProvider({ ...common, jsonMode: cfg.jsonMode }) : new OllamaProvider(common);
+}
+
+/** The URL without credentials or query (which may hold keys). */
+function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    u.hash = '';
+    return u.toString();
+  } catch {
+    return '(invalid url)';
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * Ollama provider through the `ollama` package. Every request sets `num_ctx` (Ollama silently
+ * truncates prompts beyond its context otherwise) and `truncate: false` (so an over-long prompt
+ * is an error, not a cut), and is aborted through a custom `fetch` that carries the request's
+ * signal (ollama 0.6.4 passes none for `stream: false`).
+ */
+import { Ollama, type ChatRequest, type ChatResponse } from 'ollama';
+import type { Logger } from '../util/log';
+import { nullLogger } from '../util/log';
+import { parseRetryAfter } from './retry';
+import { jsonSchemaFor, runStructured, type RawReply } from './structured';
+import { estimateMessagesTokens, estimateTokens } from './tokens';
+import { LlmError, type ChatMessage, type ModelProvider, type StructuredRequest, type StructuredResult } from './types';
+
+/** Options of {@link OllamaProvider}. */
+export interface OllamaProviderOptions {
+  /** e.g. `http://127.0.0.1:11434`. */
+  baseUrl: string;
+  model: string;
+  /** Sent as `num_ctx` with every request. */
+  contextTokens: number;
+  /** Deadline of each HTTP request, until the whole body has arrived. */
+  timeoutMs: number;
+  /** Optional bearer token (Ollama behind an authenticating proxy). */
+  apiKey?: string;
+  log?: Logger;
+  /** A fetch implementation (default: the global one); the request's signal is added to it. */
+  fetch?: typeof fetch;
+}
+
+/** ollama 0.6.4's ChatRequest lacks `truncate`; recent servers honour it. */
+type ChatRequestWithTruncate = ChatRequest & { stream: false; truncate: boolean };
+
+/**
+ * A {@link ModelProvider} for an Ollama server's `/api/chat`.
+ *
+ * @example
+ * ```ts
+ * const provider = new OllamaProvider({ baseUrl: 'http://127.0.0.1:11434', model: 'qwen2.5:7b', contextTokens: 16_384, timeoutMs: 300_000 });
+ * ```
+ */
+export class OllamaProvider implements ModelProvider {
+  readonly kind = 'ollama' as const;
+  readonly model: string;
+  readonly contextTokens: number;
+  readonly #options: OllamaProviderOptions;
+  readonly #log: Logger;
+
+  constructor(options: OllamaProviderOptions) {
+    this.model = options.model;
+    this.contextTokens = options.contextTokens;
+    this.#options = options;
+    this.#log = options.log ?? nullLogger;
+  }
+
+  /** See {@link ModelProvider.complete}. */
+  complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
+    const format = jsonSchemaFor(req.schema);
+    const call = async (messages: readonly ChatMessage[], signal: AbortSignal): Promise<RawReply> => {
+      const baseFetch = this.#options.fetch ?? fetch;
+      let failedHeaders: Headers | undefined;
+      // One client per request: its fetch carries this request's signal, and remembers the
+      // headers of an error response (for retry-after, which ResponseError does not keep).
+      const client = new Ollama({
+        host: this.#options.baseUrl,
+        fetch: async (input, init) => {
+          const response = await baseFetch(input, { ...init, signal });
+          if (response.ok) return response;
+          failedHeaders = response.headers;
+          return asJsonError(response);
+        },
+        ...(this.#options.apiKey !== undefined && this.#options.apiKey !== '' ? { headers: { Authorization: `Bearer ${this.#options.apiKey}` } } : {}),
+      });
+      const request: ChatRequestWithTruncate = {
+        model: this.model,
+        messages: messages.map((m) => ({ role: m.role, content: m.content })),
+        format,
+        stream: false,
+        truncate: false,
+        options: {
+          num_ctx: this.contextTokens,
+          temperature: req.temperature ?? 0,
+          ...(req.maxTokens !== undefined ? { num_predict: req.maxTokens } : {}),
+        },
+      };
+      let response: ChatResponse;
+      try {
+        response = await client.chat(request);
+      } catch (error) {
+        throw attachRetryAfter(error, failedHeaders);
+      }
+      const content = response.message?.content ?? '';
+      const prompt = response.prompt_eval_count;
+      const completion = response.eval_count;
+      const promptKnown = Number.isInteger(prompt);
+      const completionKnown = Number.isInteger(completion);
+      return {
+        content,
+        usage: {
+          promptTokens: promptKnown ? prompt : estimateMessagesTokens(messages),
+          completionTokens: completionKnown ? completion : estimateTokens(content),
+          estimated: !(promptKnown && completionKnown),
+        },
+        truncated: response.done_reason === 'length',
+      };
+    };
+    return runStructured(req, call, { timeoutMs: this.#options.timeoutMs, toLlmError: ollamaErrorToLlmError, log: this.#log });
+  }
+}
+
+/**
+ * ollama 0.6.4 `console.log`s while reading a non-JSON error body (a proxy's HTML 502, a wrong
+ * path's "404 page not found"), which would corrupt a CLI's JSON on stdout: hand it the body as
+ * `{"error": text}` instead.
+ */
+async function asJsonError(response: Response): Promise<Response> {
+  if ((response.headers.get('content-type') ?? '').includes('application/json')) return response;
+  const text = (await response.text().catch(() => '')).trim().slice(0, 2_000);
+  return new Response(JSON.stringify({ error: text === '' ? `Error ${response.status}: ${response.statusText}` : text }), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** An error carrying the failed response's retry-after, for {@link ollamaErrorToLlmError}. */
+interface WithRetryAfter {
+  llmRetryAfterMs?: number;
+}
+
+function attachRetryAfter(error: unknown, headers: Headers | undefined): unknown {
+  const ms = parseRetryAfter(headers);
+  if (ms !== undefined && typeof error === 'object' && error !== null) (error as WithRetryAfter).llmRetryAfterMs = ms;
+  return error;
+}
+
+const CONTEXT_MESSAGE = /context/i;
+
+/**
+ * Maps an `ollama` client error to an {@link LlmError}: the runner's
+ * `exceed_context_size_error` (JSON inside the error string), "the prompt is longer than the
+ * context length" and other 400/413/500 errors naming the context → `context-length`; 429 →
+ * `rate-limited`; 401/403 → `auth`; other 5xx/408 → `server`; 404 (model not pulled) and
+ * other 4xx → `config`; fetch failures → `network`; an unparsable body → `server`. Other errors
+ * are returned unchanged.
+ */
+export function ollamaErrorToLlmError(error: unknown): unknown {
+  if (error instanceof LlmError) return error;
+  if (error instanceof Error && error.name === 'ResponseError') {
+    const status = (error as Error & { status_code?: unknown }).status_code;
+    const code = typeof status === 'number' ? status : undefined;
+    const details = { cause: error, status: code, retryAfterMs: (error as WithRetryAfter).llmRetryAfterMs };
+    const message = runnerMessage(error.message);
+    const text = `${code ?? '?'} ${message}`;
+    if (isRunnerContextError(error.message) || ((code === 400 || code === 413 || code === 500) && CONTEXT_MESSAGE.test(message))) {
+      return new LlmError('context-length', `prompt exceeds the model's context: ${message}`, details);
+    }
+    if (code === 429) return new LlmError('rate-limited', `rate limited: ${text}`, details);
+    if (code === 401 || code === 403) return new LlmError('auth', `not authorised: ${text}`, details);
+    if (code !== undefined && (code >= 500 || code === 408)) return new LlmError('server', `server error: ${text}`, details);
+    return new LlmError('config', `request rejected: ${text}`, details);
+  }
+  if (error instanceof SyntaxError) return new LlmError('server', `unparsable response from server: ${error.message}`, { cause: error });
+  if (error instanceof TypeError && /fetch failed|network|socket|ECONN|EPIPE|terminated/i.test(`${error.message} ${String(error.cause ?? '')}`)) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return new LlmError('network', `connection failed${cause}`, { cause: error });
+  }
+  return error;
+}
+
+/** The runner's own JSON error inside Ollama's `error` string, when it is one. */
+function parseRunnerError(message: string): { type?: unknown; message?: unknown } | undefined {
+  const trimmed = message.trim();
+  if (!trimmed.startsWith('{')) return undefined;
+  try {
+    const parsed = JSON.parse(trimmed) as { error?: unknown };
+    return typeof parsed.error === 'object' && parsed.error !== null ? (parsed.error as { type?: unknown; message?: unknown }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRunnerContextError(message: string): boolean {
+  return parseRunnerError(message)?.type === 'exceed_context_size_error';
+}
+
+function runnerMessage(message: string): string {
+  const inner = parseRunnerError(message);
+  return typeof inner?.message === 'string' ? inner.message : message;
+}
