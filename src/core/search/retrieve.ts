@@ -21,10 +21,15 @@ export interface RetrieveOptions extends SearchFilters {
   feedbackDocs?: number;
   feedbackTerms?: number;
   feedbackWeight?: number;
+  /**
+   * Feedback runs a second, wider search; above this many candidate windows
+   * (the whole index, or the filtered items) it is skipped to keep queries fast.
+   */
+  feedbackMaxWindows?: number;
 }
 
 /** Defaults tuned on the QMSum and VCSum dev sets (see bench/). */
-export const DEFAULT_RETRIEVE = { budgetWords: 2000, neighbourWeight: 1, neighbourRadius: 5, feedbackDocs: 3, feedbackTerms: 20, feedbackWeight: 0.5 };
+export const DEFAULT_RETRIEVE = { budgetWords: 2000, neighbourWeight: 1, neighbourRadius: 5, feedbackDocs: 3, feedbackTerms: 20, feedbackWeight: 0.5, feedbackMaxWindows: 20_000 };
 
 /**
  * Scores chunks for `query`; with feedback on, a second pass adds the terms
@@ -34,6 +39,8 @@ export function scoreChunks(index: CorpusIndex, query: string, options: Retrieve
   const first = index.searchAll(query, options);
   const fbDocs = options.feedbackDocs ?? DEFAULT_RETRIEVE.feedbackDocs;
   if (fbDocs <= 0 || first.length === 0) return first;
+  const scope = options.itemIds ? options.itemIds.reduce((a, id) => a + index.itemChunkIds(id).length, 0) : index.documentCount;
+  if (scope > (options.feedbackMaxWindows ?? DEFAULT_RETRIEVE.feedbackMaxWindows)) return first;
   const weights = new Map<string, number>(tokenizeQuery(query).map((t) => [t, 1]));
   const tf = new Map<string, number>();
   for (const h of first.slice(0, fbDocs)) {
@@ -44,8 +51,13 @@ export function scoreChunks(index: CorpusIndex, query: string, options: Retrieve
     for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + norm / toks.length);
   }
   const n = index.documentCount;
+  // Terms in more than 5 % of windows are cheap to skip: long posting lists, little information.
+  const maxDf = Math.max(10, n * 0.05);
   const candidates = [...tf].filter(([t]) => !weights.has(t)).sort((a, b) => b[1] - a[1]).slice(0, 40);
-  const scored = candidates.map(([t, f]): [string, number] => [t, f * Math.log(1 + n / (1 + index.documentFrequency(t)))]);
+  const scored = candidates
+    .map(([t, f]): [string, number, number] => [t, f, index.documentFrequency(t)])
+    .filter(([, , df]) => df <= maxDf)
+    .map(([t, f, df]): [string, number] => [t, f * Math.log(1 + n / (1 + df))]);
   scored.sort((a, b) => b[1] - a[1]);
   const top = scored.slice(0, options.feedbackTerms ?? DEFAULT_RETRIEVE.feedbackTerms);
   const max = top[0]?.[1] ?? 1;
