@@ -23,7 +23,8 @@ export function windowText(req: ChatRequestInfo): string {
 }
 
 function stripPrefix(line: string): string {
-  return line.replace(/^\[c[^\]]*\]\s*/, '').replace(/^\[t\d+[^\]]*\]\s*/, '').replace(/^[^:：\s]{1,20}[:：]\s+/, '');
+  // Comment ids, turn ids, and speaker labels ("Grad F: ", "主持人: ") the prompt puts before text.
+  return line.replace(/^\[c[^\]]*\]\s*/, '').replace(/^\[t\d+[^\]]*\]\s*/, '').replace(/^(?:[A-Z][\w.]*(?: [A-Z0-9][\w.]*){0,3}|[^\s:：]{1,20})[:：]\s+/u, '');
 }
 
 function paraphrase(s: string, k: number): string {

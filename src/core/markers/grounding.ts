@@ -60,10 +60,38 @@ function f1(claim: readonly string[], span: ReadonlySet<string>, spanSize: numbe
 }
 
 /**
+ * What alignment needs of a window, computed once per window and reused for
+ * all its claims: its normalised text and its sentences with their tokens.
+ */
+export class WindowAligner {
+  private normalised?: { norm: string; map: number[] };
+  private sentences?: { list: Sentence[]; tokens: string[][] };
+
+  constructor(readonly part: TranscriptPart | CommentsPart, readonly from: number, readonly to: number) {}
+
+  normalisedText(): { norm: string; map: number[] } {
+    this.normalised ??= normaliseWithMap(this.part.text.slice(this.from, this.to), this.from);
+    return this.normalised;
+  }
+
+  sentenceTokens(): { list: Sentence[]; tokens: string[][] } {
+    if (!this.sentences) {
+      const list = unitSentences(this.part, this.from, this.to).filter((s) => s.end > this.from && s.start < this.to);
+      this.sentences = { list, tokens: list.map((s) => tokenize(s.text)) };
+    }
+    return this.sentences;
+  }
+
+  align(quote: string, claim: string): Alignment | undefined {
+    return alignClaim(this.part, this.from, this.to, quote, claim, this);
+  }
+}
+
+/**
  * Aligns a claim to `[from, to)` of a part (its window), falling back to the
  * whole part for exact quotes. Returns undefined when nothing aligns.
  */
-export function alignClaim(part: TranscriptPart | CommentsPart, from: number, to: number, quote: string, claim: string): Alignment | undefined {
+export function alignClaim(part: TranscriptPart | CommentsPart, from: number, to: number, quote: string, claim: string, aligner = new WindowAligner(part, from, to)): Alignment | undefined {
   const q = quote.trim();
   if (q.length >= 4) {
     const inWindow = part.text.indexOf(q, from);
@@ -72,12 +100,12 @@ export function alignClaim(part: TranscriptPart | CommentsPart, from: number, to
     if (anywhere >= 0) return { start: anywhere, end: anywhere + q.length, match: 'exact', score: 1 };
     const nq = normalise(q);
     if (nq.length >= 4) {
-      const { norm, map } = normaliseWithMap(part.text.slice(from, to), from);
+      const { norm, map } = aligner.normalisedText();
       const at = norm.indexOf(nq);
       if (at >= 0) return { start: map[at]!, end: map[at + nq.length - 1]! + 1, match: 'normalised', score: 1 };
     }
   }
-  return fuzzyAlign(part, from, to, `${quote} ${claim}`);
+  return fuzzyAlign(part, aligner, `${quote} ${claim}`);
 }
 
 function unitSentences(part: TranscriptPart | CommentsPart, from: number, to: number): Sentence[] {
@@ -92,12 +120,11 @@ function unitSentences(part: TranscriptPart | CommentsPart, from: number, to: nu
 }
 
 /** The run of one to three consecutive sentences of the window that best matches the text's tokens. */
-function fuzzyAlign(part: TranscriptPart | CommentsPart, from: number, to: number, text: string): Alignment | undefined {
+function fuzzyAlign(part: TranscriptPart | CommentsPart, aligner: WindowAligner, text: string): Alignment | undefined {
   const claim = tokenize(text);
   if (!claim.length) return undefined;
   const claimSet = new Set(claim);
-  const sentences = unitSentences(part, from, to).filter((s) => s.end > from && s.start < to);
-  const toks = sentences.map((s) => tokenize(s.text));
+  const { list: sentences, tokens: toks } = aligner.sentenceTokens();
   let best: Alignment | undefined;
   for (let i = 0; i < sentences.length; i++) {
     if (!toks[i]!.some((t) => claimSet.has(t))) continue;

@@ -9,7 +9,7 @@ import type { ChatMessage, StructuredRequest, StructuredResult } from '../llm/ty
 import { isContextLengthError } from '../llm/types';
 import { throwIfAborted } from '../util/abort';
 import { dedupeMarkers, evidenceFor, makeMarker } from './build';
-import { alignClaim } from './grounding';
+import { WindowAligner } from './grounding';
 import {
   commentsWindowReplySchema, transcriptWindowReplySchema,
   type CommentsSummary, type CommentsWindowReply, type Coverage, type Marker, type MarkerKind, type TranscriptSummary, type TranscriptWindowReply,
@@ -105,8 +105,13 @@ async function readPart<R>(
   return { outcomes: results.flat(), coverage: coverageOf(processed, part.wordCount, shrunk), promptVersion: prompt.version };
 }
 
+/** One aligner per window: its sentences are tokenised once for all of its claims. */
+const aligners = new WeakMap<PartWindow, WindowAligner>();
+
 function ground(item: CorpusItem, partKind: 'transcript' | 'comments', window: PartWindow, c: Claim): Marker {
   const part = partKind === 'transcript' ? item.transcript! : item.comments!;
+  let aligner = aligners.get(window);
+  if (!aligner) aligners.set(window, (aligner = new WindowAligner(part, window.start, window.end)));
   const evidence = [];
   if (c.commentIds?.length && part.kind === 'comments') {
     for (const id of c.commentIds) {
@@ -116,7 +121,7 @@ function ground(item: CorpusItem, partKind: 'transcript' | 'comments', window: P
     }
   }
   if (!evidence.length) {
-    const a = alignClaim(part, window.start, window.end, c.quote, c.text);
+    const a = aligner.align(c.quote, c.text);
     const ev = a ? evidenceFor(item, partKind, a.start, a.end, a.match) : undefined;
     if (ev) evidence.push(ev);
   }
