@@ -32,16 +32,32 @@ export interface RetrieveOptions extends SearchFilters {
 export const DEFAULT_RETRIEVE = { budgetWords: 2000, neighbourWeight: 1, neighbourRadius: 5, feedbackDocs: 3, feedbackTerms: 20, feedbackWeight: 0.5, feedbackMaxWindows: 20_000 };
 
 /**
+ * In a large index a query term found in more than this share of all windows
+ * (and more than {@link MIN_PRUNED_DF}) is dropped when other terms remain:
+ * it costs a long posting list and says little. Small corpora keep every term.
+ */
+export const MAX_QUERY_TERM_SHARE = 0.05;
+export const MIN_PRUNED_DF = 5000;
+
+/** The query's terms, weight 1 each, without the very common ones. */
+export function queryWeights(index: CorpusIndex, query: string): Map<string, number> {
+  const terms = tokenizeQuery(query);
+  const limit = Math.max(MIN_PRUNED_DF, index.documentCount * MAX_QUERY_TERM_SHARE);
+  const kept = terms.filter((t) => index.documentFrequency(t) <= limit);
+  return new Map((kept.length ? kept : terms).map((t) => [t, 1]));
+}
+
+/**
  * Scores chunks for `query`; with feedback on, a second pass adds the terms
  * that best characterise the first pass's top chunks (RM3-style expansion).
  */
 export function scoreChunks(index: CorpusIndex, query: string, options: RetrieveOptions = {}): SearchHit[] {
-  const first = index.searchAll(query, options);
+  const first = index.searchWeighted(queryWeights(index, query), options);
   const fbDocs = options.feedbackDocs ?? DEFAULT_RETRIEVE.feedbackDocs;
   if (fbDocs <= 0 || first.length === 0) return first;
   const scope = options.itemIds ? options.itemIds.reduce((a, id) => a + index.itemChunkIds(id).length, 0) : index.documentCount;
   if (scope > (options.feedbackMaxWindows ?? DEFAULT_RETRIEVE.feedbackMaxWindows)) return first;
-  const weights = new Map<string, number>(tokenizeQuery(query).map((t) => [t, 1]));
+  const weights = queryWeights(index, query);
   const tf = new Map<string, number>();
   for (const h of first.slice(0, fbDocs)) {
     const item = index.item(h.chunk.itemId);
@@ -77,6 +93,9 @@ export interface RankedChunk {
   listScore: number;
 }
 
+/** Hits (best first) that neighbour smoothing considers. */
+const SMOOTHING_CANDIDATES = 400;
+
 /** Weight of the direct neighbours in a chunk's place in the result list. */
 const LIST_NEIGHBOUR_WEIGHT = 0.25;
 
@@ -106,7 +125,8 @@ export interface RetrieveResult {
 export function rankChunks(index: CorpusIndex, query: string, options: RetrieveOptions = {}): RankedChunk[] {
   const weight = options.neighbourWeight ?? DEFAULT_RETRIEVE.neighbourWeight;
   const radius = options.neighbourRadius ?? DEFAULT_RETRIEVE.neighbourRadius;
-  const hits = scoreChunks(index, query, options);
+  // Only the best hits take part in smoothing: further down the list neighbours cannot lift a window into the budget.
+  const hits = scoreChunks(index, query, options).slice(0, SMOOTHING_CANDIDATES);
   const bm25 = new Map<number, number>(hits.map((h) => [h.id, h.score]));
   const candidates = new Map<number, Chunk>();
   for (const h of hits) {
