@@ -14,8 +14,8 @@ import { LlmError, isContextLengthError, type ChatMessage, type ModelProvider, t
 import { UsageLedger } from '../../src/core/llm/usage';
 import { transcriptWindowReplySchema, type TranscriptWindowReply } from '../../src/core/markers/schema';
 import { CancelledError } from '../../src/core/util/abort';
-import type { Logger } from '../../src/core/util/log';
 import { defaultResponder, estimateTokens, startFakeModelServer, type FakeModelServer, type RecordedRequest } from '../support/fakeModelServer';
+import { recordingLogger } from '../support/testing';
 
 const MODEL = 'fake-model';
 const SECRET = 'sk-test-NEVER-LOG-4f1b2c';
@@ -38,16 +38,6 @@ function request(overrides: Partial<StructuredRequest<TranscriptWindowReply>> = 
   return { messages: MESSAGES, schema: transcriptWindowReplySchema, schemaName: 'transcript_window', phase: 'markers', step: 'transcript', ...overrides };
 }
 
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    debug: (m) => lines.push(`debug ${m}`),
-    info: (m) => lines.push(`info ${m}`),
-    warn: (m) => lines.push(`warn ${m}`),
-    error: (m) => lines.push(`error ${m}`),
-  };
-}
 
 function bodyOf(r: RecordedRequest | undefined): Record<string, unknown> {
   assert.ok(r, 'expected a recorded request');

@@ -23,8 +23,9 @@ import { LlmError, isCancellation, isContextLengthError, type LlmErrorReason, ty
 import { UsageLedger } from '../../src/core/llm/usage';
 import { commentsWindowReplySchema, SENTIMENTS, transcriptWindowReplySchema } from '../../src/core/markers/schema';
 import { CancelledError } from '../../src/core/util/abort';
-import { consoleLogger, redactingLogger, type Logger } from '../../src/core/util/log';
+import { consoleLogger, redactingLogger } from '../../src/core/util/log';
 import { estimateTokens as fakeServerEstimate } from '../support/fakeModelServer';
+import { recordingLogger } from '../support/testing';
 
 const PROMPTS_DIR = path.join(__dirname, '..', '..', 'prompts');
 
@@ -45,16 +46,6 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => voi
 /** Lets pending promise callbacks run. */
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    debug: (m) => lines.push(`debug ${m}`),
-    info: (m) => lines.push(`info ${m}`),
-    warn: (m) => lines.push(`warn ${m}`),
-    error: (m) => lines.push(`error ${m}`),
-  };
-}
 
 // ---------------------------------------------------------------------------
 

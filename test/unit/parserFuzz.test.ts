@@ -9,17 +9,10 @@ import { loadCorpus } from '../../src/core/corpus/loader';
 import { mapSpanInPart } from '../../src/core/corpus/spans';
 import { parseTranscript } from '../../src/core/corpus/transcriptParsers';
 import type { CommentsFormat, TranscriptFormat } from '../../src/core/corpus/types';
+import { rng } from '../support/testing';
 
 const DEMO = path.join(__dirname, '..', '..', 'samples', 'demo-corpus');
 
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function demoFiles(): Promise<{ rel: string; bytes: Buffer }[]> {
   const out: { rel: string; bytes: Buffer }[] = [];

@@ -6,16 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import { loadCorpus } from '../../src/core/corpus/loader';
 import { mapSpanInPart } from '../../src/core/corpus/spans';
 import type { CommentsPart, Corpus, TextRange, TranscriptPart } from '../../src/core/corpus/types';
+import { rng } from '../support/testing';
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function slice(text: string, r: TextRange): string {
   const lines = text.split('\n');
