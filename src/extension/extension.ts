@@ -1,11 +1,13 @@
 /**
  * Entry point. `activate` only builds the services and registers the command
- * map, the sidebar view and the language client into `context.subscriptions`.
+ * map, the sidebar view, the full-item documents and the language client into
+ * `context.subscriptions`.
  */
 import * as vscode from 'vscode';
-import { createCommands, showError } from './commands';
+import { createCommands, refreshSidebar, showError } from './commands';
 import { CorpusService } from './corpusService';
 import { CorpusLanguageClient } from './languageClient';
+import { ApiKeyStore, EvidenceNavigator, FULL_ITEM_SCHEME, FullItemDocuments, MarkerService } from './markerService';
 import { SettingsService } from './settings';
 import { SidebarViewProvider } from './sidebarView';
 
@@ -13,25 +15,40 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Marker Research', { log: true });
   context.subscriptions.push(log);
   try {
+    const run = (command: string, ...args: unknown[]) => async (): Promise<void> => void (await vscode.commands.executeCommand(command, ...args));
     const settings = new SettingsService(log);
     const corpus = new CorpusService(log);
+    const apiKey = new ApiKeyStore(context.secrets);
+    const markers = new MarkerService(log, settings, corpus, apiKey, context.asAbsolutePath('prompts'));
+    const evidence = new EvidenceNavigator(log, markers, corpus);
+    const fullItems = new FullItemDocuments(log, corpus);
     const client = new CorpusLanguageClient(context, log);
     const sidebar = new SidebarViewProvider(
       context.extensionUri,
       {
-        indexCorpus: async () => void (await vscode.commands.executeCommand('markerResearch.indexCorpus')),
-        openItem: async (id, part) => void (await vscode.commands.executeCommand('markerResearch.openItem', id, part)),
-        openProblem: async (i) => void (await vscode.commands.executeCommand('markerResearch.openProblem', i)),
+        indexCorpus: run('markerResearch.indexCorpus'),
+        openItem: (id, part) => run('markerResearch.openItem', id, part)(),
+        openProblem: (i) => run('markerResearch.openProblem', i)(),
+        openMarker: (itemId, markerId) => run('markerResearch.openMarker', itemId, markerId)(),
+        retrieveFullItem: (itemId) => run('markerResearch.retrieveFullItem', itemId)(),
+        generateMarkers: run('markerResearch.generateMarkers'),
       },
       log,
     );
-    const commands = createCommands({ log, settings, corpus, client, sidebar });
+    const services = { log, settings, corpus, client, sidebar, markers, evidence, fullItems, apiKey };
+    const commands = createCommands(services);
     context.subscriptions.push(
       settings,
       corpus,
+      markers,
+      evidence,
+      fullItems,
       client,
       sidebar,
+      markers.onDidChange(() => refreshSidebar(services)),
+      markers.onDidProgress((u) => sidebar.setProgress(u, 'Generating markers')),
       vscode.window.registerWebviewViewProvider(SidebarViewProvider.viewId, sidebar),
+      vscode.workspace.registerTextDocumentContentProvider(FULL_ITEM_SCHEME, fullItems),
       ...Object.entries(commands).map(([id, fn]) => vscode.commands.registerCommand(id, fn)),
     );
     client.start().catch((e: Error) => void showError(log, `the language server did not start: ${e.message}`));

@@ -4,41 +4,31 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Corpus } from '../core/corpus/types';
+import type { ProgressUpdate } from '../core/util/abort';
 import { webviewToHostSchema, type HostToWebview, type SidebarState, type WebviewToHost } from '../shared/webviewProtocol';
-
-/** Builds the view state from a loaded corpus. */
-export function sidebarStateFor(corpus: Corpus): SidebarState {
-  const s = corpus.stats;
-  const issues = corpus.problems.filter((p) => p.severity !== 'info').length;
-  return {
-    status: 'ready',
-    message: `Indexed ${s.items} items · ${s.words.toLocaleString('en-US')} words · ${s.comments} comments${issues ? ` · ${issues} problem${issues > 1 ? 's' : ''}` : ''}${s.skipped ? ` · ${s.skipped} skipped` : ''}`,
-    corpusRoot: corpus.root,
-    items: corpus.items.map((it) => ({
-      id: it.id,
-      title: it.title,
-      transcriptSegments: it.transcript ? it.transcript.segments.length : null,
-      comments: it.comments ? it.comments.comments.length : null,
-      words: it.wordCount,
-      transcriptFile: it.transcript?.file.relPath ?? null,
-      commentsFile: it.comments?.file.relPath ?? null,
-    })),
-    problems: corpus.problems.map((p) => ({ severity: p.severity, file: p.file, line: p.line === undefined ? null : p.line + 1, message: p.message })),
-  };
-}
 
 export interface SidebarActions {
   indexCorpus(): Promise<void>;
   openItem(itemId: string, part: 'transcript' | 'comments'): Promise<void>;
   openProblem(index: number): Promise<void>;
+  openMarker(itemId: string, markerId: string): Promise<void>;
+  retrieveFullItem(itemId: string): Promise<void>;
+  generateMarkers(): Promise<void>;
 }
 
 export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'markerResearch.items';
   private view: vscode.WebviewView | undefined;
   private ready = false;
-  private state: SidebarState = { status: 'empty', message: 'No corpus indexed yet. Run "Marker Research: Index Corpus".', corpusRoot: null, items: [], problems: [] };
+  private state: SidebarState = {
+    status: 'empty',
+    message: 'No corpus indexed yet. Run "Marker Research: Index Corpus".',
+    markersMessage: null,
+    generating: false,
+    corpusRoot: null,
+    items: [],
+    problems: [],
+  };
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -72,6 +62,11 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
     this.setState({ ...this.state, status: 'loading', message });
   }
 
+  /** Progress of a long operation (marker generation), shown under the status line. */
+  setProgress(update: ProgressUpdate, what: string): void {
+    this.post({ type: 'progress', message: update.message ? `${what}: ${update.message}` : what, done: update.done, total: update.total });
+  }
+
   private post(msg: HostToWebview): void {
     if (this.view && this.ready) void this.view.webview.postMessage(msg);
   }
@@ -95,6 +90,12 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
           return await this.actions.openItem(msg.itemId, msg.part);
         case 'openProblem':
           return await this.actions.openProblem(msg.index);
+        case 'openMarker':
+          return await this.actions.openMarker(msg.itemId, msg.markerId);
+        case 'retrieveFullItem':
+          return await this.actions.retrieveFullItem(msg.itemId);
+        case 'generateMarkers':
+          return await this.actions.generateMarkers();
       }
     } catch (e) {
       this.log.error(`sidebar action "${msg.type}" failed: ${(e as Error).message}`);

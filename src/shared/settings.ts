@@ -1,16 +1,37 @@
 /**
  * The `markerResearch.*` settings: one zod schema is the source of truth; a unit
- * test checks package.json `contributes.configuration` against it.
+ * test checks package.json `contributes.configuration` against it. Settings
+ * never hold API keys (those live in SecretStorage, see `markerResearch.setApiKey`).
  */
 import { z } from 'zod';
 
 export const SETTINGS_SECTION = 'markerResearch';
+
+export const PROVIDERS = ['extractive', 'openai', 'ollama'] as const;
 
 export const settingsSchema = z.object({
   /** Corpus folder; empty means the first workspace folder. Relative paths resolve against it. */
   corpusPath: z.string().default(''),
   /** Index the corpus automatically when the sidebar opens. */
   indexOnOpen: z.boolean().default(false),
+  /** Where markers come from: the extractive engine (no model) or a model provider. */
+  provider: z.enum(PROVIDERS).default('extractive'),
+  /** Base URL of the model server; empty: the provider's default. */
+  baseUrl: z.string().default(''),
+  /** Model name for the provider. */
+  model: z.string().default(''),
+  /** Context size of the model, in tokens (windows must fit; sent to Ollama as `num_ctx`). */
+  contextTokens: z.number().int().min(512).default(8192),
+  /** Words per window when a model reads an item. */
+  windowWords: z.number().int().min(50).default(4000),
+  /** Words each window repeats from the previous one. */
+  overlapWords: z.number().int().min(0).default(120),
+  /** Windows per part; 0 = auto = as many as needed (every word is read either way). */
+  windowLimit: z.number().int().min(0).default(0),
+  /** Model calls in flight at once. */
+  concurrency: z.number().int().min(1).max(64).default(4),
+  /** After Index Corpus, generate missing markers with the extractive engine (existing markers are always loaded). */
+  markersOnIndex: z.boolean().default(true),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -19,4 +40,13 @@ export type Settings = z.infer<typeof settingsSchema>;
 export const SETTING_DESCRIPTIONS: Record<keyof Settings, string> = {
   corpusPath: 'Folder of the corpus (transcripts, comments, meta.json). Empty: the first workspace folder. Relative paths resolve against it.',
   indexOnOpen: 'Index the corpus automatically when the Marker Research view opens.',
+  provider: 'Where key-info markers come from: `extractive` (no model, works offline), an OpenAI-compatible server (`openai`: OpenAI, Qwen/DashScope, DeepSeek, vLLM, LM Studio) or `ollama`. The API key is stored with "Marker Research: Set API Key", never in settings.',
+  baseUrl: 'Base URL of the model server. Empty: the provider\'s default (OpenAI: https://api.openai.com/v1, Ollama: http://127.0.0.1:11434).',
+  model: 'Model name for the provider (e.g. `gpt-4o-mini`, `qwen2.5:7b`).',
+  contextTokens: 'Context size of the model in tokens; windows are made to fit, and Ollama gets it as `num_ctx`.',
+  windowWords: 'Words per window when a model reads a transcript or comment thread.',
+  overlapWords: 'Words each window repeats from the end of the previous one.',
+  windowLimit: 'Windows per part. 0 = auto = as many as needed; a positive limit makes windows larger instead of dropping text.',
+  concurrency: 'Model calls in flight at once.',
+  markersOnIndex: 'After Index Corpus, generate missing markers with the extractive provider, so the sidebar shows markers right away. Markers already generated are always shown.',
 };

@@ -5,6 +5,65 @@
  */
 import { z } from 'zod';
 
+export type MarkerKindName = 'FACT' | 'OPINION' | 'DATA' | 'ENGAGEMENT';
+export type EngineLabel = 'extractive' | 'openai' | 'ollama';
+
+/** One key-info marker as the sidebar shows it. */
+export interface MarkerSummary {
+  id: string;
+  kind: MarkerKindName;
+  text: string;
+  topic: string;
+  confidence: number;
+  /** False when no source span was found: shown with an "ungrounded" flag, never hidden. */
+  grounded: boolean;
+  engine: EngineLabel;
+  /** Where the first evidence is, for the tooltip (e.g. `transcript.vtt:21 · 01:02 · Daniel`), or null without evidence. */
+  where: string | null;
+  /** Engagement markers: likes and replies behind them. */
+  likes: number | null;
+  replies: number | null;
+}
+
+export const MARKER_GROUP_KEYS = [
+  'facts',
+  'opinions',
+  'data',
+  'commentFacts',
+  'commentOpinions',
+  'commentData',
+  'engagement',
+  'themes',
+  'sentiment',
+] as const;
+export type MarkerGroupKey = (typeof MARKER_GROUP_KEYS)[number];
+
+/**
+ * One group under an item. Marker groups carry `markers`; the `themes` group
+ * carries `values` (comment themes and topic areas), `sentiment` one value.
+ */
+export interface MarkerGroup {
+  key: MarkerGroupKey;
+  label: string;
+  markers: MarkerSummary[];
+  values: string[];
+}
+
+/** The markers of one item. */
+export interface ItemMarkersView {
+  engine: EngineLabel;
+  model: string | null;
+  generatedAt: string;
+  total: number;
+  grounded: number;
+  /** The item's files changed since the markers were made. */
+  stale: boolean;
+  /** Topic areas of the transcript. */
+  topics: string[];
+  /** Only non-empty groups, in {@link MARKER_GROUP_KEYS} order. */
+  groups: MarkerGroup[];
+}
+
 /** One corpus item as the sidebar shows it. */
 export interface ItemSummary {
   id: string;
@@ -16,6 +75,10 @@ export interface ItemSummary {
   words: number;
   transcriptFile: string | null;
   commentsFile: string | null;
+  /** Null when the item has no markers yet. */
+  markers: ItemMarkersView | null;
+  /** Why the item's marker file could not be read or generated, when it could not. */
+  markersProblem: string | null;
 }
 
 export interface ProblemSummary {
@@ -31,21 +94,30 @@ export interface SidebarState {
   status: 'empty' | 'loading' | 'ready' | 'error';
   /** One line shown at the top of the view. */
   message: string;
+  /** A second line about markers (totals, engine, generation in progress), or null. */
+  markersMessage: string | null;
+  /** Markers are being generated: the Generate buttons are disabled. */
+  generating: boolean;
   corpusRoot: string | null;
   items: ItemSummary[];
   problems: ProblemSummary[];
 }
 
-/** Host → webview. */
+/** Host → webview: the whole state, or progress of a running marker generation (shown in the marker line). */
 export type HostToWebview =
   | { type: 'state'; state: SidebarState }
   | { type: 'progress'; message: string; done: number; total: number };
 
+const itemId = z.string().min(1).max(1000);
+
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('indexCorpus') }),
-  z.object({ type: z.literal('openItem'), itemId: z.string().max(1000), part: z.enum(['transcript', 'comments']) }),
+  z.object({ type: z.literal('openItem'), itemId, part: z.enum(['transcript', 'comments']) }),
   z.object({ type: z.literal('openProblem'), index: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('openMarker'), itemId, markerId: z.string().min(1).max(1000) }),
+  z.object({ type: z.literal('retrieveFullItem'), itemId }),
+  z.object({ type: z.literal('generateMarkers') }),
 ]);
 
 /** Webview → host. */

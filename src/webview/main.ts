@@ -1,16 +1,42 @@
 /**
- * The sidebar UI (runs in the webview, a browser). Renders the state posted by
- * the host with DOM APIs only (textContent), so corpus text is never parsed as HTML.
+ * The sidebar UI (runs in the webview, a browser): items → marker groups →
+ * markers, a filter box and kind toggles, problems. Renders the state posted by
+ * the host with DOM APIs only (textContent), so corpus text — comments are
+ * untrusted — is never parsed as HTML. The filter is local to the webview.
  */
-import type { HostToWebview, ItemSummary, ProblemSummary, SidebarState, WebviewToHost } from '../shared/webviewProtocol';
+import { ALL_KINDS, filterIsEmpty, markerMatches, parseFilter, textMatches, type MarkerFilter } from '../shared/sidebarModel';
+import type { HostToWebview, ItemSummary, MarkerGroup, MarkerKindName, MarkerSummary, ProblemSummary, SidebarState, WebviewToHost } from '../shared/webviewProtocol';
+
+/** What the webview remembers across reloads (vscode.getState/setState). */
+interface ViewMemory {
+  filter: string;
+  kinds: MarkerKindName[];
+  /** Keys of the open <details>: `item:<id>` and `group:<id>:<key>`. */
+  open: string[];
+}
 
 interface VsCodeApi {
   postMessage(msg: WebviewToHost): void;
+  getState(): unknown;
+  setState(state: ViewMemory): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 const app = document.getElementById('app')!;
+
+function loadMemory(): ViewMemory {
+  const raw = vscode.getState() as Partial<ViewMemory> | undefined;
+  const kinds = Array.isArray(raw?.kinds) ? raw.kinds.filter((k): k is MarkerKindName => ALL_KINDS.includes(k)) : [...ALL_KINDS];
+  return {
+    filter: typeof raw?.filter === 'string' ? raw.filter : '',
+    kinds,
+    open: Array.isArray(raw?.open) ? raw.open.filter((k): k is string => typeof k === 'string') : [],
+  };
+}
+const memory = loadMemory();
+const openKeys = new Set(memory.open);
+const saveMemory = (): void => vscode.setState({ filter: filterInput.value, kinds: ALL_KINDS.filter((k) => kindsOn.has(k)), open: [...openKeys] });
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -18,6 +44,20 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
   if (text !== undefined) e.textContent = text;
   return e;
 }
+
+function button(cls: string, label: string, title: string, onClick: () => void): HTMLButtonElement {
+  const b = el('button', cls, label);
+  b.type = 'button';
+  b.title = title;
+  b.addEventListener('click', (e) => {
+    e.preventDefault(); // inside a <summary>: do not toggle
+    e.stopPropagation();
+    onClick();
+  });
+  return b;
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 function countsText(it: ItemSummary): string {
   const parts: string[] = [];
@@ -27,13 +67,232 @@ function countsText(it: ItemSummary): string {
   return parts.join(' · ');
 }
 
-function renderItem(it: ItemSummary): HTMLLIElement {
+// ---- static parts: header, toolbar (never re-created, so typing in the filter keeps focus) ----
+
+const statusEl = el('p', 'status', 'Loading…');
+statusEl.id = 'status';
+statusEl.setAttribute('role', 'status');
+const markersStatusEl = el('p', 'markers-status');
+markersStatusEl.id = 'markers-status';
+markersStatusEl.setAttribute('aria-live', 'polite');
+const actionsEl = el('div', 'view-actions');
+
+const toolbar = el('div', 'toolbar');
+const filterInput = el('input', 'filter');
+filterInput.id = 'filter';
+filterInput.type = 'search';
+filterInput.placeholder = 'Filter markers (text or topic)';
+filterInput.setAttribute('aria-label', 'Filter markers by text or topic');
+filterInput.spellcheck = false;
+filterInput.value = memory.filter;
+const kindsOn = new Set<MarkerKindName>(memory.kinds);
+const kindBar = el('div', 'kind-filters');
+kindBar.setAttribute('role', 'group');
+kindBar.setAttribute('aria-label', 'Marker kinds shown');
+const kindButtons = ALL_KINDS.map((kind) => {
+  const b = el('button', `kind-toggle kind-${kind.toLowerCase()}`, kind);
+  b.type = 'button';
+  b.dataset['kind'] = kind;
+  b.title = `Show ${kind} markers`;
+  b.setAttribute('aria-pressed', String(kindsOn.has(kind)));
+  b.addEventListener('click', () => {
+    if (kindsOn.has(kind)) kindsOn.delete(kind);
+    else kindsOn.add(kind);
+    b.setAttribute('aria-pressed', String(kindsOn.has(kind)));
+    applyFilter();
+    saveMemory();
+  });
+  return b;
+});
+kindBar.append(...kindButtons);
+const filterCount = el('span', 'filter-count');
+filterCount.id = 'filter-count';
+filterCount.setAttribute('aria-live', 'polite');
+toolbar.append(filterInput, kindBar, filterCount);
+filterInput.addEventListener('input', () => {
+  applyFilter();
+  saveMemory();
+});
+filterInput.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && filterInput.value) {
+    e.preventDefault();
+    filterInput.value = '';
+    applyFilter();
+    saveMemory();
+  }
+});
+
+const listEl = el('div', 'tree');
+const emptyFilterEl = el('p', 'filter-empty', 'Nothing matches the filter.');
+emptyFilterEl.hidden = true;
+const problemsEl = el('div', 'problems-host');
+app.replaceChildren(statusEl, markersStatusEl, actionsEl, toolbar, listEl, emptyFilterEl, problemsEl);
+toolbar.hidden = true;
+markersStatusEl.hidden = true;
+
+// ---- the tree -------------------------------------------------------------------------------
+
+interface MarkerRow {
+  li: HTMLLIElement;
+  marker: MarkerSummary;
+}
+interface GroupRow {
+  li: HTMLLIElement;
+  details: HTMLDetailsElement | null;
+  countEl: HTMLElement | null;
+  group: MarkerGroup;
+  markers: MarkerRow[];
+  values: { li: HTMLLIElement; value: string }[];
+}
+interface ItemRow {
+  li: HTMLLIElement;
+  details: HTMLDetailsElement;
+  item: ItemSummary;
+  groups: GroupRow[];
+}
+let rows: ItemRow[] = [];
+
+/** Opens or closes a <details> for the filter, so its toggle event is not taken for the user's choice. */
+function setOpen(d: HTMLDetailsElement, open: boolean): void {
+  if (d.open === open) return;
+  d.dataset['programmatic'] = open ? '1' : '0';
+  d.open = open;
+}
+
+function trackOpen(d: HTMLDetailsElement, key: string): void {
+  d.open = openKeys.has(key);
+  d.addEventListener('toggle', () => {
+    if (d.dataset['programmatic'] !== undefined) {
+      const expected = d.dataset['programmatic'] === '1';
+      delete d.dataset['programmatic'];
+      if (expected === d.open) return;
+    }
+    if (d.open) openKeys.add(key);
+    else openKeys.delete(key);
+    saveMemory();
+  });
+}
+
+function renderMarker(itemId: string, m: MarkerSummary): MarkerRow {
+  const li = el('li', `marker kind-${m.kind.toLowerCase()}${m.grounded ? '' : ' is-ungrounded'}`);
+  li.dataset['markerId'] = m.id;
+  li.dataset['kind'] = m.kind;
+  li.tabIndex = 0;
+  li.setAttribute('role', 'button');
+  const meta: string[] = [];
+  if (m.topic) meta.push(m.topic);
+  if (m.where) meta.push(m.where);
+  if (m.likes !== null) meta.push(plural(m.likes, 'like'));
+  if (m.replies !== null) meta.push(plural(m.replies, 'reply', 'replies'));
+  li.title = `${m.kind} · ${m.engine} · confidence ${m.confidence.toFixed(2)}${m.where ? ` · ${m.where}` : ''}\n${m.grounded ? 'Open the evidence in the original file' : 'Ungrounded: no source span was found; opens the best search match'}`;
+  li.setAttribute('aria-label', `${m.kind}${m.grounded ? '' : ', ungrounded'}: ${m.text}`);
+  const head = el('div', 'marker-head');
+  head.append(el('span', 'marker-kind', m.kind), el('span', 'marker-text', m.text));
+  li.append(head);
+  const foot = el('div', 'marker-meta');
+  if (!m.grounded) foot.append(el('span', 'marker-ungrounded', 'ungrounded'));
+  if (meta.length) foot.append(el('span', 'marker-where', meta.join(' · ')));
+  if (foot.childNodes.length) li.append(foot);
+  const open = (): void => vscode.postMessage({ type: 'openMarker', itemId, markerId: m.id });
+  li.addEventListener('click', open);
+  li.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      open();
+    }
+  });
+  return { li, marker: m };
+}
+
+function renderGroup(itemId: string, g: MarkerGroup): GroupRow {
+  const li = el('li', `group group-${g.key}`);
+  li.dataset['group'] = g.key;
+  if (g.key === 'sentiment') {
+    const row = el('div', 'group-inline');
+    row.append(el('span', 'group-label', `${g.label}: `), el('span', 'group-value', g.values.join(', ')));
+    li.append(row);
+    return { li, details: null, countEl: null, group: g, markers: [], values: [{ li, value: g.values.join(' ') }] };
+  }
+  const details = el('details', 'group-details');
+  trackOpen(details, `group:${itemId}:${g.key}`);
+  const summary = el('summary', 'group-summary');
+  const countEl = el('span', 'group-count', String(g.markers.length || g.values.length));
+  summary.append(el('span', 'group-label', g.label), countEl);
+  details.append(summary);
+  const markers = g.markers.map((m) => renderMarker(itemId, m));
+  const values = g.values.map((v) => ({ li: el('li', 'value', v), value: v }));
+  if (markers.length) {
+    const ul = el('ul', 'markers');
+    ul.append(...markers.map((r) => r.li));
+    details.append(ul);
+  }
+  if (values.length) {
+    const ul = el('ul', 'values');
+    ul.append(...values.map((r) => r.li));
+    details.append(ul);
+  }
+  li.append(details);
+  return { li, details, countEl, group: g, markers, values };
+}
+
+function renderItem(it: ItemSummary, generating: boolean): ItemRow {
   const li = el('li', 'item');
   li.dataset['itemId'] = it.id;
+  // The webview's context menu ("Retrieve Full Item", "Generate Markers") gets the item id from here.
+  li.dataset['vscodeContext'] = JSON.stringify({ webviewSection: 'item', itemId: it.id, preventDefaultContextMenuItems: true });
+  const details = el('details', 'item-details');
+  trackOpen(details, `item:${it.id}`);
+  const summary = el('summary', 'item-summary');
+  summary.title = `${it.title}\n${[it.transcriptFile, it.commentsFile].filter(Boolean).join(', ')}`;
+  const head = el('div', 'item-head');
+  head.append(el('span', 'item-title', it.title));
+  const actions = el('span', 'item-actions');
+  const file = it.transcriptFile ?? it.commentsFile;
+  if (file) actions.append(button('icon-button item-open', 'Open', `Open ${file}`, () => vscode.postMessage({ type: 'openItem', itemId: it.id, part: it.transcriptFile ? 'transcript' : 'comments' })));
+  actions.append(button('icon-button item-full', 'Full item', 'Retrieve Full Item: the whole transcript and every comment in a read-only editor', () => vscode.postMessage({ type: 'retrieveFullItem', itemId: it.id })));
+  head.append(actions);
+  summary.append(head, el('div', 'item-id', it.id), el('div', 'item-counts', countsText(it)));
+  const markerLine = el('div', 'item-markers');
+  if (it.markers) {
+    markerLine.append(el('span', 'item-engine', it.markers.engine), el('span', 'item-marker-count', `${plural(it.markers.total, 'marker')}${it.markers.grounded < it.markers.total ? ` · ${it.markers.total - it.markers.grounded} ungrounded` : ''}`));
+    if (it.markers.stale) markerLine.append(el('span', 'item-stale', 'stale'));
+  } else {
+    markerLine.append(el('span', 'item-no-markers', it.markersProblem ? 'markers unreadable' : 'no markers yet'));
+  }
+  summary.append(markerLine);
+  details.append(summary);
+
+  const body = el('div', 'item-body');
+  const groups: GroupRow[] = [];
+  if (it.markers) {
+    if (it.markers.stale) body.append(el('p', 'item-note', 'The item changed since these markers were made; run Generate Markers to refresh them.'));
+    if (it.markers.topics.length) {
+      const topics = el('p', 'item-topics');
+      topics.append(el('span', 'group-label', 'Topics: '), el('span', undefined, it.markers.topics.join(' · ')));
+      body.append(topics);
+    }
+    groups.push(...it.markers.groups.map((g) => renderGroup(it.id, g)));
+    const ul = el('ul', 'groups');
+    ul.append(...groups.map((g) => g.li));
+    body.append(ul);
+    if (!groups.length) body.append(el('p', 'item-note', 'The markers of this item are empty.'));
+  } else {
+    if (it.markersProblem) body.append(el('p', 'item-note item-problem', it.markersProblem));
+    else body.append(el('p', 'item-note', 'No markers yet.'));
+    const gen = button('primary item-generate', 'Generate Markers', 'Generate key-info markers for the corpus', () => vscode.postMessage({ type: 'generateMarkers' }));
+    gen.disabled = generating;
+    body.append(gen);
+  }
+  details.append(body);
+  li.append(details);
+  return { li, details, item: it, groups };
+}
+
+function renderProblem(p: ProblemSummary, index: number): HTMLLIElement {
+  const li = el('li', `problem severity-${p.severity}`);
   li.tabIndex = 0;
-  li.title = `Open ${it.transcriptFile ?? it.commentsFile ?? it.id}`;
-  li.append(el('div', 'item-title', it.title), el('div', 'item-id', it.id), el('div', 'item-counts', countsText(it)));
-  const open = (): void => vscode.postMessage({ type: 'openItem', itemId: it.id, part: it.transcriptFile ? 'transcript' : 'comments' });
+  li.append(el('span', 'problem-path', p.file), el('span', 'problem-line', p.line === null ? '' : `:${p.line}`), el('div', 'problem-message', p.message));
+  const open = (): void => vscode.postMessage({ type: 'openProblem', index });
   li.addEventListener('click', open);
   li.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' || e.key === ' ') {
@@ -44,31 +303,35 @@ function renderItem(it: ItemSummary): HTMLLIElement {
   return li;
 }
 
-function renderProblem(p: ProblemSummary, index: number): HTMLLIElement {
-  const li = el('li', `problem severity-${p.severity}`);
-  li.tabIndex = 0;
-  li.append(el('span', 'problem-path', p.file), el('span', 'problem-line', p.line === null ? '' : `:${p.line}`), el('div', 'problem-message', p.message));
-  li.addEventListener('click', () => vscode.postMessage({ type: 'openProblem', index }));
-  return li;
-}
-
 function render(state: SidebarState): void {
-  app.replaceChildren();
-  const status = el('p', `status status-${state.status}`, state.message);
-  status.id = 'status';
-  status.setAttribute('role', 'status');
-  app.append(status);
+  statusEl.className = `status status-${state.status}`;
+  statusEl.textContent = state.message;
+  markersStatusEl.textContent = state.markersMessage ?? '';
+  markersStatusEl.hidden = !state.markersMessage;
+
+  actionsEl.replaceChildren();
   if (state.status === 'empty' || state.status === 'error') {
-    const button = el('button', 'primary', 'Index Corpus');
-    button.addEventListener('click', () => vscode.postMessage({ type: 'indexCorpus' }));
-    app.append(button);
+    const b = el('button', 'primary', 'Index Corpus');
+    b.type = 'button';
+    b.addEventListener('click', () => vscode.postMessage({ type: 'indexCorpus' }));
+    actionsEl.append(b);
+  } else if (state.items.length && state.items.every((it) => !it.markers)) {
+    const b = button('primary generate-all', 'Generate Markers', 'Generate key-info markers for every item', () => vscode.postMessage({ type: 'generateMarkers' }));
+    b.disabled = state.generating;
+    actionsEl.append(b);
   }
-  if (state.items.length) {
+
+  toolbar.hidden = !state.items.length;
+  rows = state.items.map((it) => renderItem(it, state.generating));
+  listEl.replaceChildren();
+  if (rows.length) {
     const list = el('ul', 'items');
     list.setAttribute('aria-label', 'Corpus items');
-    list.append(...state.items.map(renderItem));
-    app.append(list);
+    list.append(...rows.map((r) => r.li));
+    listEl.append(list);
   }
+
+  problemsEl.replaceChildren();
   const shown = state.problems.map((p, i) => [p, i] as const).filter(([p]) => p.severity !== 'info');
   if (shown.length) {
     const details = el('details', 'problems');
@@ -77,9 +340,92 @@ function render(state: SidebarState): void {
     const list = el('ul', 'problem-list');
     list.append(...shown.map(([p, i]) => renderProblem(p, i)));
     details.append(list);
-    app.append(details);
+    problemsEl.append(details);
   }
+  applyFilter();
 }
+
+// ---- the filter ------------------------------------------------------------------------------
+
+/**
+ * Hides what the filter excludes, node by node as in a tree filter: a marker
+ * shows when its kind is on and its text or topic holds every term; a theme
+ * when its text does; an item when its title or id matches or anything under
+ * it shows. While searching text, items and groups holding a match are opened;
+ * when the filter is cleared, the user's own open state returns.
+ */
+function applyFilter(): void {
+  const f: MarkerFilter = parseFilter(filterInput.value, kindsOn);
+  const empty = filterIsEmpty(f);
+  const searching = f.terms.length > 0;
+  let shown = 0;
+  let total = 0;
+  let itemsShown = 0;
+  for (const row of rows) {
+    const id = row.item.id;
+    let itemHits = 0;
+    for (const g of row.groups) {
+      let markerHits = 0;
+      for (const m of g.markers) {
+        const ok = markerMatches(m.marker, f);
+        m.li.hidden = !ok;
+        total++;
+        if (ok) markerHits++;
+      }
+      let valueHits = 0;
+      for (const v of g.values) {
+        const ok = textMatches(f.terms, v.value);
+        if (g.details) v.li.hidden = !ok;
+        if (ok) valueHits++;
+      }
+      shown += markerHits;
+      // Kinds narrow markers only: themes and sentiment stay, but never keep an item in view on their own.
+      itemHits += markerHits + (searching ? valueHits : 0);
+      g.li.hidden = !(empty || (g.markers.length ? markerHits > 0 : valueHits > 0));
+      if (g.countEl) {
+        const all = g.markers.length || g.values.length;
+        const n = g.markers.length ? markerHits : valueHits;
+        g.countEl.textContent = n === all ? String(all) : `${n} of ${all}`;
+      }
+      if (g.details) setOpen(g.details, (searching && !g.li.hidden) || openKeys.has(`group:${id}:${g.group.key}`));
+    }
+    const visible = empty || itemHits > 0 || (searching && textMatches(f.terms, row.item.title, id));
+    row.li.hidden = !visible;
+    if (visible) itemsShown++;
+    setOpen(row.details, (searching && itemHits > 0) || openKeys.has(`item:${id}`));
+  }
+  filterCount.textContent = empty ? plural(total, 'marker') : `${shown} of ${plural(total, 'marker')}`;
+  emptyFilterEl.hidden = empty || itemsShown > 0 || rows.length === 0;
+}
+
+// ---- keyboard: arrow keys move between the visible rows of the tree --------------------------
+
+function visibleRows(): HTMLElement[] {
+  return [...listEl.querySelectorAll<HTMLElement>('summary, li.marker')].filter((e) => e.getClientRects().length > 0);
+}
+
+listEl.addEventListener('keydown', (e) => {
+  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home' && e.key !== 'End') return;
+  const target = e.target as HTMLElement;
+  if (target.tagName === 'BUTTON') return;
+  const list = visibleRows();
+  const i = list.indexOf(target);
+  if (i < 0) return;
+  e.preventDefault();
+  const next = e.key === 'Home' ? 0 : e.key === 'End' ? list.length - 1 : Math.min(list.length - 1, Math.max(0, i + (e.key === 'ArrowDown' ? 1 : -1)));
+  list[next]?.focus();
+});
+listEl.addEventListener('keydown', (e) => {
+  // ArrowRight / ArrowLeft open and close a <details> from its summary, as in a tree.
+  const target = e.target as HTMLElement;
+  if ((e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') || target.tagName !== 'SUMMARY') return;
+  const d = target.parentElement;
+  if (!(d instanceof HTMLDetailsElement)) return;
+  e.preventDefault();
+  d.open = e.key === 'ArrowRight';
+});
+
+// ---- messages --------------------------------------------------------------------------------
 
 window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   const msg = event.data;
@@ -87,11 +433,10 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'state':
       render(msg.state);
       break;
-    case 'progress': {
-      const status = document.getElementById('status');
-      if (status) status.textContent = `${msg.message} (${msg.done}/${msg.total})`;
+    case 'progress':
+      markersStatusEl.hidden = false;
+      markersStatusEl.textContent = msg.total > 0 ? `${msg.message} (${msg.done}/${msg.total})` : msg.message;
       break;
-    }
   }
 });
 

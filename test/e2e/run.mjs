@@ -28,6 +28,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
 const WORK_BASE = process.env.MARKER_RESEARCH_E2E_WORK || '/tmp/marker-research-e2e';
 const SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'workbench.png');
+const MARKERS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'markers.png');
 const OUTPUT_CHANNEL = 'Marker Research';
 const ACTIVATION_LINE = 'Marker Research activated';
 const CHROMIUM = '/usr/bin/chromium';
@@ -557,6 +558,247 @@ async function main() {
       }, 300).catch(() => {
         throw new Error(`Problems panel rows: ${JSON.stringify(texts.slice(0, 12))}; wanted ${JSON.stringify(want)}`);
       });
+    });
+
+    // 7. markers: generated on index (markersOnIndex + extractive), else from the palette
+    const mx = expected.markers ?? null;
+    const markerRows = webview.locator('li.marker[data-marker-id][data-kind]');
+    /** li.marker rows not hidden by the filter (neither they nor an ancestor carry [hidden]). */
+    const shownMarkerCount = () => webview.locator('body').evaluate(() =>
+      [...document.querySelectorAll('li.marker[data-marker-id]')].filter((e) => !e.closest('[hidden]')).length);
+    const markersShown = await check('markers appear in the tree for every item with a transcript, all grounded (extractive)', async () => {
+      if (!viewOpen) throw new Error('view did not open');
+      if (!mx) throw new Error('expected.json has no "markers"');
+      let how = 'markersOnIndex';
+      const n0 = await waitFor('li.marker rows after Index Corpus', settleMs, async () => (await markerRows.count()) || null, 300).catch(() => 0);
+      if (!n0) {
+        how = 'Generate Markers from the palette';
+        await runFromPalette('Marker Research: Generate Markers');
+        await waitFor('li.marker rows after Generate Markers', 30_000, async () => (await markerRows.count()) || null, 300)
+          .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      }
+      const perItem = {};
+      for (const id of mx.itemsWithTranscript) perItem[id] = await webview.locator(`li.item[data-item-id="${id}"] li.marker`).count();
+      const empty = Object.entries(perItem).filter(([, n]) => n < 1).map(([id]) => id);
+      if (empty.length) throw new Error(`no li.marker for ${JSON.stringify(empty)} (per item: ${JSON.stringify(perItem)})`);
+      const ungrounded = await webview.locator('li.marker .marker-ungrounded').count();
+      if (ungrounded) throw new Error(`${ungrounded} .marker-ungrounded with the ${mx.engine} engine`);
+      const engines = [...new Set((await webview.locator('li.item .item-engine').allInnerTexts()).map((t) => t.trim()))];
+      if (engines.length !== 1 || engines[0] !== mx.engine) throw new Error(`.item-engine labels ${JSON.stringify(engines)}, expected only "${mx.engine}"`);
+      for (const sel of ['.marker-kind', '.marker-text']) {
+        const missing = await webview.locator(`li.marker:not(:has(${sel}))`).count();
+        if (missing) throw new Error(`${missing} li.marker without ${sel}`);
+      }
+      const total = await markerRows.count();
+      console.log(`     ${total} li.marker via ${how}; per item ${JSON.stringify(perItem)}; engine label "${engines[0]}"`);
+    });
+
+    // 7b. Generate Markers from the palette on an unchanged corpus: every item comes from the cache
+    await check('command palette: Marker Research: Generate Markers (unchanged corpus: all cached)', async () => {
+      if (!markersShown) throw new Error('no markers shown');
+      const runLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n')).filter((l) => /markers \(\w+\): \d+ items — /.test(l));
+      const before = runLines().length;
+      await runFromPalette('Marker Research: Generate Markers');
+      const line = await waitFor('a new "markers (engine): N items — …" log line', 15_000, () => { const l = runLines(); return l.length > before ? l[l.length - 1] : null; }, 200)
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const m = /(\d+) items — (\d+) generated, (\d+) cached, (\d+) failed/.exec(line);
+      if (!m || m[2] !== '0' || m[3] !== m[1] || m[4] !== '0') throw new Error(`expected every item cached: ${line.trim()}`);
+      console.log(`     ${line.replace(/^.*?markers \(/, 'markers (').trim()}`);
+    });
+
+    // 8. the filter box narrows the tree by text (English and Chinese) and by kind; clearing restores it
+    await check('filter box narrows the markers by text (EN + ZH) and kind; clearing restores them', async () => {
+      if (!markersShown) throw new Error('no markers shown');
+      const filter = webview.locator('input#filter');
+      const all = await shownMarkerCount();
+      const seen = [];
+      try {
+        for (const word of mx.filterWords) {
+          await filter.fill(word);
+          const n = await waitFor(`the filter "${word}" to narrow the list`, 5_000, async () => { const c = await shownMarkerCount(); return c > 0 && c < all ? c : null; }, 200)
+            .catch(async () => { throw new Error(`"${word}": ${await shownMarkerCount()} of ${all} li.marker shown (want 0 < n < ${all})`); });
+          const texts = await webview.locator('body').evaluate(() =>
+            [...document.querySelectorAll('li.marker')].filter((e) => !e.closest('[hidden]')).map((e) => `${e.querySelector('.marker-text')?.textContent ?? ''} ${e.getAttribute('title') ?? ''} ${e.querySelector('.marker-where')?.textContent ?? ''}`));
+          const stray = texts.filter((t) => !t.toLowerCase().includes(word.toLowerCase()));
+          if (stray.length) throw new Error(`"${word}" shows markers without it: ${JSON.stringify(stray.slice(0, 3))}`);
+          seen.push(`"${word}" ${n}`);
+        }
+      } finally {
+        await filter.fill('').catch(() => {}); // later checks need the whole tree
+      }
+      await waitFor('the full list after clearing the filter', 5_000, async () => (await shownMarkerCount()) === all, 200)
+        .catch(async () => { throw new Error(`after clearing: ${await shownMarkerCount()} of ${all}`); });
+      // kind toggle: DATA off hides every DATA marker, on again restores
+      const dataToggle = webview.locator('button.kind-toggle[data-kind="DATA"]');
+      await dataToggle.click();
+      const withoutData = await shownMarkerCount();
+      const dataShown = await webview.locator('body').evaluate(() =>
+        [...document.querySelectorAll('li.marker[data-kind="DATA"]')].filter((e) => !e.closest('[hidden]')).length);
+      await dataToggle.click();
+      if (dataShown || withoutData >= all) throw new Error(`DATA toggled off: ${withoutData} of ${all} shown, ${dataShown} DATA still shown`);
+      if ((await shownMarkerCount()) !== all) throw new Error('DATA toggled back on did not restore the list');
+      console.log(`     ${all} markers; ${seen.join(', ')}; DATA off ${withoutData}`);
+    });
+
+    // 9. clicking a marker opens its evidence: the original file, the evidence line selected and in view
+    await check('clicking a marker opens the original file at its evidence lines', async () => {
+      if (!markersShown) throw new Error('no markers shown');
+      const o = mx.open;
+      const item = webview.locator(`li.item[data-item-id="${o.item}"]`);
+      const marker = item.locator(`li.marker[data-kind="${o.kind}"]`).first();
+      const markerId = await marker.getAttribute('data-marker-id');
+      const markerFile = path.join(folder, '.marker-research', 'markers', `${o.item}.json`);
+      const record = JSON.parse(fs.readFileSync(markerFile, 'utf8'));
+      const all = [record.transcript_summary, record.comments_summary].filter(Boolean).flatMap((x) => Object.values(x).filter(Array.isArray).flat());
+      const m = all.find((x) => x && x.id === markerId);
+      if (!m) throw new Error(`marker ${markerId} not in ${markerFile}`);
+      const ev = m.evidence[0].source;
+      if (ev.file !== o.file) throw new Error(`the first ${o.kind} marker's evidence is in ${ev.file}, expected ${o.file}`);
+      // open the item, then its group, as a user would
+      if (!(await item.locator(':scope > details').evaluate((d) => d.open))) await item.locator(':scope > details > summary .item-id').click();
+      const group = marker.locator('xpath=ancestor::details[1]');
+      if (!(await group.evaluate((d) => d.open))) await group.locator(':scope > summary').click();
+      await marker.click();
+      const tab = page.locator('.editor-group-container.active .tab.active');
+      const want = path.basename(o.file);
+      await waitFor(`the active editor tab "${want}"`, 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes(want), 200)
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const crumbs = (await page.locator('.editor-group-container.active .breadcrumbs-control').innerText().catch(() => '')).replace(/\s+/g, ' ');
+      if (!crumbs.includes(path.dirname(o.file))) throw new Error(`breadcrumbs "${crumbs}" do not name ${path.dirname(o.file)}`);
+      const selection = page.locator('[id="status.editor.selection"]');
+      let text = '';
+      await waitFor(`status bar "Ln ${ev.startLine + 1}, Col …"`, 10_000, async () => {
+        text = (await selection.innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').trim();
+        const ln = /Ln (\d+), Col (\d+)/.exec(text);
+        return ln && Number(ln[1]) === ev.startLine + 1;
+      }, 200).catch(() => { throw new Error(`status bar says "${text}", evidence starts at line ${ev.startLine + 1} (${markerFile})`); });
+      const col = Number(/Col (\d+)/.exec(text)[1]);
+      if (col !== ev.startColumn + 1) throw new Error(`status bar "${text}": column ${col}, evidence starts at column ${ev.startColumn + 1}`);
+      const selected = /\((\d+) selected\)/.exec(text);
+      if (ev.startLine === ev.endLine && (!selected || Number(selected[1]) !== ev.endColumn - ev.startColumn)) throw new Error(`status bar "${text}": expected ${ev.endColumn - ev.startColumn} selected`);
+      const lineNumbers = await page.locator('.editor-group-container.active .monaco-editor .margin-view-overlays .line-numbers').allInnerTexts();
+      if (!lineNumbers.map((t) => t.trim()).includes(String(ev.startLine + 1))) throw new Error(`line ${ev.startLine + 1} is not in view (visible line numbers ${lineNumbers.join(',')})`);
+      console.log(`     ${markerId} → ${want} "${text}" (evidence ${ev.file}:${ev.startLine + 1}:${ev.startColumn + 1}); breadcrumbs "${crumbs}"`);
+    });
+    await check('screenshot test-results/e2e/markers.png (tree expanded, evidence editor open)', async () => {
+      fs.mkdirSync(path.dirname(MARKERS_SCREENSHOT), { recursive: true });
+      // every group of the opened item expanded, for the picture
+      await webview.locator(`li.item[data-item-id="${mx?.open?.item}"] details`).evaluateAll((ds) => ds.forEach((d) => { d.open = true; })).catch(() => {});
+      await sleep(300);
+      await page.screenshot({ path: MARKERS_SCREENSHOT, timeout: 30_000 });
+    });
+
+    // 10. Retrieve Full Item: a read-only marker-research: document with everything, down to the last comment
+    await check('"Retrieve Full Item" opens a marker-research: document ending with the last comment', async () => {
+      if (!markersShown) throw new Error('no markers shown');
+      const f = mx.fullItem;
+      await webview.locator(`li.item[data-item-id="${f.item}"] button.item-full`).click();
+      const tab = page.locator('.editor-group-container.active .tab.active');
+      await waitFor(`a tab "${f.item} (full item)"`, 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes(`${f.item} (full item)`), 200)
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const logLine = await waitFor('the "opened the full item" log line', 5_000, () => {
+        for (const file of outputChannelLogs(dirs.data)) {
+          const line = fs.readFileSync(file, 'utf8').split('\n').find((l) => l.includes(`opened the full item ${f.item} `));
+          if (line) return line;
+        }
+        return null;
+      }, 200);
+      if (!/ as marker-research:\//.test(logLine)) throw new Error(`not a marker-research: document: ${logLine.trim()}`);
+      const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+      await editor.locator('.view-lines').click();
+      await page.keyboard.press('Control+End');
+      let shown = '';
+      await waitFor('the end of the document in view', 5_000, async () => {
+        shown = (await editor.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
+        return shown.includes(f.lastCommentId) && shown.includes(f.lastCommentAuthor);
+      }, 200).catch(() => { throw new Error(`the end of the document does not show comment ${f.lastCommentId} by ${f.lastCommentAuthor}: ${JSON.stringify(shown.slice(-300))}`); });
+      if (!shown.includes(f.lastNonEmptyComment)) throw new Error(`the end of the document does not show "${f.lastNonEmptyComment}"`);
+      // read-only: typing changes nothing, and the editor says why
+      await page.keyboard.type('x');
+      const readOnly = await page.locator('.monaco-editor-overlaymessage').filter({ hasText: 'read-only' }).first()
+        .waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false);
+      const dirty = await page.locator('.editor-group-container.active .tab.active.dirty').count();
+      if (dirty || !readOnly) throw new Error(`the full-item document is not read-only (${dirty ? 'dirty tab' : 'no "read-only" message'})`);
+      console.log(`     ${logLine.replace(/^.*?opened/, 'opened').trim()}`);
+    });
+
+    // 11. the same from the item's context menu (webview/context with data-vscode-context)
+    await check('context menu on an item: "Retrieve Full Item"', async () => {
+      if (!markersShown) throw new Error('no markers shown');
+      const id = mx.itemsWithTranscript.find((x) => x !== mx.fullItem.item);
+      await webview.locator(`li.item[data-item-id="${id}"] .item-title`).click({ button: 'right' });
+      const entry = page.locator('.context-view .monaco-menu .action-item').filter({ hasText: 'Retrieve Full Item' }).first();
+      await entry.waitFor({ state: 'visible', timeout: 5_000 })
+        .catch(async (e) => { throw new Error(`no "Retrieve Full Item" in the context menu (${firstLine(e)}; menu: ${JSON.stringify(await page.locator('.context-view').allInnerTexts().catch(() => []))})`); });
+      await entry.click();
+      const tab = page.locator('.editor-group-container.active .tab.active');
+      await waitFor(`a tab "${id} (full item)"`, 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes(`${id} (full item)`), 200)
+        .catch(async (e) => { throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})`); });
+    });
+
+    // 12. a marker without evidence: flagged in the tree; clicking it falls back to a search of its text
+    await check('an ungrounded marker is flagged, and opening it falls back to a search of its text', async () => {
+      if (!markersShown) throw new Error('no markers shown');
+      const u = mx.ungrounded;
+      if (!u) throw new Error('expected.json has no markers.ungrounded');
+      const markerFile = path.join(folder, '.marker-research', 'markers', `${u.item}.json`);
+      const record = JSON.parse(fs.readFileSync(markerFile, 'utf8'));
+      const id = await webview.locator(`li.item[data-item-id="${u.item}"] li.marker[data-kind="${u.kind}"]`).first().getAttribute('data-marker-id');
+      const lists = [record.transcript_summary, record.comments_summary].filter(Boolean).flatMap((x) => Object.values(x).filter(Array.isArray));
+      let edited = 0;
+      let wasLine = -1; // where its evidence was: the search should land there too
+      for (const list of lists) for (const m of list) if (m && m.id === id) { wasLine = m.evidence[0]?.source.startLine ?? -1; m.evidence = []; m.grounded = false; edited++; }
+      if (!edited) throw new Error(`marker ${id} not in ${markerFile}`);
+      fs.writeFileSync(markerFile, JSON.stringify(record, null, 1));
+      // Index Corpus again: the edited file has a valid cache key, so it is read as it is, not regenerated
+      await runFromPalette('Marker Research: Index Corpus');
+      const marker = webview.locator(`li.marker[data-marker-id="${id}"]`);
+      await waitFor(`.marker-ungrounded on ${id}`, 15_000, async () => (await marker.locator('.marker-ungrounded').count()) > 0, 300);
+      const flagged = await webview.locator('li.marker .marker-ungrounded').count();
+      if (flagged !== 1) throw new Error(`${flagged} .marker-ungrounded, expected exactly 1`);
+      const item = webview.locator(`li.item[data-item-id="${u.item}"]`);
+      if (!(await item.locator(':scope > details').evaluate((d) => d.open))) await item.locator(':scope > details > summary .item-id').click();
+      const group = marker.locator('xpath=ancestor::details[1]');
+      if (!(await group.evaluate((d) => d.open))) await group.locator(':scope > summary').click();
+      await marker.click();
+      const tab = page.locator('.editor-group-container.active .tab.active');
+      const want = path.basename(u.file);
+      await waitFor(`the active editor tab "${want}"`, 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes(want), 200)
+        .catch(async (e) => { throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})`); });
+      const note = await waitFor('a notification about the missing evidence', 5_000, async () => (await notifications()).find((t) => /no evidence span/.test(t)), 200);
+      const ln = (await page.locator('[id="status.editor.selection"]').innerText()).replace(/\s+/g, ' ').trim();
+      if (Number(/Ln (\d+)/.exec(ln)?.[1]) !== wasLine + 1) throw new Error(`status bar "${ln}": the search match is not the line the evidence was on (${wasLine + 1})`);
+      console.log(`     ${id} → ${want} "${ln}"; "${note}"`);
+    });
+
+    // 13. Set API Key / Clear API Key: SecretStorage only; the key never reaches a log or the settings
+    await check('Set API Key stores the key in secret storage (not in logs or settings); Clear API Key removes it', async () => {
+      if (!activated) throw new Error('extension not activated');
+      const key = `sk-e2e-${Date.now().toString(36)}-do-not-log`;
+      const input = page.locator('.quick-input-widget input');
+      const logText = () => outputChannelLogs(dirs.data).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+      const paletteRun = async (label) => {
+        await page.keyboard.press('F1');
+        await input.first().waitFor({ state: 'visible', timeout: 5_000 });
+        await input.first().fill(`>${label}`);
+        await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: label }).first().waitFor({ state: 'visible', timeout: 10_000 });
+        await page.keyboard.press('Enter');
+      };
+      await paletteRun('Marker Research: Set API Key');
+      const pw = page.locator('.quick-input-widget input[type="password"]');
+      await pw.waitFor({ state: 'visible', timeout: 5_000 }).catch((e) => { throw new Error(`no password input box (${firstLine(e)})`); });
+      await pw.fill(key);
+      await page.keyboard.press('Enter');
+      await waitFor('"API key stored in secret storage" in the log', 10_000, () => logText().includes('API key stored in secret storage'), 200)
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const leaks = [...listFiles(path.join(dirs.data, 'logs')), path.join(dirs.data, 'User', 'settings.json'), path.join(folder, '.vscode', 'settings.json')]
+        .filter((f) => { try { return fs.readFileSync(f, 'utf8').includes(key); } catch { return false; } });
+      if (leaks.length) throw new Error(`the API key is written in ${leaks.map((f) => path.relative(RUN, f)).join(', ')}`);
+      await paletteRun('Marker Research: Clear API Key');
+      const remove = page.locator('.monaco-dialog-box .monaco-button').filter({ hasText: 'Remove' }).first();
+      await remove.waitFor({ state: 'visible', timeout: 5_000 }).catch((e) => { throw new Error(`no "Remove" confirmation (${firstLine(e)})`); });
+      await remove.click();
+      await waitFor('"API key removed from secret storage" in the log', 10_000, () => logText().includes('API key removed from secret storage'), 200);
     });
   } finally {
     // 6. screenshot of the whole workbench, Marker Research view visible (also taken after a failure: it helps)
