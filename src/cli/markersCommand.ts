@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCorpus } from '../core/corpus/loader';
+import { formatProblem } from '../core/corpus/types';
 import { createMarkerEngine } from '../core/markers/engineFactory';
 import { generateMarkers, type GenerateReport } from '../core/markers/generate';
 import { DEFAULT_WINDOW_SETTINGS } from '../core/markers/windows';
@@ -49,6 +50,7 @@ export async function markersCommand(ctx: CliContext): Promise<number> {
     ctx.err.write(`marker-research markers: ${positionals[0]}: corpus folder does not exist or is not a folder\n`);
     return 1;
   }
+  for (const p of corpus.problems) if (p.severity !== 'info') ctx.err.write(`${formatProblem(p)}\n`);
   const { engine, client } = createMarkerEngine(
     {
       provider,

@@ -103,3 +103,29 @@ describe('marker-research search and eval', () => {
     }
   });
 });
+
+describe('marker-research markers', () => {
+  test('extractive markers for every item, all grounded; a second run is all cached', async () => {
+    const { mkdtemp, cp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(path.join(tmpdir(), 'mr-cli-markers-'));
+    try {
+      await cp(DEMO, dir, { recursive: true, filter: (p) => !p.includes('.marker-research') });
+      const r = await runCli(['markers', dir, '--json']);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.err, /food-vlog-broken\/transcript\.json:6:5: error/);
+      const j = JSON.parse(r.out) as { engine: string; generated: number; items: { markers: number; grounded: number }[] };
+      assert.equal(j.engine, 'extractive');
+      assert.equal(j.generated, 5);
+      for (const i of j.items) {
+        assert.ok(i.markers > 0);
+        assert.equal(i.grounded, i.markers);
+      }
+      const again = JSON.parse((await runCli(['markers', dir, '--json'])).out) as { cached: number };
+      assert.equal(again.cached, 5);
+      assert.equal((await runCli(['markers', dir, '--provider', 'openai'])).code, 2, 'a model provider needs --model');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
