@@ -122,6 +122,22 @@ describe('markers with a model (fake server)', () => {
     assert.ok(client!.ledger.total().calls > 0);
   });
 
+  test('a reply slower than the timeout is retried; 500 then success is retried; nothing lost', async () => {
+    const corpus = await freshCorpus();
+    server.injectFault({ kind: 'slow', delayMs: 2_500, times: 1 });
+    server.injectFault({ kind: 'status', status: 500, times: 1 });
+    const { engine: e, client } = createMarkerEngine(
+      { provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'fake-model', concurrency: 4, timeoutMs: 1_000 },
+      { promptsDir: PROMPTS, apiKey: 'sk-test-secret' },
+    );
+    const report = await generateMarkers(corpus, { engine: e, windows: WINDOWS });
+    assert.equal(report.failed, 0);
+    assert.ok(server.requests.some((r) => r.outcome === 'clientClosed'), 'the slow call was abandoned');
+    assert.ok(server.requests.some((r) => r.status === 500));
+    for (const item of corpus.items) assert.ok((await readItemMarkers(dir, item.id)).ok, item.id);
+    assert.ok(client!.ledger.total().calls > 0);
+  });
+
   test('an item whose calls keep failing fails alone; finished items keep their markers', async () => {
     const corpus = await freshCorpus();
     const { engine: e } = engine();
