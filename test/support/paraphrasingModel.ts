@@ -15,11 +15,16 @@ export interface PlantedClaim {
 
 const SENTENCE = /[^.!?。！？\n]+[.!?。！？]?/gu;
 
-/** Text between the first `<tag>` and `</tag>` of the last user message. */
+const WINDOW_BLOCK = /<(window|comments)>\n?([\s\S]*?)\n?<\/\1>/;
+
+/** The window the request is about: the `<window>`/`<comments>` block of the last user message that has one (a repair round adds a user message without it). */
 export function windowText(req: ChatRequestInfo): string {
-  const user = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  const m = /<(window|comments)>\n?([\s\S]*?)\n?<\/\1>/.exec(user);
-  return m ? m[2]! : user;
+  for (const m of [...req.messages].reverse()) {
+    if (m.role !== 'user') continue;
+    const w = WINDOW_BLOCK.exec(m.content);
+    if (w) return w[2]!;
+  }
+  return [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
 }
 
 function stripPrefix(line: string): string {

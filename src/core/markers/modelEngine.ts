@@ -30,7 +30,8 @@ export interface PromptTemplate {
   render(vars: Record<string, string>): ChatMessage[];
 }
 
-export type PromptSource = (name: 'markers-transcript' | 'markers-comments', lang: 'en' | 'zh') => Promise<PromptTemplate>;
+export type PromptName = 'markers-transcript' | 'markers-comments' | 'condense';
+export type PromptSource = (name: PromptName, lang: 'en' | 'zh') => Promise<PromptTemplate>;
 
 export interface ModelEngineOptions {
   model: MarkerModel;
@@ -58,12 +59,13 @@ interface WindowOutcome<R> {
 }
 
 /** Sends every window of a part, shrinking a window once on a context-length rejection. */
-async function readPart<R>(
+export async function readPart<R>(
   item: CorpusItem,
   part: TranscriptPart | CommentsPart,
   opts: ModelEngineOptions,
-  promptName: 'markers-transcript' | 'markers-comments',
+  promptName: PromptName,
   schema: StructuredRequest<R>['schema'],
+  phase = 'markers',
 ): Promise<{ outcomes: WindowOutcome<R>[]; coverage: Coverage; promptVersion: string }> {
   const prompt = await opts.prompts(promptName, opts.lang);
   const windows = planWindows(part, opts.windows);
@@ -74,7 +76,7 @@ async function readPart<R>(
       messages: prompt.render({ title: item.title, window_label: label, text: renderWindow(part, w) }),
       schema,
       schemaName: promptName.replace('-', '_'),
-      phase: 'markers',
+      phase,
       step: item.id,
       signal: opts.signal,
     });
@@ -108,10 +110,16 @@ async function readPart<R>(
 /** One aligner per window: its sentences are tokenised once for all of its claims. */
 const aligners = new WeakMap<PartWindow, WindowAligner>();
 
-function ground(item: CorpusItem, partKind: 'transcript' | 'comments', window: PartWindow, c: Claim): Marker {
-  const part = partKind === 'transcript' ? item.transcript! : item.comments!;
+/** The aligner of a window (one per window, reused by all its claims). */
+export function alignerFor(part: TranscriptPart | CommentsPart, window: PartWindow): WindowAligner {
   let aligner = aligners.get(window);
   if (!aligner) aligners.set(window, (aligner = new WindowAligner(part, window.start, window.end)));
+  return aligner;
+}
+
+function ground(item: CorpusItem, partKind: 'transcript' | 'comments', window: PartWindow, c: Claim): Marker {
+  const part = partKind === 'transcript' ? item.transcript! : item.comments!;
+  const aligner = alignerFor(part, window);
   const evidence = [];
   if (c.commentIds?.length && part.kind === 'comments') {
     for (const id of c.commentIds) {
