@@ -6,6 +6,7 @@ import { CancelledError } from '../core/util/abort';
 import { EVAL_USAGE, evalCommand } from './evalCommand';
 import { indexCommand } from './indexCommand';
 import { MARKERS_USAGE, markersCommand } from './markersCommand';
+import { CONDENSE_USAGE, condenseCommand } from './condenseCommand';
 import { UsageError, type CliContext } from './io';
 import { SEARCH_USAGE, searchCommand } from './searchCommand';
 
@@ -17,6 +18,7 @@ Commands:
   ${SEARCH_USAGE.replace(/\n/g, '\n  ')}
   ${EVAL_USAGE.replace(/\n/g, '\n  ')}
   ${MARKERS_USAGE.replace(/\n/g, '\n  ')}
+  ${CONDENSE_USAGE.replace(/\n/g, '\n  ')}
 
   -h, --help    Show this help.
 `;
@@ -26,6 +28,7 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   search: searchCommand,
   eval: evalCommand,
   markers: markersCommand,
+  condense: condenseCommand,
 };
 
 /** Runs the CLI. Exit codes: 0 ok, 1 failure, 2 usage error, 130 cancelled. */
