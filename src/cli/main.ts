@@ -6,6 +6,7 @@ import { CancelledError } from '../core/util/abort';
 import { EVAL_USAGE, evalCommand } from './evalCommand';
 import { indexCommand } from './indexCommand';
 import { MARKERS_USAGE, markersCommand } from './markersCommand';
+import { RESEARCH_USAGE, researchCommand } from './researchCommand';
 import { CONDENSE_USAGE, condenseCommand } from './condenseCommand';
 import { UsageError, type CliContext } from './io';
 import { SEARCH_USAGE, searchCommand } from './searchCommand';
@@ -18,6 +19,7 @@ Commands:
   ${SEARCH_USAGE.replace(/\n/g, '\n  ')}
   ${EVAL_USAGE.replace(/\n/g, '\n  ')}
   ${MARKERS_USAGE.replace(/\n/g, '\n  ')}
+  ${RESEARCH_USAGE.replace(/\n/g, '\n  ')}
   ${CONDENSE_USAGE.replace(/\n/g, '\n  ')}
 
   -h, --help    Show this help.
@@ -28,6 +30,7 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   search: searchCommand,
   eval: evalCommand,
   markers: markersCommand,
+  research: researchCommand,
   condense: condenseCommand,
 };
 

@@ -8,8 +8,9 @@ import type { CorpusService } from './corpusService';
 import type { CorpusLanguageClient } from './languageClient';
 import { itemFiles, MarkerServiceError, type ApiKeyStore, type EvidenceNavigator, type FullItemDocuments, type MarkerService } from './markerService';
 import { withCancellableProgress } from './progress';
+import { ResearchServiceError, runningWork, type GoalChoice, type ResearchService } from './researchService';
 import type { SettingsService } from './settings';
-import type { SidebarViewProvider } from './sidebarView';
+import type { SidebarGoal, SidebarViewProvider } from './sidebarView';
 
 export interface Services {
   log: vscode.LogOutputChannel;
@@ -21,6 +22,19 @@ export interface Services {
   evidence: EvidenceNavigator;
   fullItems: FullItemDocuments;
   apiKey: ApiKeyStore;
+  research: ResearchService;
+}
+
+/**
+ * What the research commands take: `{ goal }` from the sidebar (no prompt; no
+ * goal = the plan shown, else an automatic goal), nothing from the palette (asks).
+ */
+function researchArg(arg: unknown): { goal: SidebarGoal | undefined } | undefined {
+  if (!arg || typeof arg !== 'object' || !('goal' in arg)) return undefined;
+  const g = (arg as { goal: unknown }).goal;
+  if (g && typeof g === 'object' && 'goalId' in g && typeof g.goalId === 'string') return { goal: { goalId: g.goalId } };
+  if (g && typeof g === 'object' && 'text' in g && typeof g.text === 'string') return { goal: { text: g.text } };
+  return { goal: undefined };
 }
 
 /** The sidebar state for the current corpus and its markers, or undefined before the first index. */
@@ -194,7 +208,116 @@ export function createCommands(s: Services): CommandMap {
     await vscode.window.showTextDocument(uri, { selection: new vscode.Range(pos, pos), preview: true });
   };
 
+  // ---- research ---------------------------------------------------------------------------
+
+  /** Runs a research action, turning its failures into messages (cancel is not a failure). */
+  const researchBoundary = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
+    try {
+      await fn();
+    } catch (e) {
+      if (e instanceof CancelledError) return void vscode.window.showInformationMessage('Marker Research: research cancelled; finished steps are kept (the run can be resumed).');
+      if (e instanceof ResearchServiceError) {
+        s.log.info(e.message);
+        return void vscode.window.showInformationMessage(`Marker Research: ${e.message.replace(/^research: /, '')}`);
+      }
+      await markerBoundary(what, () => Promise.reject(e));
+    }
+  };
+
+  /** Research needs an indexed corpus: index first when there is none. */
+  const ensureCorpus = async (): Promise<boolean> => {
+    if (!s.corpus.current) await indexCorpus();
+    return s.corpus.current !== undefined;
+  };
+
+  /** Asks for a goal (palette): the plan shown, an automatic goal, the discovered goals, or one typed. */
+  const askGoal = async (forRun: boolean): Promise<GoalChoice | 'plan' | undefined> => {
+    type Pick = vscode.QuickPickItem & { choice: GoalChoice | 'plan' | 'type' };
+    const shown = s.research.shownRun;
+    const picks: Pick[] = [];
+    if (forRun && shown?.manifest.status === 'planned') picks.push({ label: '$(play) Run the plan shown in the sidebar', description: shown.manifest.goal, choice: 'plan' });
+    picks.push({ label: '$(sparkle) Automatic goal', description: 'the top goal the markers support', choice: 'auto' });
+    for (const g of s.research.currentGoals) picks.push({ label: g.title, description: g.goal_id, detail: g.rationale, choice: { goalId: g.goal_id } });
+    picks.push({ label: '$(edit) Type a goal…', choice: 'type' });
+    const pick = await vscode.window.showQuickPick(picks, { title: `Marker Research: ${forRun ? 'Run' : 'Plan'} Research`, placeHolder: 'Research goal', matchOnDescription: true });
+    if (!pick) return undefined;
+    if (pick.choice !== 'type') return pick.choice;
+    const text = await vscode.window.showInputBox({ title: 'Marker Research: research goal', prompt: 'What should the research find out?', ignoreFocusOut: true, validateInput: (v) => (v.trim().length < 3 ? 'A goal of a few words, at least.' : undefined) });
+    return text?.trim() ? { text: text.trim() } : undefined;
+  };
+
+  const discoverGoals = async (): Promise<void> => {
+    if (!(await ensureCorpus())) return;
+    await researchBoundary('discovering goals', async () => {
+      const goals = await s.research.discoverGoals();
+      void vscode.window.setStatusBarMessage(`$(lightbulb) Marker Research: ${goals.length} research goals proposed (see the sidebar)`, 10_000);
+    });
+  };
+
+  const planResearch = async (arg?: unknown): Promise<void> => {
+    if (!(await ensureCorpus())) return;
+    const given = researchArg(arg);
+    const goal = given ? (given.goal ?? 'auto') : await askGoal(false);
+    if (!goal || goal === 'plan') return;
+    await researchBoundary('planning research', async () => {
+      const r = await s.research.plan(goal);
+      await vscode.commands.executeCommand('markerResearch.items.focus');
+      const steps = Object.keys(r.manifest.steps).length;
+      const pick = await vscode.window.showInformationMessage(`Marker Research: planned ${steps} step${steps === 1 ? '' : 's'} (run ${r.runId}); review them in the sidebar.`, 'Run Research', 'Edit Plan');
+      if (pick === 'Run Research') await runResearch({ goal: undefined });
+      if (pick === 'Edit Plan') await vscode.window.showTextDocument(vscode.Uri.file(path.join(r.runDir, 'plan.json')), { preview: false });
+    });
+  };
+
+  const runResearch = async (arg?: unknown): Promise<void> => {
+    if (!(await ensureCorpus())) return;
+    const given = researchArg(arg);
+    const goal = given ? given.goal : await askGoal(true);
+    if (!given && goal === undefined) return;
+    await researchBoundary('research', async () => {
+      const r = await s.research.run(goal === 'plan' ? undefined : goal);
+      if (!r.reportPath) return;
+      const pick = await vscode.window.showInformationMessage(`Marker Research: research ${r.manifest.status}; the report is ready.`, 'Open Report');
+      if (pick === 'Open Report') await openReport(r.runId);
+    });
+  };
+
+  const openReport = async (arg?: unknown): Promise<void> => {
+    let runId = typeof arg === 'string' ? arg : arg && typeof arg === 'object' && 'runId' in arg && typeof arg.runId === 'string' ? arg.runId : undefined;
+    if (!runId && arg === undefined && s.research.runManifests.filter((r) => r.report).length > 1) {
+      const pick = await vscode.window.showQuickPick(
+        s.research.runManifests.filter((r) => r.report).map((r) => ({ label: r.goal, description: `${r.run_id} · ${r.status}`, detail: `${r.complexity} · ${r.engine}${r.model ? ` ${r.model}` : ''}`, runId: r.run_id })),
+        { title: 'Marker Research: Open Report', placeHolder: 'The report of which run? (newest first)' },
+      );
+      if (!pick) return;
+      runId = pick.runId;
+    }
+    await researchBoundary('opening the report', async () => {
+      if (!s.corpus.current && !(await ensureCorpus())) return;
+      const file = s.research.reportPath(runId);
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+      s.log.info(`opened the report ${file}`);
+    });
+  };
+
+  const showRun = async (runId: unknown): Promise<void> => {
+    if (typeof runId !== 'string') return;
+    await researchBoundary('showing the run', () => s.research.showRun(runId));
+  };
+
+  const cancel = (): void => {
+    const n = runningWork.cancelAll();
+    s.log.info(n ? `cancel: asked ${n} running operation${n > 1 ? 's' : ''} to stop` : 'cancel: nothing is running');
+    if (!n) void vscode.window.setStatusBarMessage('Marker Research: nothing is running.', 5_000);
+  };
+
   return {
+    'markerResearch.discoverGoals': discoverGoals,
+    'markerResearch.planResearch': planResearch,
+    'markerResearch.runResearch': runResearch,
+    'markerResearch.openReport': openReport,
+    'markerResearch.showRun': showRun,
+    'markerResearch.cancel': cancel,
     'markerResearch.indexCorpus': indexCorpus,
     'markerResearch.openItem': openItem,
     'markerResearch.openProblem': openProblem,

@@ -8,6 +8,7 @@ import { createCommands, refreshSidebar, showError } from './commands';
 import { CorpusService } from './corpusService';
 import { CorpusLanguageClient } from './languageClient';
 import { ApiKeyStore, EvidenceNavigator, FULL_ITEM_SCHEME, FullItemDocuments, MarkerService } from './markerService';
+import { ResearchService, runningWork } from './researchService';
 import { SettingsService } from './settings';
 import { SidebarViewProvider } from './sidebarView';
 
@@ -22,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): void {
     const markers = new MarkerService(log, settings, corpus, apiKey, context.asAbsolutePath('prompts'));
     const evidence = new EvidenceNavigator(log, markers, corpus);
     const fullItems = new FullItemDocuments(log, corpus);
+    const research = new ResearchService(log, settings, corpus, apiKey, context.asAbsolutePath('prompts'), (c) => markers.searchIndex(c));
     const client = new CorpusLanguageClient(context, log);
     const sidebar = new SidebarViewProvider(
       context.extensionUri,
@@ -32,10 +34,16 @@ export function activate(context: vscode.ExtensionContext): void {
         openMarker: (itemId, markerId) => run('markerResearch.openMarker', itemId, markerId)(),
         retrieveFullItem: (itemId) => run('markerResearch.retrieveFullItem', itemId)(),
         generateMarkers: run('markerResearch.generateMarkers'),
+        discoverGoals: run('markerResearch.discoverGoals'),
+        planResearch: (goal) => run('markerResearch.planResearch', { goal })(),
+        runResearch: (goal) => run('markerResearch.runResearch', { goal })(),
+        openReport: (runId) => run('markerResearch.openReport', runId ?? null)(),
+        showRun: (runId) => run('markerResearch.showRun', runId)(),
+        cancel: run('markerResearch.cancel'),
       },
       log,
     );
-    const services = { log, settings, corpus, client, sidebar, markers, evidence, fullItems, apiKey };
+    const services = { log, settings, corpus, client, sidebar, markers, evidence, fullItems, apiKey, research };
     const commands = createCommands(services);
     context.subscriptions.push(
       settings,
@@ -47,6 +55,14 @@ export function activate(context: vscode.ExtensionContext): void {
       sidebar,
       markers.onDidChange(() => refreshSidebar(services)),
       markers.onDidProgress((u) => sidebar.setProgress(u, 'Generating markers')),
+      markers.onDidChange(() => {
+        const root = corpus.current?.root;
+        if (root && !markers.generating) client.markersChanged(root).catch((e: Error) => log.warn(`language server did not take the markers: ${e.message}`));
+      }),
+      research,
+      runningWork,
+      research.onDidChange((state) => sidebar.setResearch(state)),
+      research.onDidChangeStep((e) => sidebar.setStepStatus(e.runId, e.stepId, e.status)),
       vscode.window.registerWebviewViewProvider(SidebarViewProvider.viewId, sidebar),
       vscode.workspace.registerTextDocumentContentProvider(FULL_ITEM_SCHEME, fullItems),
       ...Object.entries(commands).map(([id, fn]) => vscode.commands.registerCommand(id, fn)),

@@ -5,7 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ProgressUpdate } from '../core/util/abort';
-import { webviewToHostSchema, type HostToWebview, type SidebarState, type WebviewToHost } from '../shared/webviewProtocol';
+import { webviewToHostSchema, type HostToWebview, type ResearchState, type ResearchStepStatus, type SidebarState, type WebviewToHost } from '../shared/webviewProtocol';
+
+/** A research goal as the sidebar sends it: a proposed goal's id or the user's text. */
+export type SidebarGoal = { goalId: string } | { text: string };
 
 export interface SidebarActions {
   indexCorpus(): Promise<void>;
@@ -14,6 +17,12 @@ export interface SidebarActions {
   openMarker(itemId: string, markerId: string): Promise<void>;
   retrieveFullItem(itemId: string): Promise<void>;
   generateMarkers(): Promise<void>;
+  discoverGoals(): Promise<void>;
+  planResearch(goal: SidebarGoal): Promise<void>;
+  runResearch(goal: SidebarGoal | undefined): Promise<void>;
+  openReport(runId: string | undefined): Promise<void>;
+  showRun(runId: string): Promise<void>;
+  cancel(): Promise<void>;
 }
 
 export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -29,6 +38,7 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
     items: [],
     problems: [],
   };
+  private research: ResearchState = { busy: null, message: null, goals: [], run: null, runs: [] };
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -58,6 +68,17 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
     this.post({ type: 'state', state });
   }
 
+  /** Replaces the research section (goals, the run shown, earlier runs). */
+  setResearch(research: ResearchState): void {
+    this.research = research;
+    this.post({ type: 'research', research });
+  }
+
+  /** One step's live status (cheap: the webview updates that row only). */
+  setStepStatus(runId: string, stepId: string, status: ResearchStepStatus): void {
+    this.post({ type: 'stepStatus', runId, stepId, status });
+  }
+
   setLoading(message: string): void {
     this.setState({ ...this.state, status: 'loading', message });
   }
@@ -83,6 +104,7 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
         case 'ready':
           this.ready = true;
           this.post({ type: 'state', state: this.state });
+          this.post({ type: 'research', research: this.research });
           return;
         case 'indexCorpus':
           return await this.actions.indexCorpus();
@@ -96,6 +118,18 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
           return await this.actions.retrieveFullItem(msg.itemId);
         case 'generateMarkers':
           return await this.actions.generateMarkers();
+        case 'discoverGoals':
+          return await this.actions.discoverGoals();
+        case 'planResearch':
+          return await this.actions.planResearch(msg.goal);
+        case 'runResearch':
+          return await this.actions.runResearch(msg.goal);
+        case 'openReport':
+          return await this.actions.openReport(msg.runId);
+        case 'showRun':
+          return await this.actions.showRun(msg.runId);
+        case 'cancel':
+          return await this.actions.cancel();
       }
     } catch (e) {
       this.log.error(`sidebar action "${msg.type}" failed: ${(e as Error).message}`);

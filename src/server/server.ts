@@ -1,37 +1,59 @@
 /**
  * The Marker Research language server: serves the corpus to the editor.
- * Corpus items as workspace symbols; corpus problems as diagnostics.
+ * Corpus items and key-info markers as workspace symbols; corpus problems as
+ * diagnostics; in a research report (`<corpus>/.marker-research/runs/<id>/report.md`)
+ * every `[n]` citation as a document link to its span in the original file,
+ * and a hover with the item, file and lines, time, speakers and the quoted text.
  */
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  createConnection, DiagnosticSeverity, ProposedFeatures, SymbolKind,
-  type Diagnostic, type InitializeResult, type SymbolInformation,
+  createConnection, DiagnosticSeverity, MarkupKind, ProposedFeatures, SymbolKind, TextDocuments, TextDocumentSyncKind,
+  type Diagnostic, type DocumentLink, type Hover, type InitializeResult, type SymbolInformation,
 } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { loadCorpus } from '../core/corpus/loader';
 import type { Corpus, CorpusProblem } from '../core/corpus/types';
-import { corpusChangedNotification, corpusSummaryRequest } from '../shared/lspProtocol';
+import { allMarkers, readItemMarkers } from '../core/markers/store';
+import { citationHover, citationTarget, citedFile, findCitations, linesLabel, reportLocation, sliceRange, type CitationRef } from '../core/research/citationLinks';
+import { reportSourcesSchema, type SourceSpan } from '../core/research/schema';
+import { corpusChangedNotification, corpusSummaryRequest, markersChangedNotification } from '../shared/lspProtocol';
 
 const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
 let corpus: Corpus | undefined;
 let published = new Set<string>();
+let markerSymbols: SymbolInformation[] = [];
 
 connection.onInitialize((): InitializeResult => ({
-  capabilities: { workspaceSymbolProvider: true },
+  capabilities: {
+    textDocumentSync: TextDocumentSyncKind.Incremental,
+    workspaceSymbolProvider: true,
+    documentLinkProvider: { resolveProvider: false },
+    hoverProvider: true,
+  },
   serverInfo: { name: 'marker-research-server' },
 }));
 
 connection.onNotification(corpusChangedNotification, async ({ root }) => {
   try {
     corpus = await loadCorpus(root);
+    corpora.set(path.resolve(root), Promise.resolve(corpus));
     publishProblems(corpus);
-    connection.console.info(`marker-research server: ${corpus.items.length} items from ${root}`);
+    await loadMarkerSymbols(corpus);
+    connection.console.info(`marker-research server: ${corpus.items.length} items, ${markerSymbols.length} markers from ${root}`);
   } catch (e) {
     connection.console.error(`marker-research server: loading ${root} failed: ${(e as Error).message}`);
   }
 });
 
-connection.onRequest(corpusSummaryRequest, () => ({ root: corpus?.root ?? null, items: corpus?.items.length ?? 0, problems: corpus?.problems.length ?? 0 }));
+connection.onNotification(markersChangedNotification, async ({ root }) => {
+  if (!corpus || path.resolve(root) !== path.resolve(corpus.root)) return;
+  await loadMarkerSymbols(corpus).catch((e: Error) => connection.console.error(`marker-research server: reading markers failed: ${e.message}`));
+});
+
+connection.onRequest(corpusSummaryRequest, () => ({ root: corpus?.root ?? null, items: corpus?.items.length ?? 0, problems: corpus?.problems.length ?? 0, markers: markerSymbols.length }));
 
 connection.onWorkspaceSymbol(({ query }): SymbolInformation[] => {
   if (!corpus) return [];
@@ -48,8 +70,114 @@ connection.onWorkspaceSymbol(({ query }): SymbolInformation[] => {
       location: { uri: pathToFileURL(file.path).toString(), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
     });
   }
+  for (const s of markerSymbols) if (!q || s.name.toLowerCase().includes(q) || (s.containerName ?? '').toLowerCase().includes(q)) out.push(s);
   return out;
 });
+
+/** Every grounded marker of the corpus as a symbol: `id: text`, at its first evidence range. */
+async function loadMarkerSymbols(c: Corpus): Promise<void> {
+  const out: SymbolInformation[] = [];
+  for (const it of c.items) {
+    const r = await readItemMarkers(c.root, it.id);
+    if (!r.ok) continue;
+    for (const m of allMarkers(r.value)) {
+      const s = m.evidence[0]?.source;
+      const abs = s && citedFile(c.root, s.file);
+      if (!s || !abs) continue;
+      out.push({
+        name: `${m.id}: ${m.text.length > 160 ? `${m.text.slice(0, 160)}…` : m.text}`,
+        kind: SymbolKind.Key,
+        containerName: `${m.kind} · ${it.title}`,
+        location: { uri: pathToFileURL(abs).toString(), range: { start: { line: s.startLine, character: s.startColumn }, end: { line: s.endLine, character: s.endColumn } } },
+      });
+    }
+  }
+  if (c === corpus) markerSymbols = out;
+}
+
+// ---- report citations -----------------------------------------------------------------------
+
+/** report.sources.json of a run, by number; cached per run folder until the file changes. */
+const sourcesCache = new Map<string, { mtimeMs: number; byNumber: Map<number, SourceSpan> }>();
+/** Loaded corpora by root, for item titles in hovers (the indexed corpus, or one loaded on demand). */
+const corpora = new Map<string, Promise<Corpus | undefined>>();
+
+async function reportSources(runDir: string): Promise<Map<number, SourceSpan>> {
+  const file = path.join(runDir, 'report.sources.json');
+  let stat;
+  try {
+    stat = await fs.stat(file);
+  } catch {
+    return new Map();
+  }
+  const hit = sourcesCache.get(runDir);
+  if (hit && hit.mtimeMs === stat.mtimeMs) return hit.byNumber;
+  const byNumber = new Map<number, SourceSpan>();
+  try {
+    const parsed = reportSourcesSchema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
+    if (!parsed.success) connection.console.warn(`marker-research server: ${file}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    else for (const c of parsed.data.citations) byNumber.set(c.number, c.span);
+  } catch (e) {
+    connection.console.warn(`marker-research server: ${file}: ${(e as Error).message}`);
+  }
+  sourcesCache.set(runDir, { mtimeMs: stat.mtimeMs, byNumber });
+  return byNumber;
+}
+
+function corpusAt(root: string): Promise<Corpus | undefined> {
+  const key = path.resolve(root);
+  let c = corpora.get(key);
+  if (!c) {
+    c = loadCorpus(key).catch(() => undefined);
+    corpora.set(key, c);
+  }
+  return c;
+}
+
+/** The report behind a document, with its citations and their sources; undefined for any other document. */
+async function reportOf(uri: string): Promise<{ loc: NonNullable<ReturnType<typeof reportLocation>>; refs: CitationRef[]; sources: Map<number, SourceSpan> } | undefined> {
+  if (!uri.startsWith('file:')) return undefined;
+  const doc = documents.get(uri);
+  const loc = reportLocation(fileURLToPath(uri));
+  if (!doc || !loc) return undefined;
+  return { loc, refs: findCitations(doc.getText()), sources: await reportSources(loc.runDir) };
+}
+
+connection.onDocumentLinks(async ({ textDocument }): Promise<DocumentLink[]> => {
+  const r = await reportOf(textDocument.uri);
+  if (!r) return [];
+  const links: DocumentLink[] = [];
+  let dangling = 0;
+  for (const c of r.refs) {
+    const span = r.sources.get(c.number);
+    const target = span && citationTarget(r.loc.corpusRoot, span.source);
+    if (!span || !target) {
+      dangling++;
+      continue;
+    }
+    links.push({ range: { start: { line: c.line, character: c.start }, end: { line: c.line, character: c.end } }, target, tooltip: `Open [${c.number}]: ${linesLabel(span.source)}` });
+  }
+  if (dangling) connection.console.warn(`marker-research server: ${dangling} citation(s) of run ${r.loc.runId} resolve to no span in report.sources.json`);
+  return links;
+});
+
+connection.onHover(async ({ textDocument, position }): Promise<Hover | null> => {
+  const r = await reportOf(textDocument.uri);
+  if (!r) return null;
+  const c = r.refs.find((x) => x.line === position.line && position.character >= x.start && position.character < x.end);
+  const span = c && r.sources.get(c.number);
+  if (!c || !span) return null;
+  const abs = citedFile(r.loc.corpusRoot, span.source.file);
+  let quote = '';
+  if (abs) quote = sliceRange(await fs.readFile(abs, 'utf8').catch(() => ''), span.source);
+  const title = (await corpusAt(r.loc.corpusRoot))?.items.find((it) => it.id === span.item_id)?.title;
+  return {
+    contents: { kind: MarkupKind.Markdown, value: citationHover(c.number, span, { title, quote }) },
+    range: { start: { line: c.line, character: c.start }, end: { line: c.line, character: c.end } },
+  };
+});
+
+// ---- diagnostics ----------------------------------------------------------------------------
 
 function severity(p: CorpusProblem): DiagnosticSeverity {
   return p.severity === 'error' ? DiagnosticSeverity.Error : p.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information;
@@ -71,4 +199,5 @@ function publishProblems(c: Corpus): void {
   published = new Set(byUri.keys());
 }
 
+documents.listen(connection);
 connection.listen();

@@ -13,6 +13,8 @@ export interface CorpusSummaryResult {
   root: string | null;
   items: number;
   problems: number;
+  /** Markers served as workspace symbols. */
+  markers: number;
 }
 
 /** Client → server: the corpus at `root` was (re)indexed; reload it, refresh symbols and diagnostics. */
@@ -20,3 +22,11 @@ export const corpusChangedNotification = new NotificationType<CorpusChangedParam
 
 /** Client → server: what the server currently serves. */
 export const corpusSummaryRequest = new RequestType<void, CorpusSummaryResult, void>('markerResearch/corpusSummary');
+
+export interface MarkersChangedParams {
+  /** Absolute path of the corpus folder whose marker files changed. */
+  root: string;
+}
+
+/** Client → server: marker files of the corpus at `root` were written; reload them (workspace symbols). */
+export const markersChangedNotification = new NotificationType<MarkersChangedParams>('markerResearch/markersChanged');

@@ -9,6 +9,9 @@ export const SETTINGS_SECTION = 'markerResearch';
 
 export const PROVIDERS = ['extractive', 'openai', 'ollama'] as const;
 
+/** Research depth (SPEC §4); mirrors core's `COMPLEXITIES` (kept here so the webview bundle stays free of core). */
+export const RESEARCH_COMPLEXITIES = ['light', 'medium', 'deep', 'epic'] as const;
+
 export const settingsSchema = z.object({
   /** Corpus folder; empty means the first workspace folder. Relative paths resolve against it. */
   corpusPath: z.string().default(''),
@@ -32,6 +35,16 @@ export const settingsSchema = z.object({
   concurrency: z.number().int().min(1).max(64).default(4),
   /** After Index Corpus, generate missing markers with the extractive engine (existing markers are always loaded). */
   markersOnIndex: z.boolean().default(true),
+  /** Research depth: light / medium / deep / epic (phases, threads in parallel, chapters). */
+  complexity: z.enum(RESEARCH_COMPLEXITIES).default('medium'),
+  /** Follow-up rounds a research step may take to request more content. */
+  maxFollowupsPerStep: z.number().int().min(0).max(20).default(3),
+  /** Content items served in one round of a step. */
+  maxContentItemsPerTurn: z.number().int().min(1).max(50).default(3),
+  /** Context budget of a step, in tokens across all its rounds: past it, whole items are deferred (never cut). */
+  contextWindowLimit: z.number().int().min(200).default(24000),
+  /** Items in the marker overview of a large corpus (the most relevant to the goal); the overview says what it left out. */
+  markerOverviewMaxItems: z.number().int().min(1).default(20),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -49,4 +62,9 @@ export const SETTING_DESCRIPTIONS: Record<keyof Settings, string> = {
   windowLimit: 'Windows per part. 0 = auto = as many as needed; a positive limit makes windows larger instead of dropping text.',
   concurrency: 'Model calls in flight at once.',
   markersOnIndex: 'After Index Corpus, generate missing markers with the extractive provider, so the sidebar shows markers right away. Markers already generated are always shown.',
+  complexity: 'Research depth: `light`, `medium`, `deep` (may split into phases) or `epic` (phases, parallel threads, a report in chapters).',
+  maxFollowupsPerStep: 'Follow-up rounds a research step may take to request more content (full items, marker evidence, topics).',
+  maxContentItemsPerTurn: 'Content items served to a research step in one round.',
+  contextWindowLimit: 'Context budget of a research step in tokens, across its rounds. Past it whole items are deferred (the model is told), never cut.',
+  markerOverviewMaxItems: 'Items in the marker overview of a large corpus: the most relevant to the goal; the overview says what it left out.',
 };

@@ -7,7 +7,10 @@
  */
 import type { Corpus, CorpusItem } from '../core/corpus/types';
 import type { EngineName, ItemMarkers, Marker } from '../core/markers/schema';
-import type { ItemMarkersView, MarkerGroup, MarkerGroupKey, MarkerKindName, MarkerSummary, SidebarState } from './webviewProtocol';
+import type { Goal, Plan, RequestLogEntry, RunManifest, StepResult } from '../core/research/schema';
+import type {
+  GoalView, ItemMarkersView, MarkerGroup, MarkerGroupKey, MarkerKindName, MarkerSummary, ResearchRequestType, RunView, SidebarState, StepRequestsView, StepView,
+} from './webviewProtocol';
 
 /** An item's marker file as the extension holds it: read, or why it could not be. */
 export type MarkerEntry = { ok: true; value: ItemMarkers } | { ok: false; error: string };
@@ -199,4 +202,77 @@ export function textMatches(terms: readonly string[], ...texts: string[]): boole
 /** A marker passes when its kind is on and its text or topic contains every term. */
 export function markerMatches(marker: Pick<MarkerSummary, 'kind' | 'text' | 'topic'>, f: MarkerFilter): boolean {
   return f.kinds.has(marker.kind) && textMatches(f.terms, marker.text, marker.topic);
+}
+
+// ---- research: a persisted run as the sidebar shows it ----------------------------------------
+
+export function goalView(g: Goal): GoalView {
+  return { goalId: g.goal_id, title: g.title, rationale: g.rationale, items: g.item_ids.length, markers: g.marker_ids.length };
+}
+
+const REQUEST_TYPES: readonly ResearchRequestType[] = ['full_content_item', 'by_marker', 'by_topic', 'selective_markers'];
+
+/** Counts of the requests of each step, from the run's `requests_log.jsonl` entries. */
+export function requestsByStep(entries: readonly Pick<RequestLogEntry, 'step_id' | 'request' | 'status'>[]): Map<string, StepRequestsView> {
+  const out = new Map<string, StepRequestsView>();
+  for (const e of entries) {
+    let v = out.get(e.step_id);
+    if (!v) out.set(e.step_id, (v = { total: 0, byType: {}, served: 0, chunked: 0, deferred: 0, rejected: 0 }));
+    v.total++;
+    v[e.status]++;
+    const type = e.request && typeof e.request === 'object' && 'type' in e.request ? (e.request as { type: unknown }).type : undefined;
+    if (typeof type === 'string' && (REQUEST_TYPES as readonly string[]).includes(type)) {
+      const t = type as ResearchRequestType;
+      v.byType[t] = (v.byType[t] ?? 0) + 1;
+    }
+  }
+  return out;
+}
+
+/** The pieces of a persisted run (any may be missing while the run is young). */
+export interface RunFiles {
+  manifest: RunManifest;
+  plan?: Plan;
+  steps?: ReadonlyMap<string, StepResult>;
+  requests?: readonly Pick<RequestLogEntry, 'step_id' | 'request' | 'status'>[];
+  /** Live statuses from the running pipeline: win over what is on disk. */
+  live?: ReadonlyMap<string, StepView['status']>;
+}
+
+/**
+ * The sidebar's view of a run: its plan steps in plan order, each with its
+ * status (live, else the step file, else the manifest), findings and requests.
+ */
+export function runViewFor(f: RunFiles): RunView {
+  const m = f.manifest;
+  const byStep = requestsByStep(f.requests ?? []);
+  const empty: StepRequestsView = { total: 0, byType: {}, served: 0, chunked: 0, deferred: 0, rejected: 0 };
+  const planSteps = f.plan?.steps ?? Object.keys(m.steps).map((id) => ({ step_id: id, goal: '', required_content_items: [], required_data: 'transcript', marker_relevance: [], retrieval_strategy: 'markers_only', phase_name: undefined }));
+  const steps: StepView[] = planSteps.map((p) => {
+    const r = f.steps?.get(p.step_id);
+    return {
+      stepId: p.step_id,
+      goal: p.goal,
+      status: f.live?.get(p.step_id) ?? r?.status ?? m.steps[p.step_id] ?? 'pending',
+      phaseName: p.phase_name ?? r?.phase_name ?? null,
+      items: [...p.required_content_items],
+      strategy: p.retrieval_strategy,
+      requiredData: p.required_data,
+      findings: r ? r.findings.length : null,
+      rounds: r ? r.rounds : null,
+      requests: byStep.get(p.step_id) ?? empty,
+      error: r?.error ?? null,
+    };
+  });
+  return {
+    runId: m.run_id,
+    goal: m.goal,
+    complexity: m.complexity,
+    engine: m.engine,
+    model: m.model,
+    status: m.status,
+    createdAt: m.created_at,
+    steps,
+    report: m.report,
+  };
 }

@@ -103,12 +103,82 @@ export interface SidebarState {
   problems: ProblemSummary[];
 }
 
-/** Host → webview: the whole state, or progress of a running marker generation (shown in the marker line). */
+// ---- research (SPEC §4, §6): goals, the current run's plan steps with live status ------------
+
+export type ResearchStepStatus = 'pending' | 'running' | 'retrieving' | 'done' | 'failed';
+export type ResearchRequestType = 'full_content_item' | 'by_marker' | 'by_topic' | 'selective_markers';
+
+/** A proposed research goal (Phase 1). */
+export interface GoalView {
+  goalId: string;
+  title: string;
+  rationale: string;
+  items: number;
+  markers: number;
+}
+
+/** The requests one step made (from the run's requests_log.jsonl). */
+export interface StepRequestsView {
+  total: number;
+  byType: Partial<Record<ResearchRequestType, number>>;
+  served: number;
+  chunked: number;
+  deferred: number;
+  rejected: number;
+}
+
+/** One plan step (Phase 2) and how far it got (Phase 3). */
+export interface StepView {
+  stepId: string;
+  goal: string;
+  status: ResearchStepStatus;
+  phaseName: string | null;
+  items: string[];
+  strategy: string;
+  requiredData: string;
+  findings: number | null;
+  rounds: number | null;
+  requests: StepRequestsView;
+  error: string | null;
+}
+
+/** A persisted run (`<corpus>/.marker-research/runs/<id>/`). */
+export interface RunView {
+  runId: string;
+  goal: string;
+  complexity: string;
+  engine: string;
+  model: string | null;
+  status: 'planned' | 'running' | 'done' | 'failed' | 'cancelled';
+  createdAt: string;
+  steps: StepView[];
+  /** Path of report.md relative to the corpus root, when the run has one. */
+  report: string | null;
+}
+
+export interface ResearchState {
+  /** What is running now, or null. */
+  busy: 'goals' | 'plan' | 'run' | null;
+  /** One line about research (what runs, what finished, what failed), or null. */
+  message: string | null;
+  goals: GoalView[];
+  /** The run shown: the one running, else the latest. */
+  run: RunView | null;
+  /** Other persisted runs, newest first. */
+  runs: { runId: string; goal: string; status: RunView['status']; createdAt: string }[];
+}
+
+/** Host → webview: the whole state, the research section, one step's live status, or progress of a running marker generation (shown in the marker line). */
 export type HostToWebview =
   | { type: 'state'; state: SidebarState }
+  | { type: 'research'; research: ResearchState }
+  | { type: 'stepStatus'; runId: string; stepId: string; status: ResearchStepStatus }
   | { type: 'progress'; message: string; done: number; total: number };
 
 const itemId = z.string().min(1).max(1000);
+/** Run ids are folder names: no separators, no dot-dot. */
+const runId = z.string().min(1).max(200).regex(/^[\w.-]+$/u).refine((v) => v !== '.' && v !== '..', 'not a run id');
+const researchGoal = z.union([z.object({ goalId: z.string().min(1).max(200) }), z.object({ text: z.string().trim().min(3).max(2000) })]);
 
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
@@ -118,6 +188,13 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openMarker'), itemId, markerId: z.string().min(1).max(1000) }),
   z.object({ type: z.literal('retrieveFullItem'), itemId }),
   z.object({ type: z.literal('generateMarkers') }),
+  z.object({ type: z.literal('discoverGoals') }),
+  /** Plan (or run) with a goal: one the goals list proposed (`goalId`) or the user's own text. */
+  z.object({ type: z.literal('planResearch'), goal: researchGoal }),
+  z.object({ type: z.literal('runResearch'), goal: researchGoal.optional() }),
+  z.object({ type: z.literal('openReport'), runId: runId.optional() }),
+  z.object({ type: z.literal('showRun'), runId }),
+  z.object({ type: z.literal('cancel') }),
 ]);
 
 /** Webview → host. */

@@ -1,11 +1,14 @@
 /**
- * The sidebar UI (runs in the webview, a browser): items → marker groups →
- * markers, a filter box and kind toggles, problems. Renders the state posted by
+ * The sidebar UI (runs in the webview, a browser): the research section (goals,
+ * the current run's plan steps with live status and their requests), items →
+ * marker groups → markers, a filter box and kind toggles, problems. Renders the state posted by
  * the host with DOM APIs only (textContent), so corpus text — comments are
  * untrusted — is never parsed as HTML. The filter is local to the webview.
  */
 import { ALL_KINDS, filterIsEmpty, markerMatches, parseFilter, textMatches, type MarkerFilter } from '../shared/sidebarModel';
-import type { HostToWebview, ItemSummary, MarkerGroup, MarkerKindName, MarkerSummary, ProblemSummary, SidebarState, WebviewToHost } from '../shared/webviewProtocol';
+import type {
+  GoalView, HostToWebview, ItemSummary, MarkerGroup, MarkerKindName, MarkerSummary, ProblemSummary, ResearchState, ResearchStepStatus, SidebarState, StepView, WebviewToHost,
+} from '../shared/webviewProtocol';
 
 /** What the webview remembers across reloads (vscode.getState/setState). */
 interface ViewMemory {
@@ -126,7 +129,53 @@ const listEl = el('div', 'tree');
 const emptyFilterEl = el('p', 'filter-empty', 'Nothing matches the filter.');
 emptyFilterEl.hidden = true;
 const problemsEl = el('div', 'problems-host');
-app.replaceChildren(statusEl, markersStatusEl, actionsEl, toolbar, listEl, emptyFilterEl, problemsEl);
+
+// ---- the research section (static frame; goals and the run are re-rendered) -------------------
+
+const researchEl = el('details', 'research');
+researchEl.id = 'research';
+researchEl.open = true;
+const researchSummary = el('summary', 'section-title', 'Research');
+const researchStatusEl = el('p', 'research-status');
+researchStatusEl.id = 'research-status';
+researchStatusEl.setAttribute('aria-live', 'polite');
+const goalForm = el('form', 'goal-form');
+const goalInput = el('input', 'goal-input');
+goalInput.id = 'goal-input';
+goalInput.type = 'text';
+goalInput.placeholder = 'Your own research goal (or pick one below)';
+goalInput.setAttribute('aria-label', 'Research goal');
+goalInput.spellcheck = false;
+/** The goal typed in the box, or undefined when it is empty (the host then picks one). */
+const typedGoal = (): { text: string } | undefined => (goalInput.value.trim().length >= 3 ? { text: goalInput.value.trim() } : undefined);
+const researchButtons = el('div', 'research-actions');
+const discoverBtn = button('secondary discover-goals', 'Discover Goals', 'Propose research goals from the markers of the corpus', () => vscode.postMessage({ type: 'discoverGoals' }));
+discoverBtn.id = 'discover-goals';
+const planBtn = button('secondary plan-research', 'Plan', 'Plan research for the goal typed above (the plan is shown here for review before it runs)', () => {
+  const goal = typedGoal();
+  if (goal) vscode.postMessage({ type: 'planResearch', goal });
+  else goalInput.focus();
+});
+planBtn.id = 'plan-research';
+const runBtn = button('primary run-research', 'Run Research', 'Run research: the goal typed above, else the plan shown below, else the top goal', () => vscode.postMessage({ type: 'runResearch', goal: typedGoal() }));
+runBtn.id = 'run-research';
+const reportBtn = button('secondary open-report', 'Open Report', 'Open the report of the run shown below', () => vscode.postMessage({ type: 'openReport', runId: research?.run?.runId }));
+reportBtn.id = 'open-report';
+const cancelBtn = button('secondary cancel-research', 'Cancel', 'Cancel the research (or marker generation) that is running', () => vscode.postMessage({ type: 'cancel' }));
+cancelBtn.id = 'cancel-research';
+researchButtons.append(runBtn, planBtn, discoverBtn, reportBtn, cancelBtn);
+goalForm.append(goalInput);
+goalForm.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const goal = typedGoal();
+  if (goal) vscode.postMessage({ type: 'planResearch', goal });
+});
+const goalsEl = el('div', 'goals-host');
+const runEl = el('div', 'run-host');
+const runsEl = el('div', 'runs-host');
+researchEl.append(researchSummary, researchStatusEl, goalForm, researchButtons, goalsEl, runEl, runsEl);
+
+app.replaceChildren(statusEl, markersStatusEl, actionsEl, researchEl, toolbar, listEl, emptyFilterEl, problemsEl);
 toolbar.hidden = true;
 markersStatusEl.hidden = true;
 
@@ -345,6 +394,124 @@ function render(state: SidebarState): void {
   applyFilter();
 }
 
+// ---- research --------------------------------------------------------------------------------
+
+let research: ResearchState | undefined;
+const STATUS_LABELS: Record<ResearchStepStatus, string> = { pending: 'pending', running: 'running', retrieving: 'retrieving', done: 'done', failed: 'failed' };
+
+function renderGoal(g: GoalView, busy: boolean): HTMLLIElement {
+  const li = el('li', 'goal');
+  li.dataset['goalId'] = g.goalId;
+  li.title = g.rationale;
+  const text = el('div', 'goal-text');
+  text.append(el('span', 'goal-title', g.title));
+  text.append(el('div', 'goal-meta', `${plural(g.items, 'item')} · ${plural(g.markers, 'marker')}${g.rationale ? ` · ${g.rationale}` : ''}`));
+  const actions = el('span', 'goal-actions');
+  const plan = button('icon-button goal-plan', 'Plan', `Plan research for: ${g.title}`, () => vscode.postMessage({ type: 'planResearch', goal: { goalId: g.goalId } }));
+  const run = button('icon-button goal-run', 'Run', `Run research for: ${g.title}`, () => vscode.postMessage({ type: 'runResearch', goal: { goalId: g.goalId } }));
+  plan.disabled = busy;
+  run.disabled = busy;
+  actions.append(plan, run);
+  li.append(text, actions);
+  return li;
+}
+
+function requestsText(s: StepView): string {
+  const r = s.requests;
+  if (!r.total) return s.status === 'pending' ? '' : 'no requests';
+  const types = Object.entries(r.byType).map(([t, n]) => `${n} ${t}`).join(', ');
+  const extra = [r.chunked ? `${r.chunked} chunked` : '', r.deferred ? `${r.deferred} deferred` : '', r.rejected ? `${r.rejected} rejected` : ''].filter(Boolean);
+  return `${plural(r.total, 'request')}${types ? `: ${types}` : ''}${extra.length ? ` · ${extra.join(' · ')}` : ''}`;
+}
+
+function setStepStatus(li: HTMLElement, status: ResearchStepStatus): void {
+  li.dataset['status'] = status;
+  const badge = li.querySelector('.step-badge');
+  if (badge) {
+    badge.className = `step-badge status-${status}`;
+    badge.textContent = STATUS_LABELS[status];
+  }
+}
+
+function renderStep(s: StepView): HTMLLIElement {
+  const li = el('li', 'step');
+  li.dataset['stepId'] = s.stepId;
+  const head = el('div', 'step-head');
+  head.append(el('span', 'step-badge'), el('span', 'step-id', s.stepId), el('span', 'step-goal', s.goal || s.stepId));
+  li.append(head);
+  const meta = [s.phaseName ? `phase ${s.phaseName}` : '', plural(s.items.length, 'item'), s.strategy.replace(/_/g, ' '), s.requiredData.replace(/_/g, ' ')];
+  if (s.findings !== null) meta.push(plural(s.findings, 'finding'));
+  if (s.rounds !== null) meta.push(plural(s.rounds, 'round'));
+  li.append(el('div', 'step-meta', meta.filter(Boolean).join(' · ')));
+  const req = requestsText(s);
+  const reqEl = el('div', 'step-requests', req);
+  reqEl.hidden = !req;
+  li.append(reqEl);
+  if (s.error) li.append(el('div', 'step-error', s.error));
+  li.title = `${s.stepId}: ${s.goal}\nitems: ${s.items.join(', ')}`;
+  setStepStatus(li, s.status);
+  return li;
+}
+
+function renderResearch(r: ResearchState): void {
+  research = r;
+  const busy = r.busy !== null;
+  researchEl.dataset['busy'] = r.busy ?? '';
+  researchStatusEl.textContent = r.message ?? (r.run ? '' : 'Discover goals from the markers, type your own, or run research directly.');
+  researchStatusEl.hidden = !researchStatusEl.textContent;
+  for (const b of [discoverBtn, planBtn, runBtn]) b.disabled = busy;
+  reportBtn.disabled = !r.run?.report;
+  cancelBtn.hidden = !busy;
+
+  goalsEl.replaceChildren();
+  if (r.goals.length) {
+    goalsEl.append(el('div', 'subsection-title', 'Goals'));
+    const ul = el('ul', 'goals');
+    ul.append(...r.goals.map((g) => renderGoal(g, busy)));
+    goalsEl.append(ul);
+  }
+
+  runEl.replaceChildren();
+  if (r.run) {
+    const run = el('div', 'run');
+    run.dataset['runId'] = r.run.runId;
+    run.dataset['runStatus'] = r.run.status;
+    const head = el('div', 'run-head');
+    head.append(el('span', `run-status run-${r.run.status}`, r.run.status), el('span', 'run-goal', r.run.goal));
+    run.append(head);
+    const done = r.run.steps.filter((s) => s.status === 'done').length;
+    run.append(el('div', 'run-meta', `${r.run.runId} · ${r.run.complexity} · ${r.run.engine}${r.run.model ? ` ${r.run.model}` : ''} · ${done}/${plural(r.run.steps.length, 'step')} done`));
+    const ol = el('ol', 'steps');
+    ol.setAttribute('aria-label', 'Plan steps');
+    ol.append(...r.run.steps.map(renderStep));
+    run.append(ol);
+    if (r.run.report) {
+      const link = button('icon-button run-report', `Open ${r.run.report.split('/').pop() ?? 'report'}`, r.run.report, () => vscode.postMessage({ type: 'openReport', runId: r.run!.runId }));
+      run.append(link);
+    }
+    runEl.append(run);
+  }
+
+  runsEl.replaceChildren();
+  const others = r.runs.filter((x) => x.runId !== r.run?.runId);
+  if (others.length) {
+    const details = el('details', 'runs');
+    details.append(el('summary', 'subsection-title', `Earlier runs (${others.length})`));
+    const ul = el('ul', 'run-list');
+    for (const x of others) {
+      const li = el('li', 'run-entry');
+      li.dataset['runId'] = x.runId;
+      li.tabIndex = 0;
+      li.append(el('span', `run-status run-${x.status}`, x.status), el('span', 'run-goal', x.goal));
+      li.title = `${x.runId} · ${x.createdAt}`;
+      li.addEventListener('click', () => vscode.postMessage({ type: 'showRun', runId: x.runId }));
+      ul.append(li);
+    }
+    details.append(ul);
+    runsEl.append(details);
+  }
+}
+
 // ---- the filter ------------------------------------------------------------------------------
 
 /**
@@ -433,6 +600,17 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'state':
       render(msg.state);
       break;
+    case 'research':
+      renderResearch(msg.research);
+      break;
+    case 'stepStatus': {
+      if (research?.run?.runId !== msg.runId) break;
+      const li = runEl.querySelector<HTMLElement>(`li.step[data-step-id="${CSS.escape(msg.stepId)}"]`);
+      if (li) setStepStatus(li, msg.status);
+      const step = research.run.steps.find((s) => s.stepId === msg.stepId);
+      if (step) step.status = msg.status;
+      break;
+    }
     case 'progress':
       markersStatusEl.hidden = false;
       markersStatusEl.textContent = msg.total > 0 ? `${msg.message} (${msg.done}/${msg.total})` : msg.message;

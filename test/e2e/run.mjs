@@ -29,6 +29,7 @@ const REPO = path.resolve(HERE, '..', '..');
 const WORK_BASE = process.env.MARKER_RESEARCH_E2E_WORK || '/tmp/marker-research-e2e';
 const SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'workbench.png');
 const MARKERS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'markers.png');
+const RESEARCH_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'research.png');
 const OUTPUT_CHANNEL = 'Marker Research';
 const ACTIVATION_LINE = 'Marker Research activated';
 const CHROMIUM = '/usr/bin/chromium';
@@ -799,6 +800,186 @@ async function main() {
       await remove.waitFor({ state: 'visible', timeout: 5_000 }).catch((e) => { throw new Error(`no "Remove" confirmation (${firstLine(e)})`); });
       await remove.click();
       await waitFor('"API key removed from secret storage" in the log', 10_000, () => logText().includes('API key removed from secret storage'), 200);
+    });
+
+    // 14. research: "Run Research" from the palette (extractive, default settings: offline), every plan step goes to done in the sidebar
+    const rx = expected.research ?? null;
+    let runInfo = null; // { runId, runDir, steps }
+    const researchDone = await check('command palette: Marker Research: Run Research — every li.step reaches data-status="done"', async () => {
+      if (!viewOpen) throw new Error('view did not open');
+      if (!rx) throw new Error('expected.json has no "research"');
+      const t0 = Date.now();
+      const input = page.locator('.quick-input-widget input');
+      await page.keyboard.press('F1');
+      await input.first().waitFor({ state: 'visible', timeout: 5_000 });
+      await input.first().fill('>Marker Research: Run Research');
+      await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Marker Research: Run Research' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      // the goal picker: its first entry is the automatic goal (nothing planned yet)
+      const auto = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: rx.goalPick });
+      await auto.first().waitFor({ state: 'visible', timeout: 10_000 })
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`no "${rx.goalPick}" in the goal picker (${firstLine(e)})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      await page.keyboard.press('Enter');
+      await input.first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+      // live statuses seen on the way (the e2e polls the DOM; fast steps may jump straight to done)
+      const seen = new Set();
+      const steps = webview.locator('li.step[data-step-id][data-status]');
+      let statuses = [];
+      await waitFor('every li.step with data-status="done"', rx.timeoutSeconds * 1000, async () => {
+        statuses = await steps.evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
+        for (const st of statuses) seen.add(st);
+        if (statuses.includes('failed')) throw Object.assign(new Error(`a step failed: ${JSON.stringify(statuses)}`), { fatal: true });
+        const busy = await webview.locator('details.research').getAttribute('data-busy').catch(() => 'x');
+        return statuses.length >= rx.minSteps && statuses.every((st) => st === 'done') && !busy;
+      }, 150).catch(async (e) => {
+        const errs = await shownErrors();
+        const msg = await webview.locator('#research-status').innerText().catch(() => '');
+        throw new Error(`${firstLine(e)}; statuses ${JSON.stringify(statuses)}; #research-status "${msg}"${errs.length ? `; ${errs.join(' | ')}` : ''}`);
+      });
+      const runId = await webview.locator('.run[data-run-id]').getAttribute('data-run-id');
+      const runDir = path.join(folder, '.marker-research', 'runs', runId);
+      const manifest = JSON.parse(fs.readFileSync(path.join(runDir, 'run.json'), 'utf8'));
+      if (manifest.engine !== rx.engine) throw new Error(`run.json engine "${manifest.engine}", expected "${rx.engine}"`);
+      const ids = await steps.evaluateAll((ls) => ls.map((l) => l.getAttribute('data-step-id')));
+      const planned = JSON.parse(fs.readFileSync(path.join(runDir, 'plan.json'), 'utf8')).steps.map((st) => st.step_id);
+      if (JSON.stringify(ids) !== JSON.stringify(planned)) throw new Error(`li.step ids ${JSON.stringify(ids)} are not plan.json's ${JSON.stringify(planned)}`);
+      const requests = (await webview.locator('li.step .step-requests').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+      runInfo = { runId, runDir, steps: ids.length };
+      console.log(`     run ${runId}: ${ids.length} steps done in ${secs(t0)} s (statuses seen ${JSON.stringify([...seen])}); ${manifest.status}; requests: ${JSON.stringify(requests.slice(0, 3))}`);
+    });
+
+    // 15. Open Report: report.md of that run, with numbered citations
+    let report = null; // { text, citeLine, citeCol }
+    const reportOpen = await check('command palette: Marker Research: Open Report shows report.md with [1]', async () => {
+      if (!researchDone) throw new Error('research did not finish');
+      await runFromPalette('Marker Research: Open Report');
+      const tab = page.locator('.editor-group-container.active .tab.active');
+      await waitFor('the active editor tab "report.md"', 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes('report.md'), 200)
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const text = fs.readFileSync(path.join(runInfo.runDir, 'report.md'), 'utf8');
+      const lines = text.split(/\r?\n/);
+      const citeLine = lines.findIndex((l) => /(?<!\\)\[1\](?!\()/.test(l) && !/^\s*\[1\]:/.test(l));
+      if (citeLine < 0) throw new Error('report.md has no [1]');
+      const citeCol = /(?<!\\)\[1\](?!\()/.exec(lines[citeLine]).index;
+      const shown = (await page.locator('.editor-group-container.active .monaco-editor .view-lines').innerText()).replace(/\u00a0/g, ' ');
+      if (!shown.includes('[1]')) throw new Error('the editor does not show "[1]"');
+      const crumbs = (await page.locator('.editor-group-container.active .breadcrumbs-control').innerText().catch(() => '')).replace(/\s+/g, ' ');
+      if (!crumbs.includes(runInfo.runId)) throw new Error(`breadcrumbs "${crumbs}" do not name the run ${runInfo.runId}`);
+      report = { text, citeLine, citeCol };
+      console.log(`     report.md of ${runInfo.runId}: ${lines.length} lines; first [1] at ${citeLine + 1}:${citeCol + 1}`);
+    });
+
+    // 16. the citation is a document link (language server) with a hover; following it opens the cited span
+    await check('citation [1] is a link with a hover; following it opens the cited file at the cited line', async () => {
+      if (!reportOpen) throw new Error('no report open');
+      const sources = JSON.parse(fs.readFileSync(path.join(runInfo.runDir, 'report.sources.json'), 'utf8'));
+      const span = sources.citations.find((c) => c.number === 1)?.span;
+      if (!span) throw new Error('report.sources.json has no citation 1');
+      const src = span.source;
+      const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+      await waitFor('document links (.detected-link) in report.md', 15_000, async () => (await editor.locator('.detected-link').count()) > 0, 250)
+        .catch(() => { throw new Error('no .detected-link in the report editor: the language server served no document links'); });
+      // cursor onto [1]: Go to Line/Column "line:col" (inside the brackets)
+      await editor.locator('.view-lines').click();
+      await page.keyboard.press('Control+g');
+      const input = page.locator('.quick-input-widget input');
+      await input.first().waitFor({ state: 'visible', timeout: 5_000 });
+      await input.first().fill(`:${report.citeLine + 1}:${report.citeCol + 2}`);
+      await page.keyboard.press('Enter');
+      await input.first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+      // hover: item title / file:lines / quote
+      await page.keyboard.press('Control+k');
+      await page.keyboard.press('Control+i');
+      // the language server's hover: file and lines, and the quoted span (its first words, as in the original file)
+      const original = fs.readFileSync(path.join(folder, src.file), 'utf8').split(/\r?\n/);
+      const quoteStart = original[src.startLine].slice(src.startColumn).replace(/\s+/g, ' ').trim().slice(0, 24);
+      let hoverText = '';
+      await waitFor('a hover on [1] naming the cited file and quoting the span', 10_000, async () => {
+        hoverText = (await page.locator('.monaco-hover:not(.hidden)').first().innerText({ timeout: 1_000 }).catch(() => '')).replace(/\s+/g, ' ').trim();
+        return hoverText.includes(`${src.file}:${src.startLine + 1}`) && hoverText.includes(quoteStart);
+      }, 250).catch(() => { throw new Error(`hover text "${hoverText.slice(0, 300)}" does not name ${src.file}:${src.startLine + 1} and quote "${quoteStart}"`); });
+      await page.keyboard.press('Escape');
+      // follow the link: "Open Link" (editor.action.openLink) with the cursor on it, as Ctrl+click does
+      await runFromPalette('Open Link');
+      const tab = page.locator('.editor-group-container.active .tab.active');
+      const want = path.basename(src.file);
+      await waitFor(`the active editor tab "${want}"`, 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes(want), 200)
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const crumbs = (await page.locator('.editor-group-container.active .breadcrumbs-control').innerText().catch(() => '')).replace(/\s+/g, ' ');
+      const dir = path.dirname(src.file);
+      if (dir !== '.' && !crumbs.includes(dir)) throw new Error(`breadcrumbs "${crumbs}" do not name ${dir}`);
+      const selection = page.locator('[id="status.editor.selection"]');
+      let text = '';
+      const lines = new Set([src.startLine + 1, src.endLine + 1]);
+      await waitFor(`status bar "Ln ${src.startLine + 1}…"`, 10_000, async () => {
+        text = (await selection.innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').trim();
+        const ln = /Ln (\d+), Col (\d+)/.exec(text);
+        return ln && lines.has(Number(ln[1]));
+      }, 200).catch(() => { throw new Error(`status bar says "${text}", the citation spans lines ${src.startLine + 1}-${src.endLine + 1} of ${src.file}`); });
+      const nonEmpty = src.startLine !== src.endLine || src.startColumn !== src.endColumn;
+      if (nonEmpty && !/selected/.test(text)) throw new Error(`status bar "${text}": the cited span is not selected`);
+      const lineNumbers = await page.locator('.editor-group-container.active .monaco-editor .margin-view-overlays .line-numbers').allInnerTexts();
+      if (!lineNumbers.map((t) => t.trim()).includes(String(src.startLine + 1))) throw new Error(`line ${src.startLine + 1} is not in view`);
+      console.log(`     [1] → ${src.file}:${src.startLine + 1}:${src.startColumn + 1}-${src.endLine + 1}:${src.endColumn + 1}: "${text}"; hover "${hoverText.slice(0, 160)}…"`);
+    });
+    await check('screenshot test-results/e2e/research.png (research section, cited span open)', async () => {
+      fs.mkdirSync(path.dirname(RESEARCH_SCREENSHOT), { recursive: true });
+      await webview.locator('#research').evaluate((e) => e.scrollIntoView({ block: 'start' })).catch(() => {});
+      await sleep(300);
+      await page.screenshot({ path: RESEARCH_SCREENSHOT, timeout: 30_000 });
+    });
+
+    // 18. the sidebar's own flow: Discover Goals, Plan a goal (the plan shown for review, steps pending), then Run Research runs that plan
+    await check('sidebar: Discover Goals → Plan a goal (steps pending) → Run Research runs that plan to done', async () => {
+      if (!researchDone) throw new Error('research did not finish');
+      const status = webview.locator('#research-status');
+      await webview.locator('#discover-goals').click();
+      await waitFor('"goals proposed" in #research-status', 15_000, async () => /goals? proposed/.test(await status.innerText()), 200)
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)} (#research-status "${await status.innerText().catch(() => '')}")${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const goals = await webview.locator('li.goal[data-goal-id]').count();
+      if (!goals) throw new Error('no li.goal after Discover Goals');
+      const goalTitle = (await webview.locator('li.goal .goal-title').first().innerText()).trim();
+      await webview.locator('li.goal button.goal-plan').first().click();
+      const run = webview.locator('.run[data-run-id]');
+      await waitFor('a planned run shown', 15_000, async () => (await run.getAttribute('data-run-status')) === 'planned' && (await run.getAttribute('data-run-id')) !== runInfo.runId, 200)
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const plannedId = await run.getAttribute('data-run-id');
+      const pending = await webview.locator('li.step').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
+      if (!pending.length || pending.some((st) => st !== 'pending')) throw new Error(`planned steps ${JSON.stringify(pending)}, expected all pending`);
+      const shownGoal = (await run.locator('.run-goal').innerText()).trim();
+      if (shownGoal !== goalTitle) throw new Error(`planned run goal "${shownGoal}", picked "${goalTitle}"`);
+      await webview.locator('#run-research').click();
+      await waitFor(`run ${plannedId} done`, 60_000, async () => {
+        const sts = await webview.locator('li.step').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
+        return (await run.getAttribute('data-run-id')) === plannedId && (await run.getAttribute('data-run-status')) === 'done' && sts.every((st) => st === 'done');
+      }, 200).catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const report = path.join(folder, '.marker-research', 'runs', plannedId, 'report.md');
+      if (!fs.existsSync(report)) throw new Error(`${report} missing`);
+      const earlier = await webview.locator('li.run-entry[data-run-id]').count();
+      console.log(`     ${goals} goals; planned ${plannedId} (${pending.length} steps pending) for "${goalTitle}", then ran it to done; ${earlier} earlier run(s) listed`);
+    });
+
+    // 19. markers as workspace symbols (language server): "#<word>" in Quick Open lists markers by id and text
+    await check('workspace symbols: markers by id and text (Quick Open "#percent")', async () => {
+      if (!markersShown) throw new Error('no markers shown');
+      const word = mx.filterWords[0];
+      const input = page.locator('.quick-input-widget input');
+      await page.keyboard.press('Control+p');
+      await input.first().waitFor({ state: 'visible', timeout: 5_000 });
+      await input.first().fill(`#${word}`);
+      const rows = page.locator('.quick-input-list .monaco-list-row');
+      let texts = [];
+      try {
+        await waitFor(`a marker symbol row for "${word}"`, 10_000, async () => {
+          texts = (await rows.allInnerTexts().catch(() => [])).map((t) => t.replace(/\s+/g, ' ').trim());
+          return texts.some((t) => /[\w-]+:[A-Z]:[0-9a-f]+: /.test(t) && t.toLowerCase().includes(word));
+        }, 250);
+      } catch {
+        throw new Error(`no marker symbol for "${word}"; rows ${JSON.stringify(texts.slice(0, 5))}`);
+      } finally {
+        await page.keyboard.press('Escape');
+      }
+      console.log(`     "#${word}": ${texts.length} rows, e.g. ${JSON.stringify(texts.find((t) => /:[A-Z]:[0-9a-f]+: /.test(t)).slice(0, 100))}`);
     });
   } finally {
     // 6. screenshot of the whole workbench, Marker Research view visible (also taken after a failure: it helps)

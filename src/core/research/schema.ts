@@ -127,6 +127,77 @@ export const reportSourcesSchema = z.object({
 });
 export type ReportSources = z.infer<typeof reportSourcesSchema>;
 
+
+
+// ---- Pipeline additions (configuration, lenient wire shapes, epic, usage, synthesis) ------------
+
+/** Retrieval and overview limits of a run (seed 000 "Config Options"); `context_window_limit` is in tokens. */
+export const researchConfigSchema = z.object({
+  max_followups_per_step: z.number().int().min(0).max(20).default(3),
+  max_content_items_per_turn: z.number().int().min(1).max(50).default(3),
+  context_window_limit: z.number().int().min(200).default(24_000),
+  marker_overview_max_items: z.number().int().min(1).default(20),
+  /** Markers listed per kind and item in an overview (the most relevant first; the rest are counted). */
+  overview_markers_per_kind: z.number().int().min(1).default(3),
+  /** Words of context on each side of a marker's evidence (`by_marker`). */
+  context_words: z.number().int().min(0).max(2000).default(120),
+});
+export type ResearchConfig = z.output<typeof researchConfigSchema>;
+export type ResearchConfigInput = z.input<typeof researchConfigSchema>;
+
+/**
+ * What a step reply looks like on the wire: the requests are checked one by one by the
+ * retrieval handler (so one malformed request is rejected with a message, not the whole reply).
+ */
+export const stepReplyWireSchema = stepReplySchema.extend({
+  requests: z
+    .array(z.looseObject({ type: z.string() }))
+    .describe(
+      'more content you need; empty when done. Each is one of: {"type":"full_content_item","item_id","part"?: "transcript"|"comments"|"transcript_with_comments","chunk"?: n} | {"type":"by_marker","marker_id","context_words"?} | {"type":"by_topic","topic","item_ids"?,"max_results"?} | {"type":"selective_markers","item_id","kinds":["FACT"|"OPINION"|"DATA"|"ENGAGEMENT"]}',
+    ),
+});
+export type StepReplyWire = z.infer<typeof stepReplyWireSchema>;
+
+/** Epic runs: the orchestrator's split into non-overlapping phases. */
+export const epicPhaseSchema = z.object({
+  name: z.string().min(1),
+  description: z.string(),
+  item_ids: z.array(z.string()).min(1),
+  time_range: z.tuple([z.string(), z.string()]).optional(),
+  threads: z.array(z.string().min(1)).min(1).max(3).describe('two or three research threads (dimensions) for this phase'),
+});
+export type EpicPhase = z.infer<typeof epicPhaseSchema>;
+export const epicPhasesReplySchema = z.object({ phases: z.array(epicPhaseSchema).min(1).max(8) });
+
+/** Duplicate rates of an epic run's findings (share of findings that repeat an earlier one). */
+export const dedupStatsSchema = z.object({
+  threshold: z.number(),
+  findings_before: z.number().int().nonnegative(),
+  within_phase_rate_before: z.number(),
+  cross_phase_rate_before: z.number(),
+  findings_after: z.number().int().nonnegative(),
+  rate_after: z.number(),
+});
+export type DedupStats = z.infer<typeof dedupStatsSchema>;
+
+/** A finding as the synthesis sees it: its step and phase. */
+export const runFindingSchema = findingSchema.extend({ step_id: z.string(), phase_name: z.string().optional() });
+export type RunFinding = z.infer<typeof runFindingSchema>;
+
+/** The model's report: sections citing served source ids as `[S3]`. */
+export const synthesisReplySchema = z.object({
+  title: z.string(),
+  summary: z.string().describe('two to five sentences, with citations like [S3]'),
+  sections: z.array(z.object({ heading: z.string(), phase_name: z.string().optional(), body: z.string().describe('Markdown paragraphs citing sources as [S3][S7]') })).min(1),
+  conclusion: z.string(),
+});
+export type SynthesisReply = z.infer<typeof synthesisReplySchema>;
+
+const usageTotalsSchema = z.object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative(), calls: z.number().int().nonnegative() });
+/** `usage.json`: tokens per phase and per step (`execute/<step_id>`). */
+export const runUsageSchema = z.object({ byPhase: z.record(z.string(), usageTotalsSchema), byStep: z.record(z.string(), usageTotalsSchema) });
+export type RunUsage = z.infer<typeof runUsageSchema>;
+
 export const runManifestSchema = z.object({
   run_id: z.string(),
   created_at: z.string(),
@@ -138,5 +209,12 @@ export const runManifestSchema = z.object({
   status: z.enum(['planned', 'running', 'done', 'failed', 'cancelled']),
   steps: z.record(z.string(), stepStatusSchema),
   report: z.string().nullable(),
+  updated_at: z.string().optional(),
+  /** Why the run failed or was cancelled. */
+  error: z.string().optional(),
+  /** Epic runs: duplicate rates before and after de-duplication. */
+  dedup: dedupStatsSchema.optional(),
+  /** The report's citations that could not be resolved and were removed. */
+  removed_citations: z.array(z.string()).optional(),
 });
 export type RunManifest = z.infer<typeof runManifestSchema>;

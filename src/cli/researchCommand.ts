@@ -1,0 +1,112 @@
+/**
+ * `marker-research research <corpusDir> [--goal "<text>" | --goal auto] [--complexity …] …`:
+ * the research pipeline (goals, plan, steps, cited report), offline by default. Generates
+ * missing markers first with the same engine; prints the run folder, the steps with their
+ * status, tokens per phase and, last, `report: <path>`.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { loadCorpus } from '../core/corpus/loader';
+import { formatProblem } from '../core/corpus/types';
+import { createMarkerEngine } from '../core/markers/engineFactory';
+import { generateMarkers } from '../core/markers/generate';
+import { resumeResearch, runResearch, type ResearchContext, type RunResult } from '../core/research/pipeline';
+import { readRun } from '../core/research/runStore';
+import { COMPLEXITIES, type Complexity } from '../core/research/schema';
+import { consoleLogger } from '../core/util/log';
+import { numberOption, table, UsageError, type CliContext } from './io';
+import { promptsDir } from './markersCommand';
+
+export const RESEARCH_USAGE = `marker-research research <corpusDir> [options]
+  --goal TEXT|auto    the research goal, or auto (default): the first discovered goal
+  --complexity C      light | medium (default) | deep | epic
+  --provider P        extractive (default, no model) | openai | ollama
+  --base-url URL      OpenAI-compatible API root (…/v1) or Ollama host
+  --model NAME        model name
+  --concurrency N     model calls at once (default 4)
+  --plan FILE         run this (edited) plan.json instead of planning
+  --resume RUN_ID     resume a run from its last finished step
+  --json              JSON on stdout
+  Runs land in <corpus>/.marker-research/runs/<run-id>/.`;
+
+/** Runs the research command. */
+export async function researchCommand(ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: ctx.args,
+    allowPositionals: true,
+    options: {
+      goal: { type: 'string' }, complexity: { type: 'string', default: 'medium' }, provider: { type: 'string', default: 'extractive' }, 'base-url': { type: 'string' },
+      model: { type: 'string' }, concurrency: { type: 'string' }, plan: { type: 'string' }, resume: { type: 'string' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError('research: expected exactly one corpus folder');
+  const provider = values.provider;
+  if (provider !== 'extractive' && provider !== 'openai' && provider !== 'ollama') throw new UsageError('--provider expects extractive, openai or ollama');
+  if (provider !== 'extractive' && !values.model) throw new UsageError(`--provider ${provider} needs --model`);
+  if (!(COMPLEXITIES as readonly string[]).includes(values.complexity)) throw new UsageError('--complexity expects light, medium, deep or epic');
+  if (values.plan && values.resume) throw new UsageError('--plan and --resume cannot be combined');
+  const log = consoleLogger(ctx.err, { level: values.verbose ? 'debug' : 'warn' });
+  const corpus = await loadCorpus(positionals[0]!, { signal: ctx.signal });
+  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
+    ctx.err.write(`marker-research research: ${positionals[0]}: corpus folder does not exist or is not a folder\n`);
+    return 1;
+  }
+  for (const p of corpus.problems) if (p.severity === 'error' && !values.json) ctx.err.write(`${formatProblem(p)}\n`);
+  const { engine, client } = createMarkerEngine(
+    { provider, baseUrl: values['base-url'], model: values.model, concurrency: values.concurrency === undefined ? undefined : Math.max(1, numberOption('concurrency', values.concurrency, 4)) },
+    { promptsDir: promptsDir(), apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], log },
+  );
+  const markers = await generateMarkers(corpus, { engine, signal: ctx.signal, log });
+  if (markers.generated) ctx.err.write(`markers: ${markers.generated} generated, ${markers.cached} cached, ${markers.failed} failed\n`);
+  const tty = (ctx.err as NodeJS.WriteStream).isTTY === true;
+  const research: ResearchContext = {
+    corpus,
+    engine: client ?? 'extractive',
+    promptsDir: promptsDir(),
+    log,
+    signal: ctx.signal,
+    onEvent: (e) => {
+      if (tty && e.type === 'step') ctx.err.write(`\r\x1b[K${e.step_id}: ${e.status}${e.round !== undefined ? ` (round ${e.round + 1})` : ''}`);
+    },
+  };
+  let result: RunResult;
+  if (values.resume) result = await resumeResearch(research, values.resume);
+  else {
+    let plan: unknown;
+    if (values.plan) {
+      try {
+        plan = JSON.parse(await readFile(values.plan, 'utf8'));
+      } catch (e) {
+        throw new UsageError(`--plan ${values.plan}: ${(e as Error).message}`);
+      }
+    }
+    result = await runResearch(research, { goal: values.goal ?? 'auto', complexity: values.complexity as Complexity, ...(plan !== undefined ? { plan } : {}) });
+  }
+  if (tty) ctx.err.write('\r\x1b[K');
+  const stored = await readRun(corpus.root, result.runId);
+  if (values.json) {
+    ctx.out.write(`${JSON.stringify({ runId: result.runId, runDir: result.runDir, reportPath: result.reportPath, manifest: result.manifest, usage: stored.usage ?? null }, null, 2)}\n`);
+    return result.manifest.status === 'done' ? 0 : 1;
+  }
+  const rows = (stored.plan?.steps ?? []).map((st) => {
+    const r = stored.steps.get(st.step_id);
+    const u = stored.usage?.byStep[`execute/${st.step_id}`];
+    return [st.step_id, result.manifest.steps[st.step_id] ?? '-', String(r?.findings.length ?? 0), String(r?.sources.length ?? 0), String(r?.rounds ?? 0), u ? String(u.promptTokens + u.completionTokens) : '0', st.goal];
+  });
+  const phases = Object.entries(stored.usage?.byPhase ?? {}).map(([p, u]) => `${p} ${u.promptTokens + u.completionTokens}`);
+  const engineLabel = result.manifest.engine === 'extractive' ? 'extractive (no model)' : `${result.manifest.engine} ${result.manifest.model}`;
+  const lines = [
+    `run: ${result.runDir}`,
+    `goal: ${result.manifest.goal}`,
+    `complexity: ${result.manifest.complexity} · engine: ${engineLabel} · status: ${result.manifest.status}`,
+    '',
+    table(['step', 'status', 'findings', 'sources', 'rounds', 'tokens', 'goal'], rows, 60),
+    '',
+    `tokens per phase: ${phases.length ? phases.join(', ') : '0 (extractive)'}`,
+  ];
+  if (result.manifest.dedup) lines.push(`epic findings: ${result.manifest.dedup.findings_before} → ${result.manifest.dedup.findings_after}; cross-phase duplicates ${(result.manifest.dedup.cross_phase_rate_before * 100).toFixed(1)} % → ${(result.manifest.dedup.rate_after * 100).toFixed(1)} %`);
+  lines.push(`citations: ${stored.sources?.citations.length ?? 0} resolved${result.manifest.removed_citations?.length ? `, ${result.manifest.removed_citations.length} unresolvable removed` : ''}`);
+  lines.push(`report: ${result.reportPath ?? '(none)'}`);
+  ctx.out.write(`${lines.join('\n')}\n`);
+  return result.manifest.status === 'done' ? 0 : 1;
+}

@@ -1,0 +1,225 @@
+/**
+ * Phase 3: one plan step. A step starts from the marker overview of its items — never from
+ * truncated text — and runs up to `max_followups_per_step` more rounds in which the model's
+ * requests are served by the retrieval handler under the step's context budget. Findings cite
+ * the source ids (`S3`) of what was served, or marker ids (resolved to their evidence spans).
+ * The extractive engine runs the same loop without a model: it requests the step's relevant
+ * markers and topic passages and turns what was served into findings with real sources.
+ */
+import { isCancellation } from '../llm/types';
+import type { MarkerKind } from '../markers/schema';
+import { tokenize } from '../search/tokenize';
+import { CancelledError, throwIfAborted } from '../util/abort';
+import { dedupeFindings } from './citations';
+import type { RetrievalHandler } from './handler';
+import { formatMarkerOverview } from './overview';
+import { stepReplyWireSchema, type PlanStep, type RequestLogEntry, type SourceSpan, type StepResult } from './schema';
+import type { Session } from './session';
+
+/** What a finished (or failed) step produced. */
+export interface StepOutcome {
+  result: StepResult;
+  entries: RequestLogEntry[];
+}
+
+type StepFinding = StepResult['findings'][number];
+
+/** Maps a finding's cited ids to served source ids (marker ids via their evidence); unknown ones are dropped. */
+function resolveSourceIds(ids: readonly string[], handler: RetrievalHandler, s: Session, stepId: string): string[] {
+  const out: string[] = [];
+  for (const raw of ids) {
+    const id = String(raw).replace(/^\[|\]$/g, '').trim();
+    let sid: string | undefined;
+    if (handler.registry.get(id)) sid = id;
+    else if (handler.marker(id)) sid = handler.sourceForMarker(id)?.source_id;
+    if (sid) {
+      if (!out.includes(sid)) out.push(sid);
+    } else s.log.warn(`research: step ${stepId}: a finding cites unknown source "${id.slice(0, 60)}"; dropped`);
+  }
+  return out;
+}
+
+/** Fills `cited_by` of the step's log entries from its findings. */
+function linkCitations(entries: RequestLogEntry[], findings: readonly StepFinding[]): void {
+  for (const e of entries) {
+    const ids = new Set(e.served.map((x) => x.source_id));
+    e.cited_by = findings.filter((f) => f.source_ids.some((id) => ids.has(id))).map((f) => f.finding_id);
+  }
+}
+
+function kindsFor(step: PlanStep): MarkerKind[] {
+  const g = step.step_id;
+  if (/facts/.test(g)) return ['FACT', 'DATA'];
+  if (/opinions/.test(g)) return ['OPINION'];
+  if (/reception/.test(g) || step.required_data === 'comments') return ['OPINION', 'ENGAGEMENT', 'FACT'];
+  return ['FACT', 'OPINION', 'DATA', 'ENGAGEMENT'];
+}
+
+const SENTENCE = /[^.!?。！？\n]+[.!?。！？]?/gu;
+
+/** The sentence of `text` that shares the most tokens with `query`. */
+function bestSentence(text: string, query: ReadonlySet<string>): string | undefined {
+  let best: string | undefined;
+  let bestScore = 0;
+  for (const m of text.matchAll(SENTENCE)) {
+    const sentence = m[0].replace(/^[^:：\n]{1,40}[:：]\s+/, '').trim();
+    if (sentence.length < 12) continue;
+    const toks = new Set(tokenize(sentence));
+    let score = 0;
+    for (const t of toks) if (query.has(t)) score++;
+    if (score > bestScore) {
+      bestScore = score;
+      best = sentence;
+    }
+  }
+  return best && best.length > 400 ? `${best.slice(0, 400)}…` : best;
+}
+
+/** Runs one step with the extractive engine: requests markers and passages, findings from what was served. */
+async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHandler, base: StepResult): Promise<StepOutcome> {
+  const kinds = kindsFor(step);
+  const ov = formatMarkerOverview(
+    s.inputs.filter((x) => step.required_content_items.includes(x.item.id)),
+    { goal: step.goal, maxItems: s.config.marker_overview_max_items, markersPerKind: s.config.overview_markers_per_kind, lang: s.lang },
+  );
+  const budget = { used: ov.tokens };
+  const markerIds = step.marker_relevance.filter((id) => handler.marker(id));
+  let pending: unknown[] = [
+    ...markerIds.map((id) => ({ type: 'by_marker', marker_id: id })),
+    ...(step.retrieval_strategy === 'full_content' ? [{ type: 'by_topic', topic: step.goal, item_ids: step.required_content_items, max_results: 3 }] : []),
+  ];
+  if (!markerIds.length) pending.push(...step.required_content_items.slice(0, s.config.max_content_items_per_turn).map((id) => ({ type: 'selective_markers', item_id: id, kinds })));
+  const query = new Set(tokenize(step.goal));
+  const entries: RequestLogEntry[] = [];
+  const findings: StepFinding[] = [];
+  let round = 0;
+  for (; round <= s.config.max_followups_per_step && pending.length; round++) {
+    throwIfAborted(s.signal);
+    s.emit({ type: 'step', step_id: step.step_id, status: 'retrieving', round, ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+    const turn = handler.serveTurn(pending, budget, { stepId: step.step_id, round, itemScores: ov.itemScores, markerScores: ov.markerScores, defaultPart: step.required_data, lang: s.lang });
+    const next: unknown[] = [];
+    turn.entries.forEach((e, i) => {
+      entries.push(e);
+      s.emit({ type: 'request', step_id: step.step_id, round, request_type: String((e.request as { type?: unknown }).type), status: e.status, ...(e.reason ? { reason: e.reason } : {}) });
+      const req = pending[i] as { type: string; marker_id?: string };
+      // Deferred for the per-turn item limit: asked again next round (a budget deferral would not fit later either).
+      if (e.status === 'deferred' && /max_content_items_per_turn/.test(e.reason ?? '')) next.push(req);
+      if (e.status !== 'served' && e.status !== 'chunked') return;
+      if (req.type === 'by_marker' && req.marker_id) {
+        const m = handler.marker(req.marker_id)!.marker;
+        // The first served source of a by_marker request is the marker's exact evidence.
+        const sid = e.served[0]?.source_id;
+        if (sid) findings.push({ finding_id: `${step.step_id}-f${findings.length + 1}`, text: m.text, confidence: m.confidence, source_ids: [sid], ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+      } else {
+        for (const sv of e.served) {
+          const item = handler.item(sv.item_id);
+          const part = sv.part === 'transcript' ? item?.transcript : item?.comments;
+          const sentence = part && bestSentence(part.text.slice(sv.start, sv.end), query);
+          if (sentence) findings.push({ finding_id: `${step.step_id}-f${findings.length + 1}`, text: sentence, confidence: 0.5, source_ids: [sv.source_id], ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+        }
+      }
+    });
+    for (const src of turn.sources) if (!base.sources.some((x) => x.source_id === src.source_id)) base.sources.push(src);
+    base.deferred.push(...turn.deferred.filter((d) => !base.deferred.includes(d)));
+    pending = next;
+  }
+  const deduped = dedupeFindings(findings, 0.8).map((f, i) => ({ ...f, finding_id: `${step.step_id}-f${i + 1}` }));
+  linkCitations(entries, deduped);
+  const result: StepResult = {
+    ...base,
+    status: 'done',
+    rounds: round,
+    findings: deduped,
+    insights: [s.lang === 'zh' ? `抽取式：${deduped.length} 条发现，来自 ${new Set(base.sources.map((x) => x.item_id)).size} 个内容项。` : `Extractive: ${deduped.length} findings quoted from ${new Set(base.sources.map((x) => x.item_id)).size} items.`],
+    confidence: deduped.length ? Math.round((deduped.reduce((a, f) => a + f.confidence, 0) / deduped.length) * 100) / 100 : 0,
+  };
+  return { result, entries };
+}
+
+/** Runs one step with the model: overview first, then requested content round by round. */
+async function modelStep(s: Session, step: PlanStep, handler: RetrievalHandler, base: StepResult, runGoal: string): Promise<StepOutcome> {
+  const ov = formatMarkerOverview(
+    s.inputs.filter((x) => step.required_content_items.includes(x.item.id)),
+    { goal: step.goal, maxItems: s.config.marker_overview_max_items, markersPerKind: s.config.overview_markers_per_kind, lang: s.lang, log: s.log },
+  );
+  const prompt = await s.prompt('research-step');
+  const messages = prompt.render({
+    run_goal: runGoal,
+    step_id: step.step_id,
+    step_goal: step.goal,
+    required_data: step.required_data,
+    retrieval_strategy: step.retrieval_strategy,
+    marker_relevance: step.marker_relevance.join(', ') || '-',
+    overview: ov.text,
+    max_items_per_turn: s.config.max_content_items_per_turn,
+    context_budget: s.config.context_window_limit,
+    max_rounds: s.config.max_followups_per_step + 1,
+  });
+  const budget = { used: ov.tokens };
+  const entries: RequestLogEntry[] = [];
+  const findings = new Map<string, StepFinding>();
+  let insights: string[] = [];
+  let confidence = 0;
+  let round = 0;
+  for (; round <= s.config.max_followups_per_step; round++) {
+    s.emit({ type: 'step', step_id: step.step_id, status: 'running', round, ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+    const r = await s.call({ messages, schema: stepReplyWireSchema, schemaName: 'research_step', phase: 'execute', step: step.step_id });
+    const reply = r.value;
+    for (const f of reply.findings) {
+      const sources = resolveSourceIds(f.source_ids, handler, s, step.step_id);
+      const id = `${step.step_id}-${String(f.finding_id).replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || findings.size + 1}`;
+      findings.set(id, { finding_id: id, text: f.text, confidence: f.confidence, source_ids: sources, ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+    }
+    if (reply.insights.length) insights = reply.insights;
+    confidence = reply.confidence;
+    if (reply.done || !reply.requests.length || round === s.config.max_followups_per_step) {
+      round++;
+      break;
+    }
+    s.emit({ type: 'step', step_id: step.step_id, status: 'retrieving', round, ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+    const turn = handler.serveTurn(reply.requests, budget, { stepId: step.step_id, round, itemScores: ov.itemScores, markerScores: ov.markerScores, defaultPart: step.required_data, lang: s.lang });
+    for (const e of turn.entries) {
+      entries.push(e);
+      s.emit({ type: 'request', step_id: step.step_id, round, request_type: String((e.request as { type?: unknown })?.type ?? '?'), status: e.status, ...(e.reason ? { reason: e.reason } : {}) });
+    }
+    for (const src of turn.sources) if (!base.sources.some((x) => x.source_id === src.source_id)) base.sources.push(src);
+    base.deferred.push(...turn.deferred.filter((d) => !base.deferred.includes(d)));
+    messages.push(
+      { role: 'assistant', content: JSON.stringify(reply) },
+      {
+        role: 'user',
+        content: `Round ${round + 1} of at most ${s.config.max_followups_per_step + 1} — served content (cite it by its [S…] ids):\n\n${turn.text || '(nothing served)'}\n\nContinue step ${step.step_id}: reply with the complete, updated findings citing source ids, request more only if needed, and set "done": true when finished.`,
+      },
+    );
+  }
+  const list = [...findings.values()];
+  // Findings citing marker ids got their evidence spans registered: add them to the step's sources.
+  for (const f of list) for (const id of f.source_ids) {
+    const span = handler.registry.get(id);
+    if (span && !base.sources.some((x) => x.source_id === id)) base.sources.push(span);
+  }
+  linkCitations(entries, list);
+  return { result: { ...base, status: 'done', rounds: round, findings: list, insights, confidence }, entries };
+}
+
+/**
+ * Runs one plan step. A failure (other than cancellation) gives a `failed` result with the error;
+ * cancellation throws {@link CancelledError}.
+ */
+export async function executeStep(s: Session, step: PlanStep, handler: RetrievalHandler, runGoal: string): Promise<StepOutcome> {
+  const base: StepResult = { step_id: step.step_id, status: 'running', ...(step.phase_name ? { phase_name: step.phase_name } : {}), rounds: 0, findings: [], insights: [], confidence: 0, sources: [] as SourceSpan[], deferred: [] };
+  s.emit({ type: 'step', step_id: step.step_id, status: 'running', ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+  try {
+    throwIfAborted(s.signal);
+    const out = s.engine === 'extractive' ? await extractiveStep(s, step, handler, base) : await modelStep(s, step, handler, base, runGoal);
+    s.emit({ type: 'step', step_id: step.step_id, status: 'done', ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+    return out;
+  } catch (error) {
+    if (error instanceof CancelledError || isCancellation(error) || s.signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError('research: cancelled');
+    const message = (error as Error).message;
+    s.log.warn(`research: step ${step.step_id} failed: ${message}`);
+    s.emit({ type: 'step', step_id: step.step_id, status: 'failed', error: message, ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+    return { result: { ...base, status: 'failed', error: message }, entries: [] };
+  }
+}
+

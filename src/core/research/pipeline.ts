@@ -1,0 +1,273 @@
+/**
+ * The research pipeline's entry points (SPEC §4): discover goals, plan, run, resume, list and
+ * read runs. A run lives in `<corpus>/.marker-research/runs/<run-id>/` and is written atomically
+ * after each step, so a run killed mid-way resumes from its last finished step.
+ *
+ * @example
+ * const ctx = { corpus, engine: 'extractive' as const, promptsDir: 'prompts' };
+ * const { runId, reportPath } = await runResearch(ctx, { goal: 'winter range of electric cars' });
+ */
+import * as path from 'node:path';
+import { isCancellation } from '../llm/types';
+import { CancelledError, mapLimit, throwIfAborted } from '../util/abort';
+import { dedupeFindings, duplicateRate } from './citations';
+import { executeStep, type StepOutcome } from './execute';
+import { RetrievalHandler, SourceRegistry } from './handler';
+import { goalFromText, goalsPhase, planPhase, validatePlan } from './plan';
+import { listRuns as listStoredRuns, newRunId, readRun as readStoredRun, runDir as runFolder, RunWriter, type StoredRun } from './runStore';
+import type { Complexity, DedupStats, Goal, Plan, RequestLogEntry, RunFinding, RunManifest, StepResult } from './schema';
+import { openSession, type ResearchContext, type Session } from './session';
+import { synthesize } from './synthesis';
+
+export type { ResearchContext, ResearchEngine, ResearchEvent } from './session';
+
+/** Options of {@link discoverGoals}. */
+export interface DiscoverOptions {
+  /** At most this many goals (default 5). */
+  maxGoals?: number;
+}
+
+/**
+ * Phase 1: research goals proposed from the marker overview (model), or from topic clusters of
+ * markers (extractive). Every goal's item and marker ids exist in the corpus.
+ */
+export async function discoverGoals(ctx: ResearchContext, opts: DiscoverOptions = {}): Promise<Goal[]> {
+  const s = await openSession(ctx);
+  s.emit({ type: 'phase', phase: 'goals', status: 'running' });
+  const goals = await goalsPhase(s, opts.maxGoals ?? 5);
+  s.emit({ type: 'phase', phase: 'goals', status: 'done' });
+  return goals;
+}
+
+/** Options of {@link planResearch}. */
+export interface PlanOptions {
+  complexity?: Complexity;
+}
+
+/**
+ * Phase 2: a validated plan for `goal` (a goal from {@link discoverGoals} or the user's text).
+ * Not persisted by itself: pass it (possibly edited) to {@link runResearch} as `plan`.
+ */
+export async function planResearch(ctx: ResearchContext, goal: Goal | string, opts: PlanOptions = {}): Promise<Plan> {
+  const s = await openSession(ctx);
+  s.emit({ type: 'phase', phase: 'plan', status: 'running' });
+  const plan = await planPhase(s, typeof goal === 'string' ? goalFromText(s, goal) : goal, opts.complexity ?? 'medium');
+  s.emit({ type: 'phase', phase: 'plan', status: 'done' });
+  return plan;
+}
+
+/** Options of {@link runResearch}. */
+export interface RunOptions {
+  /** The user's goal, a goal object, or `'auto'` (default): the first discovered goal. */
+  goal?: string | Goal | 'auto';
+  complexity?: Complexity;
+  /** An (edited) plan to run instead of planning; validated against the corpus. */
+  plan?: unknown;
+  /** Use this run id (default: a new `YYYYMMDD-HHMMSS-xxxx`). */
+  runId?: string;
+  /** Steps run at once (default: every step for epic runs, else 1); model calls are limited by the client's semaphore. */
+  stepConcurrency?: number;
+  /** Save goals and plan (status `planned`) and return without executing; {@link resumeResearch} runs it. */
+  stopAfterPlan?: boolean;
+}
+
+/** What a run returns. */
+export interface RunResult {
+  runId: string;
+  runDir: string;
+  /** `report.md` (null when stopped after planning). */
+  reportPath: string | null;
+  manifest: RunManifest;
+}
+
+/**
+ * Runs research end to end: goals, plan (saved before execution), steps (each saved when it
+ * finishes), synthesis. Cancelling through `ctx.signal` throws a `CancelledError` and leaves
+ * the run `cancelled`, resumable with {@link resumeResearch}.
+ * @throws Error (`research: …`) on an invalid plan; CancelledError when cancelled.
+ */
+export async function runResearch(ctx: ResearchContext, opts: RunOptions = {}): Promise<RunResult> {
+  const s = await openSession(ctx);
+  const runId = opts.runId ?? newRunId();
+  const dir = runFolder(s.corpus.root, runId);
+  const writer = new RunWriter(dir);
+  const complexity = opts.complexity ?? (opts.plan && typeof opts.plan === 'object' ? ((opts.plan as { complexity?: Complexity }).complexity ?? 'medium') : 'medium');
+  let goal: Goal;
+  let plan: Plan;
+  if (opts.plan !== undefined) {
+    plan = validatePlan(s, opts.plan);
+    goal = goalFromText(s, plan.goal);
+  } else {
+    s.emit({ type: 'phase', phase: 'goals', status: 'running' });
+    if (opts.goal === undefined || opts.goal === 'auto') {
+      const goals = await goalsPhase(s, 5);
+      await writer.goals(goals);
+      goal = goals[0]!;
+    } else {
+      goal = typeof opts.goal === 'string' ? goalFromText(s, opts.goal) : opts.goal;
+    }
+    s.emit({ type: 'phase', phase: 'goals', status: 'done' });
+    s.emit({ type: 'phase', phase: 'plan', status: 'running' });
+    plan = await planPhase(s, goal, complexity);
+    s.emit({ type: 'phase', phase: 'plan', status: 'done' });
+  }
+  if (opts.plan !== undefined || (opts.goal !== undefined && opts.goal !== 'auto')) await writer.goals([goal]);
+  const manifest: RunManifest = {
+    run_id: runId,
+    created_at: new Date().toISOString(),
+    corpus: s.corpus.root,
+    goal: plan.goal,
+    complexity: plan.complexity,
+    engine: s.engine === 'extractive' ? 'extractive' : s.engine.provider,
+    model: s.engine === 'extractive' ? null : s.engine.model,
+    status: 'planned',
+    steps: Object.fromEntries(plan.steps.map((st) => [st.step_id, 'pending' as const])),
+    report: null,
+  };
+  await writer.plan(plan);
+  await writer.usage(s.usage.data);
+  await writer.manifest(manifest);
+  s.emit({ type: 'run', run_id: runId, run_dir: dir, status: 'planned' });
+  if (opts.stopAfterPlan) return { runId, runDir: dir, reportPath: null, manifest };
+  return execute(s, writer, manifest, plan, new Map(), [], opts.stepConcurrency);
+}
+
+/**
+ * Resumes a run: finished steps are kept (never redone); pending, failed and interrupted steps
+ * run; then the report is written again.
+ * @throws Error (`research: …`) when the run does not exist or has no plan.
+ */
+export async function resumeResearch(ctx: ResearchContext, runId: string, opts: Pick<RunOptions, 'stepConcurrency'> = {}): Promise<RunResult> {
+  const stored = await readStoredRun(ctx.corpus.root, runId);
+  if (!stored.plan) throw new Error(`research: run ${runId} has no plan.json; start a new run`);
+  const s = await openSession(ctx, stored.usage);
+  const plan = validatePlan(s, stored.plan);
+  const done = new Map([...stored.steps].filter(([, r]) => r.status === 'done'));
+  for (const st of plan.steps) if (!done.has(st.step_id)) s.usage.resetStep('execute', st.step_id);
+  const kept = stored.requests.filter((e) => done.has(e.step_id));
+  const writer = new RunWriter(stored.dir);
+  const manifest: RunManifest = { ...stored.manifest, error: undefined };
+  s.log.info(`research: resuming ${runId}: ${done.size} of ${plan.steps.length} steps already done`);
+  return execute(s, writer, manifest, plan, done, kept, opts.stepConcurrency);
+}
+
+/** Phase 3 and synthesis, with persistence after every step. */
+async function execute(s: Session, writer: RunWriter, manifest: RunManifest, plan: Plan, done: Map<string, StepResult>, log: RequestLogEntry[], stepConcurrency?: number): Promise<RunResult> {
+  const registry = new SourceRegistry([...done.values()].flatMap((r) => r.sources));
+  const handler = new RetrievalHandler(s.corpus, s.markers, s.config, registry, s.ctx.index);
+  const results = new Map(done);
+  manifest.status = 'running';
+  for (const st of plan.steps) manifest.steps[st.step_id] = done.has(st.step_id) ? 'done' : 'pending';
+  await writer.manifest(manifest);
+  s.emit({ type: 'run', run_id: manifest.run_id, run_dir: writer.dir, status: 'running' });
+  for (const st of plan.steps) s.emit({ type: 'step', step_id: st.step_id, status: done.has(st.step_id) ? 'done' : 'pending', ...(st.phase_name ? { phase_name: st.phase_name } : {}) });
+  const todo = plan.steps.filter((st) => !done.has(st.step_id));
+  let finished = done.size;
+  const save = async (out: StepOutcome): Promise<void> => {
+    results.set(out.result.step_id, out.result);
+    log.push(...out.entries);
+    manifest.steps[out.result.step_id] = out.result.status;
+    await writer.step(out.result);
+    await writer.requests(log);
+    await writer.usage(s.usage.data);
+    await writer.manifest(manifest);
+    s.ctx.onProgress?.({ done: ++finished, total: plan.steps.length, message: out.result.step_id });
+  };
+  try {
+    s.emit({ type: 'phase', phase: 'execute', status: 'running' });
+    const limit = stepConcurrency ?? (plan.complexity === 'epic' ? todo.length : 1);
+    await mapLimit(
+      todo,
+      Math.max(1, limit),
+      async (st) => {
+        manifest.steps[st.step_id] = 'running';
+        await save(await executeStep(s, st, handler, plan.goal));
+      },
+      s.signal,
+    );
+    s.emit({ type: 'phase', phase: 'execute', status: 'done' });
+    throwIfAborted(s.signal);
+
+    // Findings of every finished step; epic: de-duplicated within each phase, then across phases.
+    const all: RunFinding[] = plan.steps.flatMap((st) => (results.get(st.step_id)?.findings ?? []).map((f) => ({ ...f, step_id: st.step_id, ...(st.phase_name ? { phase_name: st.phase_name } : {}) })));
+    let findings: RunFinding[];
+    if (plan.complexity === 'epic' || plan.phases?.length) {
+      const { findings: deduped, stats } = dedupeEpic(all);
+      findings = deduped;
+      manifest.dedup = stats;
+      s.log.info(`research: epic findings ${stats.findings_before} → ${stats.findings_after}; cross-phase duplicates ${(stats.cross_phase_rate_before * 100).toFixed(1)} % → ${(stats.rate_after * 100).toFixed(1)} %`);
+    } else findings = dedupeFindings(all, 0.8);
+
+    s.emit({ type: 'phase', phase: 'synthesis', status: 'running' });
+    const report = await synthesize(s, plan, findings, handler, { runId: manifest.run_id });
+    await writer.report(report.markdown, report.sources);
+    const reportPath = path.join(writer.dir, 'report.md');
+    manifest.report = 'report.md';
+    manifest.status = 'done';
+    manifest.removed_citations = report.removed;
+    await writer.usage(s.usage.data);
+    await writer.manifest(manifest);
+    await writer.flush();
+    s.emit({ type: 'phase', phase: 'synthesis', status: 'done' });
+    s.emit({ type: 'report', path: reportPath });
+    s.emit({ type: 'run', run_id: manifest.run_id, run_dir: writer.dir, status: 'done' });
+    return { runId: manifest.run_id, runDir: writer.dir, reportPath, manifest };
+  } catch (error) {
+    const cancelled = error instanceof CancelledError || isCancellation(error) || s.signal?.aborted;
+    manifest.status = cancelled ? 'cancelled' : 'failed';
+    manifest.error = cancelled ? 'cancelled' : (error as Error).message;
+    for (const [id, st] of Object.entries(manifest.steps)) if (st === 'running' || st === 'retrieving') manifest.steps[id] = 'pending';
+    await writer.flush();
+    await writer.usage(s.usage.data).catch(() => undefined);
+    await writer.manifest(manifest).catch(() => undefined);
+    s.emit({ type: 'run', run_id: manifest.run_id, run_dir: writer.dir, status: manifest.status });
+    throw cancelled && !(error instanceof CancelledError) ? new CancelledError('research: cancelled') : error;
+  }
+}
+
+/** Threshold of claim similarity at which two findings count as the same. */
+export const DEDUP_THRESHOLD = 0.6;
+
+/**
+ * De-duplicates an epic run's findings within each phase, then across phases, and measures the
+ * duplicate rate before and after (at {@link DEDUP_THRESHOLD}).
+ */
+export function dedupeEpic(all: readonly RunFinding[], threshold = DEDUP_THRESHOLD): { findings: RunFinding[]; stats: DedupStats } {
+  const phases = [...new Set(all.map((f) => f.phase_name ?? ''))];
+  let withinDup = 0;
+  const within: RunFinding[] = [];
+  for (const p of phases) {
+    const group = all.filter((f) => (f.phase_name ?? '') === p);
+    withinDup += duplicateRate(group, threshold) * group.length;
+    within.push(...dedupeFindings(group, threshold));
+  }
+  const crossBefore = duplicateRate(within, threshold, (f) => f.phase_name);
+  const findings = dedupeFindings(within, threshold);
+  return {
+    findings,
+    stats: {
+      threshold,
+      findings_before: all.length,
+      within_phase_rate_before: all.length ? withinDup / all.length : 0,
+      cross_phase_rate_before: crossBefore,
+      findings_after: findings.length,
+      rate_after: duplicateRate(findings, threshold),
+    },
+  };
+}
+
+/** Manifests of the runs of the corpus at `root`, newest first. */
+export function listRuns(root: string): Promise<RunManifest[]> {
+  return listStoredRuns(root);
+}
+
+/**
+ * Everything stored of a run: manifest, goals, plan, step results, request log, usage, report
+ * and its sources.
+ * @throws Error (`research: …`) when the run does not exist.
+ */
+export function readRun(root: string, runId: string): Promise<StoredRun> {
+  return readStoredRun(root, runId);
+}
+
+export type { StoredRun } from './runStore';

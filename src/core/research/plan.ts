@@ -1,0 +1,293 @@
+/**
+ * Phase 1 (goals) and Phase 2 (plan), with a model or extractively. Model replies are validated
+ * against the corpus: unknown item and marker ids are dropped from goals, and a plan that names
+ * unknown ids gets one repair round (a second call quoting the bad ids) before they are dropped.
+ * Epic plans are split first into non-overlapping phases (time ranges from `published_at`, or
+ * stages) with two or three threads each.
+ */
+import { isCancellation } from '../llm/types';
+import type { Marker, MarkerKind } from '../markers/schema';
+import { allMarkers } from '../markers/store';
+import { CancelledError } from '../util/abort';
+import { formatMarkerOverview, scoreRelevance } from './overview';
+import { epicPhasesReplySchema, goalsReplySchema, planReplySchema, planSchema, type Complexity, type EpicPhase, type Goal, type Plan, type PlanStep } from './schema';
+import type { Session } from './session';
+
+const STEPS_BY_COMPLEXITY: Record<Complexity, number> = { light: 2, medium: 4, deep: 6, epic: 12 };
+
+function rethrowCancel(error: unknown, s: Session): void {
+  if (error instanceof CancelledError || isCancellation(error) || s.signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError('research: cancelled');
+}
+
+// ---- Goals ---------------------------------------------------------------------------------
+
+/** Goals from topic clusters of markers: the topics most items and markers share. */
+export function extractiveGoals(s: Session, maxGoals = 5): Goal[] {
+  const clusters = new Map<string, { label: string; items: Set<string>; markers: Marker[] }>();
+  for (const { item, markers } of s.inputs) {
+    if (!markers) continue;
+    for (const m of allMarkers(markers)) {
+      const key = m.topic.normalize('NFKC').toLowerCase().trim();
+      if (!key) continue;
+      const c = clusters.get(key) ?? { label: m.topic.trim(), items: new Set(), markers: [] };
+      c.items.add(item.id);
+      c.markers.push(m);
+      clusters.set(key, c);
+    }
+  }
+  const ranked = [...clusters.values()].sort((a, b) => b.items.size * 3 + b.markers.length - (a.items.size * 3 + a.markers.length) || (a.label < b.label ? -1 : 1));
+  const goals: Goal[] = ranked.slice(0, maxGoals).map((c, i) => ({
+    goal_id: `g${i + 1}`,
+    title: s.lang === 'zh' ? `关于"${c.label}"，内容项中有哪些事实、观点和数据？` : `What do the items say about "${c.label}": facts, opinions and data?`,
+    rationale: s.lang === 'zh' ? `${c.items.size} 个内容项中有 ${c.markers.length} 个标记涉及此话题（抽取式，无模型）。` : `${c.markers.length} markers in ${c.items.size} items share this topic (extractive, no model).`,
+    item_ids: [...c.items],
+    marker_ids: c.markers.slice(0, 12).map((m) => m.id),
+  }));
+  if (!goals.length) {
+    goals.push({
+      goal_id: 'g1',
+      title: s.lang === 'zh' ? '这些内容项的主要事实、观点和讨论是什么？' : 'What are the main facts, opinions and discussions of these items?',
+      rationale: 'no markers with topics; covers every item',
+      item_ids: s.corpus.items.map((i) => i.id).slice(0, s.config.marker_overview_max_items),
+      marker_ids: [],
+    });
+  }
+  return goals;
+}
+
+/** Keeps the known ids of a goal; undefined when no known item is left. */
+function cleanGoal(s: Session, g: Goal, i: number): Goal | undefined {
+  const items = [...new Set(g.item_ids.filter((id) => s.items.has(id)))];
+  const known = new Set([...s.markers.values()].flatMap((im) => allMarkers(im).map((m) => m.id)));
+  const markerIds = g.marker_ids.filter((id) => known.has(id));
+  const dropped = g.item_ids.length - items.length + (g.marker_ids.length - markerIds.length);
+  if (dropped) s.log.warn(`research: goal "${g.title.slice(0, 60)}": dropped ${dropped} unknown id(s)`);
+  if (!items.length) return undefined;
+  return { ...g, goal_id: `g${i + 1}`, item_ids: items, marker_ids: markerIds };
+}
+
+/** Phase 1: goals proposed by the model from the overview (or extractively). */
+export async function goalsPhase(s: Session, maxGoals = 5): Promise<Goal[]> {
+  if (s.engine === 'extractive') return extractiveGoals(s, maxGoals);
+  const ov = formatMarkerOverview(s.inputs, { maxItems: s.config.marker_overview_max_items, markersPerKind: s.config.overview_markers_per_kind, lang: s.lang, log: s.log });
+  const prompt = await s.prompt('research-goals');
+  try {
+    const r = await s.call({ messages: prompt.render({ overview: ov.text, max_goals: maxGoals }), schema: goalsReplySchema, schemaName: 'research_goals', phase: 'goals' });
+    const goals = r.value.goals.map((g, i) => cleanGoal(s, g, i)).filter((g): g is Goal => !!g).slice(0, maxGoals).map((g, i) => ({ ...g, goal_id: `g${i + 1}` }));
+    if (goals.length) return goals;
+    s.log.warn('research: the model proposed no goal with known items; using extractive goals');
+  } catch (error) {
+    rethrowCancel(error, s);
+    s.log.warn(`research: goals from the model failed (${(error as Error).message}); using extractive goals`);
+  }
+  return extractiveGoals(s, maxGoals);
+}
+
+/** A goal for a question the user wrote: the items and markers most relevant to it. */
+export function goalFromText(s: Session, text: string): Goal {
+  const { items, markers } = scoreRelevance(s.inputs, text);
+  const ranked = [...items].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]).map(([id]) => id);
+  const itemIds = (ranked.length ? ranked : s.corpus.items.map((i) => i.id)).slice(0, s.config.marker_overview_max_items);
+  const markerIds = [...markers].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([id]) => id);
+  return { goal_id: 'user', title: text, rationale: 'written by the user', item_ids: itemIds, marker_ids: markerIds };
+}
+
+// ---- Plan ------------------------------------------------------------------------------------
+
+/** Ids a plan names that the corpus does not know. */
+export function unknownPlanIds(s: Session, steps: readonly PlanStep[]): { items: string[]; markers: string[] } {
+  const allIds = new Set<string>();
+  for (const im of s.markers.values()) for (const m of allMarkers(im)) allIds.add(m.id);
+  const items = new Set<string>();
+  const markers = new Set<string>();
+  for (const st of steps) {
+    for (const id of st.required_content_items) if (!s.items.has(id)) items.add(id);
+    for (const id of st.marker_relevance) if (!allIds.has(id)) markers.add(id);
+  }
+  return { items: [...items], markers: [...markers] };
+}
+
+/** Drops unknown ids and steps left without items; makes step ids unique and file-safe. */
+function cleanSteps(s: Session, steps: readonly PlanStep[]): PlanStep[] {
+  const bad = unknownPlanIds(s, steps);
+  const badItems = new Set(bad.items);
+  const badMarkers = new Set(bad.markers);
+  const seen = new Set<string>();
+  const out: PlanStep[] = [];
+  for (const st of steps) {
+    const items = [...new Set(st.required_content_items.filter((id) => !badItems.has(id)))];
+    if (!items.length) {
+      s.log.warn(`research: plan step ${st.step_id} names no known item; dropped`);
+      continue;
+    }
+    let id = st.step_id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 60) || `s${out.length + 1}`;
+    for (let k = 2; seen.has(id) && k < 1000; k++) id = `${st.step_id.slice(0, 50)}_${k}`;
+    seen.add(id);
+    out.push({ ...st, step_id: id, required_content_items: items, marker_relevance: st.marker_relevance.filter((m) => !badMarkers.has(m)) });
+  }
+  return out;
+}
+
+/**
+ * Validates an (edited) plan against the corpus.
+ * @throws Error (`research: plan: …`) on a schema error or unknown item ids; unknown marker ids are dropped with a warning.
+ */
+export function validatePlan(s: Session, plan: unknown): Plan {
+  const parsed = planSchema.safeParse(plan);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    throw new Error(`research: plan: ${i ? `${i.path.join('.')}: ${i.message}` : 'invalid'}`);
+  }
+  const bad = unknownPlanIds(s, parsed.data.steps);
+  if (bad.items.length) throw new Error(`research: plan: unknown item ids: ${bad.items.slice(0, 10).join(', ')}`);
+  if (bad.markers.length) s.log.warn(`research: plan: dropping unknown marker ids: ${bad.markers.slice(0, 10).join(', ')}`);
+  const ids = parsed.data.steps.map((st) => st.step_id);
+  if (new Set(ids).size !== ids.length) throw new Error('research: plan: step ids must be unique');
+  for (const id of ids) if (!/^[A-Za-z0-9_-]{1,80}$/.test(id)) throw new Error(`research: plan: step id "${id.slice(0, 80)}" may only contain letters, digits, '_' and '-'`);
+  return { ...parsed.data, steps: parsed.data.steps.map((st) => ({ ...st, marker_relevance: st.marker_relevance.filter((m) => !bad.markers.includes(m)) })) };
+}
+
+/** The most relevant markers of `items` for `text`, optionally of some kinds. */
+function topMarkers(s: Session, items: readonly string[], text: string, kinds?: readonly MarkerKind[], n = 8): string[] {
+  const inputs = s.inputs.filter((x) => items.includes(x.item.id));
+  const { markers } = scoreRelevance(inputs, text);
+  const list = inputs.flatMap((x) => (x.markers ? allMarkers(x.markers) : [])).filter((m) => !kinds || kinds.includes(m.kind));
+  return list
+    .sort((a, b) => (markers.get(b.id) ?? 0) - (markers.get(a.id) ?? 0) || b.confidence - a.confidence)
+    .slice(0, n)
+    .map((m) => m.id);
+}
+
+/** Steps per goal facet: facts and data, opinions, reception in comments, then topic deep-dives. */
+export function extractivePlanSteps(s: Session, goal: Goal, complexity: Complexity, prefix = 's', phaseName?: string): PlanStep[] {
+  const zh = s.lang === 'zh';
+  const items = goal.item_ids.filter((id) => s.items.has(id));
+  const withComments = items.filter((id) => s.items.get(id)?.comments);
+  const steps: PlanStep[] = [];
+  const add = (suffix: string, text: string, its: string[], data: PlanStep['required_data'], kinds: MarkerKind[], strategy: PlanStep['retrieval_strategy']): void => {
+    if (!its.length) return;
+    steps.push({ step_id: `${prefix}${steps.length + 1}-${suffix}`, goal: text, required_content_items: its, required_data: data, marker_relevance: topMarkers(s, its, `${goal.title} ${text}`, kinds), retrieval_strategy: strategy, ...(phaseName ? { phase_name: phaseName } : {}) });
+  };
+  add('facts', zh ? `事实与数据：${goal.title}` : `Facts and figures: ${goal.title}`, items, 'transcript', ['FACT', 'DATA'], 'selective_by_markers');
+  if (complexity !== 'light') add('opinions', zh ? `观点与论证：${goal.title}` : `Opinions and arguments: ${goal.title}`, items, 'transcript', ['OPINION'], 'selective_by_markers');
+  add('reception', zh ? `评论区的反应：${goal.title}` : `How commenters receive it: ${goal.title}`, withComments, 'comments', ['OPINION', 'ENGAGEMENT', 'FACT'], 'selective_by_markers');
+  if (complexity === 'deep') {
+    const topics = extractiveGoals({ ...s, inputs: s.inputs.filter((x) => items.includes(x.item.id)) }, 2);
+    for (const t of topics) add('topic', t.title, t.item_ids, 'transcript_with_comments', ['FACT', 'OPINION', 'DATA'], 'full_content');
+  }
+  return steps.slice(0, STEPS_BY_COMPLEXITY[complexity]);
+}
+
+function dateOf(s: Session, id: string): string | undefined {
+  const v = s.items.get(id)?.meta.published_at;
+  return typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? v : undefined;
+}
+
+/** Non-overlapping phases of `items`: contiguous ranges of `published_at`, or stages in corpus order. */
+export function extractivePhases(s: Session, goal: Goal): EpicPhase[] {
+  const items = goal.item_ids.filter((id) => s.items.has(id));
+  const dated = items.filter((id) => dateOf(s, id)).sort((a, b) => Date.parse(dateOf(s, a)!) - Date.parse(dateOf(s, b)!));
+  const undated = items.filter((id) => !dateOf(s, id));
+  const groups: { ids: string[]; range?: [string, string] }[] = [];
+  const n = Math.max(1, Math.min(4, Math.ceil(dated.length / 2)));
+  for (let k = 0; k < n && dated.length; k++) {
+    const ids = dated.slice(Math.floor((k * dated.length) / n), Math.floor(((k + 1) * dated.length) / n));
+    if (ids.length) groups.push({ ids, range: [dateOf(s, ids[0]!)!.slice(0, 10), dateOf(s, ids[ids.length - 1]!)!.slice(0, 10)] });
+  }
+  if (undated.length) {
+    const m = Math.max(1, Math.min(4 - Math.min(groups.length, 2), Math.ceil(undated.length / 3)));
+    for (let k = 0; k < m; k++) {
+      const ids = undated.slice(Math.floor((k * undated.length) / m), Math.floor(((k + 1) * undated.length) / m));
+      if (ids.length) groups.push({ ids });
+    }
+  }
+  return groups.map((g, i) => {
+    const threads = extractiveGoals({ ...s, inputs: s.inputs.filter((x) => g.ids.includes(x.item.id)) }, 3)
+      .map((t) => t.title)
+      .slice(0, 3);
+    const name = g.range ? `${String.fromCharCode(65 + i)}: ${g.range[0]} – ${g.range[1]}` : `${String.fromCharCode(65 + i)}: ${s.lang === 'zh' ? '阶段' : 'stage'} ${i + 1}`;
+    return { name, description: `${g.ids.length} items`, item_ids: g.ids, ...(g.range ? { time_range: g.range } : {}), threads: threads.length >= 2 ? threads : [...threads, s.lang === 'zh' ? '观点与评论' : 'Opinions and reception'].slice(0, 3) };
+  });
+}
+
+/** Keeps phases non-overlapping: an item belongs to the first phase that names it. */
+function cleanPhases(s: Session, phases: readonly EpicPhase[]): EpicPhase[] {
+  const taken = new Set<string>();
+  const out: EpicPhase[] = [];
+  for (const p of phases) {
+    const ids = p.item_ids.filter((id) => s.items.has(id) && !taken.has(id));
+    for (const id of ids) taken.add(id);
+    if (ids.length) out.push({ ...p, name: p.name.trim() || `phase ${out.length + 1}`, item_ids: ids, threads: p.threads.slice(0, 3) });
+  }
+  return out;
+}
+
+/** Plan steps of an epic run: one per thread of each phase, on that phase's items. */
+function epicSteps(s: Session, goal: Goal, phases: readonly EpicPhase[]): PlanStep[] {
+  return phases.flatMap((p, i) =>
+    p.threads.map((thread, j) => {
+      const items = p.item_ids.slice(0, 8);
+      return {
+        step_id: `p${i + 1}-t${j + 1}`,
+        goal: `${thread} (${p.name})`,
+        required_content_items: items,
+        required_data: 'transcript_with_comments' as const,
+        marker_relevance: topMarkers(s, items, `${goal.title} ${thread}`),
+        retrieval_strategy: 'selective_by_markers' as const,
+        phase_name: p.name,
+      };
+    }),
+  );
+}
+
+/** Phase 2: the plan for `goal`. */
+export async function planPhase(s: Session, goal: Goal, complexity: Complexity): Promise<Plan> {
+  if (complexity === 'epic') {
+    let phases: EpicPhase[] = [];
+    if (s.engine !== 'extractive') {
+      const ov = formatMarkerOverview(s.inputs.filter((x) => goal.item_ids.includes(x.item.id)), { goal: goal.title, maxItems: s.config.marker_overview_max_items, markersPerKind: 3, lang: s.lang, log: s.log });
+      const dates = goal.item_ids.map((id) => `${id}: ${dateOf(s, id) ?? '(no date)'}`).join('\n');
+      try {
+        const prompt = await s.prompt('research-epic-phases');
+        const r = await s.call({ messages: prompt.render({ goal: goal.title, overview: ov.text, dates }), schema: epicPhasesReplySchema, schemaName: 'research_epic_phases', phase: 'plan', step: 'phases' });
+        phases = cleanPhases(s, r.value.phases);
+      } catch (error) {
+        rethrowCancel(error, s);
+        s.log.warn(`research: epic phases from the model failed (${(error as Error).message}); splitting by date`);
+      }
+    }
+    if (phases.length < 2) phases = extractivePhases(s, goal);
+    const steps = epicSteps(s, goal, phases);
+    return { goal: goal.title, complexity, steps, phases: phases.map((p) => ({ name: p.name, description: `${p.description}; threads: ${p.threads.join(' | ')}`, item_ids: p.item_ids, ...(p.time_range ? { time_range: p.time_range } : {}) })) };
+  }
+  if (s.engine === 'extractive') return { goal: goal.title, complexity, steps: extractivePlanSteps(s, goal, complexity) };
+  const inputs = s.inputs.filter((x) => goal.item_ids.includes(x.item.id));
+  const ov = formatMarkerOverview(inputs.length ? inputs : s.inputs, { goal: goal.title, maxItems: s.config.marker_overview_max_items, markersPerKind: s.config.overview_markers_per_kind, lang: s.lang, log: s.log });
+  const prompt = await s.prompt('research-plan');
+  const messages = prompt.render({ goal: goal.title, complexity, max_steps: STEPS_BY_COMPLEXITY[complexity], overview: ov.text });
+  try {
+    const r = await s.call({ messages, schema: planReplySchema, schemaName: 'research_plan', phase: 'plan' });
+    let steps = r.value.steps;
+    const bad = unknownPlanIds(s, steps);
+    if (bad.items.length || bad.markers.length) {
+      s.log.warn(`research: plan names unknown ids (items: ${bad.items.join(', ') || '-'}; markers: ${bad.markers.join(', ') || '-'}); asking for a repair`);
+      const repair = [
+        ...messages,
+        { role: 'assistant' as const, content: JSON.stringify(r.value) },
+        {
+          role: 'user' as const,
+          content: `These ids do not exist in the corpus: ${[...bad.items.map((i) => `item "${i}"`), ...bad.markers.map((m) => `marker "${m}"`)].join(', ')}. Use only the item ids and marker ids shown in the overview. Reply with the corrected plan as the same JSON object.`,
+        },
+      ];
+      const r2 = await s.call({ messages: repair, schema: planReplySchema, schemaName: 'research_plan', phase: 'plan', step: 'repair' });
+      steps = r2.value.steps;
+    }
+    const cleaned = cleanSteps(s, steps).slice(0, STEPS_BY_COMPLEXITY[complexity]);
+    if (cleaned.length) return { goal: goal.title, complexity, steps: cleaned };
+    s.log.warn('research: the model plan has no step with known items; using the extractive plan');
+  } catch (error) {
+    rethrowCancel(error, s);
+    s.log.warn(`research: plan from the model failed (${(error as Error).message}); using the extractive plan`);
+  }
+  return { goal: goal.title, complexity, steps: extractivePlanSteps(s, goal, complexity) };
+}

@@ -1,0 +1,165 @@
+/**
+ * What every phase of a research run shares: the corpus and its markers, the engine (extractive
+ * or a model client), prompts, limits, token accounting per phase and step, and the event stream
+ * the extension shows as live status.
+ */
+import type { Corpus, CorpusItem } from '../corpus/types';
+import type { ModelClient } from '../llm/client';
+import { loadPrompt, type Prompt } from '../llm/prompts';
+import type { ChatMessage, StructuredResult } from '../llm/types';
+import type { ItemMarkers } from '../markers/schema';
+import { readItemMarkers } from '../markers/store';
+import type { CorpusIndex } from '../search/corpusIndex';
+import type { ProgressSink } from '../util/abort';
+import { nullLogger, type Logger } from '../util/log';
+import type { z } from 'zod';
+import { overviewLanguage, type OverviewInput } from './overview';
+import { researchConfigSchema, type RequestLogEntry, type ResearchConfig, type ResearchConfigInput, type RunManifest, type RunUsage, type StepStatus } from './schema';
+
+/** The engine of a run: `'extractive'` (no model, offline) or a model client. */
+export type ResearchEngine = 'extractive' | ModelClient;
+
+/** Live status of a run, for the sidebar (and the CLI's progress line). */
+export type ResearchEvent =
+  | { type: 'run'; run_id: string; run_dir: string; status: RunManifest['status'] }
+  | { type: 'phase'; phase: 'goals' | 'plan' | 'execute' | 'synthesis'; status: 'running' | 'done' }
+  | { type: 'step'; step_id: string; status: StepStatus; phase_name?: string; round?: number; error?: string }
+  | { type: 'request'; step_id: string; round: number; request_type: string; status: RequestLogEntry['status']; reason?: string }
+  | { type: 'report'; path: string };
+
+/**
+ * What every entry point of the pipeline takes.
+ *
+ * - `corpus`: the loaded corpus (`loadCorpus`); markers are read from its `.marker-research/markers/`
+ *   unless `markers` is given (generate missing ones first with `generateMarkers`).
+ * - `index`: the search index for `by_topic` requests (built in memory on first use when absent).
+ * - `engine`: `'extractive'` or a {@link ModelClient} (`createModelClient`; its semaphore is the
+ *   one global concurrency limit of every call of the run).
+ * - `promptsDir`: the folder of `research-*.{en,zh}.md`.
+ * - `log`, `signal` (aborts model calls and stops the run; it can be resumed), `onEvent` (live
+ *   status), `onProgress` (steps done / total), `config` (limits, see `researchConfigSchema`).
+ */
+export interface ResearchContext {
+  corpus: Corpus;
+  index?: CorpusIndex;
+  engine: ResearchEngine;
+  promptsDir: string;
+  log?: Logger;
+  signal?: AbortSignal;
+  onEvent?: (event: ResearchEvent) => void;
+  onProgress?: ProgressSink;
+  config?: ResearchConfigInput;
+  /** Markers by item id (default: read from the corpus's marker store). */
+  markers?: ReadonlyMap<string, ItemMarkers>;
+}
+
+/** Token accounting of a run by phase and by `execute/<step_id>`. */
+export class UsageTracker {
+  readonly data: RunUsage;
+  constructor(initial?: RunUsage) {
+    this.data = initial ? structuredClone(initial) : { byPhase: {}, byStep: {} };
+  }
+  add(phase: string, step: string | undefined, u: { promptTokens: number; completionTokens: number }, calls = 1): void {
+    const bump = (rec: Record<string, { promptTokens: number; completionTokens: number; calls: number }>, key: string): void => {
+      const t = (rec[key] ??= { promptTokens: 0, completionTokens: 0, calls: 0 });
+      t.promptTokens += u.promptTokens;
+      t.completionTokens += u.completionTokens;
+      t.calls += calls;
+    };
+    bump(this.data.byPhase, phase);
+    if (step !== undefined) bump(this.data.byStep, `${phase}/${step}`);
+  }
+  /** Drops a step's accounting (a step that is run again on resume). */
+  resetStep(phase: string, step: string): void {
+    const key = `${phase}/${step}`;
+    const t = this.data.byStep[key];
+    const p = this.data.byPhase[phase];
+    if (t && p) {
+      p.promptTokens -= t.promptTokens;
+      p.completionTokens -= t.completionTokens;
+      p.calls -= t.calls;
+    }
+    delete this.data.byStep[key];
+  }
+}
+
+/** The shared state of one run. */
+export interface Session {
+  corpus: Corpus;
+  items: Map<string, CorpusItem>;
+  markers: ReadonlyMap<string, ItemMarkers>;
+  inputs: OverviewInput[];
+  config: ResearchConfig;
+  engine: ResearchEngine;
+  log: Logger;
+  signal: AbortSignal | undefined;
+  lang: 'en' | 'zh';
+  usage: UsageTracker;
+  emit: (e: ResearchEvent) => void;
+  ctx: ResearchContext;
+  prompt(name: string): Promise<Prompt>;
+  /** One structured model call, accounted under `phase` / `step`. */
+  call<T>(args: { messages: readonly ChatMessage[]; schema: z.ZodType<T>; schemaName: string; phase: string; step?: string }): Promise<StructuredResult<T>>;
+}
+
+/** Markers of every item that has them (invalid files are logged and skipped). */
+export async function loadMarkerMap(corpus: Corpus, log: Logger = nullLogger): Promise<Map<string, ItemMarkers>> {
+  const out = new Map<string, ItemMarkers>();
+  await Promise.all(
+    corpus.items.map(async (item) => {
+      const r = await readItemMarkers(corpus.root, item.id);
+      if (r.ok) out.set(item.id, r.value);
+      else if (!r.missing) log.warn(`research: ${r.error ?? item.id}`);
+    }),
+  );
+  return out;
+}
+
+/** Builds the session of a run from its context. */
+export async function openSession(ctx: ResearchContext, usage?: RunUsage): Promise<Session> {
+  const log = ctx.log ?? nullLogger;
+  const markers = ctx.markers ?? (await loadMarkerMap(ctx.corpus, log));
+  const inputs = ctx.corpus.items.map((item) => ({ item, markers: markers.get(item.id) }));
+  const config = researchConfigSchema.parse(ctx.config ?? {});
+  const tracker = new UsageTracker(usage);
+  const prompts = new Map<string, Promise<Prompt>>();
+  const lang = overviewLanguage(inputs);
+  const session: Session = {
+    corpus: ctx.corpus,
+    items: new Map(ctx.corpus.items.map((i) => [i.id, i])),
+    markers,
+    inputs,
+    config,
+    engine: ctx.engine,
+    log,
+    signal: ctx.signal,
+    lang,
+    usage: tracker,
+    ctx,
+    emit: (e) => {
+      try {
+        ctx.onEvent?.(e);
+      } catch (error) {
+        log.warn(`research: event listener failed: ${(error as Error).message}`);
+      }
+    },
+    prompt(name) {
+      let p = prompts.get(name);
+      if (!p) prompts.set(name, (p = loadPrompt(ctx.promptsDir, name, lang)));
+      return p;
+    },
+    async call(args) {
+      if (ctx.engine === 'extractive') throw new Error('research: no model (extractive engine)');
+      try {
+        const r = await ctx.engine.complete({ ...args, signal: ctx.signal });
+        tracker.add(args.phase, args.step, r.usage, r.attempts);
+        return r;
+      } catch (error) {
+        const u = (error as { usage?: { promptTokens: number; completionTokens: number } }).usage;
+        if (u) tracker.add(args.phase, args.step, u);
+        throw error;
+      }
+    },
+  };
+  return session;
+}

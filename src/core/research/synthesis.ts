@@ -1,0 +1,142 @@
+/**
+ * Synthesis: the report. The model writes sections that cite the run's source ids; the
+ * extractive engine lists the findings per step. Either way citations are resolved to numbered
+ * `[n]` that each map to a stored span (unresolvable ones are removed and logged), epic reports
+ * come in one chapter per phase, and a source list closes the report.
+ */
+import { isCancellation } from '../llm/types';
+import { CancelledError } from '../util/abort';
+import { resolveCitations, type ResolvedCitations } from './citations';
+import type { RetrievalHandler } from './handler';
+import { synthesisReplySchema, type Plan, type RunFinding, type SourceSpan, type SynthesisReply } from './schema';
+import type { Session } from './session';
+
+function clock(seconds: number): string {
+  const t = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
+}
+
+/** One line of the source list: `[n] item · part · file:L12–L14 · 0:35–1:20`. */
+export function describeSource(n: number, s: SourceSpan): string {
+  const r = s.source;
+  const lines = r.startLine === r.endLine ? `L${r.startLine + 1}` : `L${r.startLine + 1}–L${r.endLine + 1}`;
+  const time = r.startTime !== undefined ? ` · ${clock(r.startTime)}${r.endTime !== undefined ? `–${clock(r.endTime)}` : ''}` : '';
+  const who = r.speakers?.length ? ` · ${r.speakers.slice(0, 3).join(', ')}` : '';
+  return `[${n}] ${s.item_id} · ${s.part} · ${r.file}:${lines}${time}${who}`;
+}
+
+function cites(f: RunFinding): string {
+  return f.source_ids.map((id) => `[${id}]`).join('');
+}
+
+/** Phases in plan order, then anything else. */
+function phaseOrder(plan: Plan, findings: readonly RunFinding[]): string[] {
+  const names = (plan.phases ?? []).map((p) => p.name);
+  for (const f of findings) if (f.phase_name && !names.includes(f.phase_name)) names.push(f.phase_name);
+  return names;
+}
+
+/** The findings as the synthesis prompt lists them. */
+function findingsText(plan: Plan, findings: readonly RunFinding[]): string {
+  const out: string[] = [];
+  const byStep = new Map<string, RunFinding[]>();
+  for (const f of findings) byStep.set(f.step_id, [...(byStep.get(f.step_id) ?? []), f]);
+  for (const st of plan.steps) {
+    const fs = byStep.get(st.step_id) ?? [];
+    if (!fs.length) continue;
+    out.push(`## Step ${st.step_id}${st.phase_name ? ` [phase: ${st.phase_name}]` : ''}: ${st.goal}`);
+    for (const f of fs) out.push(`- ${f.text} ${cites(f)} (confidence ${f.confidence})`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** Renders the model's reply; epic sections are grouped into one chapter per phase. */
+function renderModelReport(reply: SynthesisReply, plan: Plan, findings: readonly RunFinding[], header: string): string {
+  const out: string[] = [`# ${reply.title.replace(/\s+/g, ' ')}`, '', header, '', reply.summary.trim(), ''];
+  if (plan.complexity === 'epic') {
+    const phases = phaseOrder(plan, findings);
+    phases.forEach((p, i) => {
+      const secs = reply.sections.filter((x) => x.phase_name === p || (!x.phase_name && x.heading.includes(p)));
+      out.push(`## Chapter ${i + 1}: ${p}`, '');
+      if (!secs.length) {
+        for (const f of findings.filter((x) => x.phase_name === p)) out.push(`- ${f.text} ${cites(f)}`);
+        out.push('');
+      }
+      for (const sec of secs) out.push(`### ${sec.heading}`, '', sec.body.trim(), '');
+    });
+    const rest = reply.sections.filter((x) => !phases.some((p) => x.phase_name === p || (!x.phase_name && x.heading.includes(p))));
+    for (const sec of rest) out.push(`## ${sec.heading}`, '', sec.body.trim(), '');
+  } else {
+    for (const sec of reply.sections) out.push(`## ${sec.heading}`, '', sec.body.trim(), '');
+  }
+  out.push('## Conclusion', '', reply.conclusion.trim(), '');
+  return out.join('\n');
+}
+
+/** The extractive report: findings quoted from the corpus, per step (epic: per phase chapter). */
+function renderExtractiveReport(s: Session, plan: Plan, findings: readonly RunFinding[], header: string): string {
+  const zh = s.lang === 'zh';
+  const items = new Set(findings.flatMap((f) => f.source_ids));
+  const out: string[] = [
+    `# ${zh ? '研究报告（抽取式）' : 'Research report (extractive)'}: ${plan.goal}`,
+    '',
+    header,
+    '',
+    zh
+      ? '> 抽取式报告：未使用模型。以下发现是从语料中逐字摘录的句子和标记，按计划步骤分组；每个引用都指向原文中的片段。'
+      : '> Extractive report: no model was used. The findings below are sentences and markers quoted from the corpus, grouped by plan step; every citation opens its span in the original file.',
+    '',
+    zh ? `共 ${findings.length} 条发现，引用 ${items.size} 个来源片段，${plan.steps.length} 个步骤。` : `${findings.length} findings citing ${items.size} source spans, from ${plan.steps.length} steps.`,
+    '',
+  ];
+  const stepSection = (st: Plan['steps'][number], level: string): void => {
+    const fs = findings.filter((f) => f.step_id === st.step_id);
+    out.push(`${level} ${st.goal}`, '');
+    if (!fs.length) out.push(zh ? '（无发现）' : '(no findings)');
+    for (const f of fs) out.push(`- ${f.text.replace(/\s+/g, ' ')} ${cites(f)}`);
+    out.push('');
+  };
+  if (plan.complexity === 'epic') {
+    phaseOrder(plan, findings).forEach((p, i) => {
+      out.push(`## ${zh ? `第 ${i + 1} 章` : `Chapter ${i + 1}`}: ${p}`, '');
+      for (const st of plan.steps.filter((x) => x.phase_name === p)) stepSection(st, '###');
+    });
+  } else for (const st of plan.steps) stepSection(st, '##');
+  return out.join('\n');
+}
+
+/** The final report and its resolved sources. */
+export interface SynthesisOutput extends ResolvedCitations {
+  extractive: boolean;
+}
+
+/** Writes the report of a run from its findings. */
+export async function synthesize(s: Session, plan: Plan, findings: readonly RunFinding[], handler: RetrievalHandler, meta: { runId: string }): Promise<SynthesisOutput> {
+  const engineLabel = s.engine === 'extractive' ? 'extractive (no model)' : `${s.engine.provider} ${s.engine.model}`;
+  const header = `_Goal: ${plan.goal} · complexity: ${plan.complexity} · engine: ${engineLabel} · run ${meta.runId}_`;
+  let markdown: string | undefined;
+  let extractive = s.engine === 'extractive';
+  if (!extractive) {
+    try {
+      const prompt = await s.prompt('research-synthesis');
+      const chapters = plan.complexity === 'epic' ? `Write one section per phase, in this order, and set each section's "phase_name" to the phase: ${phaseOrder(plan, findings).join(' | ')}.` : 'Write one section per theme of the findings.';
+      const r = await s.call({
+        messages: prompt.render({ goal: plan.goal, complexity: plan.complexity, chapters, findings: findingsText(plan, findings) }),
+        schema: synthesisReplySchema,
+        schemaName: 'research_synthesis',
+        phase: 'synthesis',
+      });
+      markdown = renderModelReport(r.value, plan, findings, header);
+    } catch (error) {
+      if (error instanceof CancelledError || isCancellation(error) || s.signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError('research: cancelled');
+      s.log.warn(`research: synthesis by the model failed (${(error as Error).message}); writing the extractive report`);
+      extractive = true;
+    }
+  }
+  markdown ??= renderExtractiveReport(s, plan, findings, header);
+  const resolved = resolveCitations(markdown, (id) => handler.registry.get(id) ?? (handler.marker(id) ? handler.sourceForMarker(id) : undefined), s.log);
+  const list = resolved.sources.citations.map((c) => describeSource(c.number, c.span));
+  const body = list.length ? `${resolved.markdown.trimEnd()}\n\n## ${s.lang === 'zh' ? '来源' : 'Sources'}\n\n${list.join('\n')}\n` : `${resolved.markdown.trimEnd()}\n`;
+  return { ...resolved, markdown: body, extractive };
+}

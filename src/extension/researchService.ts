@@ -1,0 +1,317 @@
+/**
+ * Research in the editor (SPEC §4, §6): Discover Goals, Plan Research and Run
+ * Research over the current corpus with a cancellable progress notification,
+ * the engine from the settings (extractive offline, or the model client of
+ * `markerEngineFor`), live step status for the sidebar, Open Report, and the
+ * shared registry of running work that **Cancel** aborts (research and marker
+ * generation alike). Runs persist under `<corpus>/.marker-research/runs/<id>/`;
+ * the sidebar's view of a run is read back from there.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Corpus } from '../core/corpus/types';
+import type { ModelClient } from '../core/llm/client';
+import { discoverGoals, listRuns, readRun, resumeResearch, runResearch, type ResearchContext, type ResearchEvent, type RunResult, type StoredRun } from '../core/research/pipeline';
+import type { Complexity, Goal, RunManifest } from '../core/research/schema';
+import type { CorpusIndex } from '../core/search/corpusIndex';
+import { CancelledError, type ProgressSink } from '../core/util/abort';
+import { goalView, runViewFor } from '../shared/sidebarModel';
+import type { ResearchState, ResearchStepStatus } from '../shared/webviewProtocol';
+import type { CorpusService } from './corpusService';
+import { markerEngineFor, type ApiKeyStore } from './markerService';
+import { withCancellableProgress as withProgressNotification } from './progress';
+import type { SettingsService } from './settings';
+
+// ---- the registry of running work (what Cancel aborts) ---------------------------------------
+
+/** Every long operation in flight, each with its own AbortController; `cancelAll` aborts them. */
+export class RunningWork {
+  private readonly controllers = new Set<AbortController>();
+  private readonly changed = new vscode.EventEmitter<number>();
+  /** Fires with the number of operations in flight. */
+  readonly onDidChange = this.changed.event;
+
+  get size(): number {
+    return this.controllers.size;
+  }
+
+  /** Runs `work` with a signal aborted by `outer` or by {@link cancelAll}. */
+  async run<T>(outer: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const onOuter = (): void => controller.abort();
+    if (outer.aborted) controller.abort();
+    else outer.addEventListener('abort', onOuter, { once: true });
+    this.controllers.add(controller);
+    this.changed.fire(this.controllers.size);
+    try {
+      return await work(controller.signal);
+    } finally {
+      outer.removeEventListener('abort', onOuter);
+      this.controllers.delete(controller);
+      this.changed.fire(this.controllers.size);
+    }
+  }
+
+  /** Aborts everything in flight; returns how many operations were told to stop. */
+  cancelAll(): number {
+    const n = this.controllers.size;
+    for (const c of this.controllers) c.abort();
+    return n;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** The one registry of the extension host. */
+export const runningWork = new RunningWork();
+
+/**
+ * `withCancellableProgress` (the progress adapter) with the work registered in
+ * {@link runningWork}, so "Marker Research: Cancel" aborts it too.
+ */
+export function withCancellableProgress<T>(title: string, work: (signal: AbortSignal, onProgress: ProgressSink) => Promise<T>): Thenable<T> {
+  return withProgressNotification(title, (signal, onProgress) => runningWork.run(signal, (s) => work(s, onProgress)));
+}
+
+// ---- the service ------------------------------------------------------------------------------
+
+export type ResearchErrorReason = 'no-corpus' | 'busy' | 'no-run' | 'no-report';
+
+/** A research action that cannot be done; `reason` says why. Messages start with `research:`. */
+export class ResearchServiceError extends Error {
+  constructor(
+    readonly reason: ResearchErrorReason,
+    message: string,
+  ) {
+    super(`research: ${message}`);
+    this.name = 'ResearchServiceError';
+  }
+}
+
+/** What a research action is to do with its goal. */
+export type GoalChoice = { goalId: string } | { text: string } | 'auto';
+
+/** Goals, plans and runs of the current corpus, and the sidebar's view of them. */
+export class ResearchService implements vscode.Disposable {
+  private goals: Goal[] = [];
+  private busy: ResearchState['busy'] = null;
+  private message: string | null = null;
+  private shown: StoredRun | undefined;
+  private runs: RunManifest[] = [];
+  private readonly live = new Map<string, ResearchStepStatus>();
+  private liveRunId: string | undefined;
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private readonly changed = new vscode.EventEmitter<ResearchState>();
+  private readonly stepChanged = new vscode.EventEmitter<{ runId: string; stepId: string; status: ResearchStepStatus }>();
+  private readonly subs: vscode.Disposable[] = [];
+  /** The research view changed. */
+  readonly onDidChange = this.changed.event;
+  /** One step's live status changed. */
+  readonly onDidChangeStep = this.stepChanged.event;
+
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly settings: SettingsService,
+    private readonly corpus: CorpusService,
+    private readonly apiKey: ApiKeyStore,
+    private readonly promptsDir: string,
+    private readonly searchIndex: (corpus: Corpus) => Promise<CorpusIndex>,
+  ) {
+    this.subs.push(corpus.onDidLoad((c) => void this.reload(c.root)));
+  }
+
+  get state(): ResearchState {
+    const run = this.shown;
+    const liveFor = run && run.manifest.run_id === this.liveRunId ? this.live : undefined;
+    return {
+      busy: this.busy,
+      message: this.message,
+      goals: this.goals.map(goalView),
+      run: run ? runViewFor({ manifest: run.manifest, plan: run.plan, steps: run.steps, requests: run.requests, live: liveFor }) : null,
+      runs: this.runs.map((m) => ({ runId: m.run_id, goal: m.goal, status: m.status, createdAt: m.created_at })),
+    };
+  }
+
+  /** The persisted runs of the corpus, newest first. */
+  get runManifests(): readonly RunManifest[] {
+    return this.runs;
+  }
+
+  get shownRun(): StoredRun | undefined {
+    return this.shown;
+  }
+
+  /** Goals proposed by the last Discover Goals (or stored with the latest run). */
+  get currentGoals(): readonly Goal[] {
+    return this.goals;
+  }
+
+  /** Re-reads the runs of the corpus at `root` and shows `runId` (default: the one shown, else the latest). */
+  async reload(root: string, runId?: string): Promise<void> {
+    try {
+      this.runs = await listRuns(root);
+      const id = runId ?? (this.shown && this.runs.some((r) => r.run_id === this.shown!.manifest.run_id) ? this.shown.manifest.run_id : this.runs[0]?.run_id);
+      this.shown = id ? await readRun(root, id) : undefined;
+      if (!this.goals.length && this.shown?.goals.length) this.goals = this.shown.goals;
+    } catch (e) {
+      this.log.warn(`research: reading the runs of ${root} failed: ${(e as Error).message}`);
+    }
+    this.fire();
+  }
+
+  /** Shows a persisted run in the sidebar. */
+  async showRun(runId: string): Promise<void> {
+    const corpus = this.requireCorpus();
+    await this.reload(corpus.root, runId);
+  }
+
+  /** Phase 1: goals from the marker overview. */
+  async discoverGoals(): Promise<Goal[]> {
+    const goals = await this.exclusive('goals', 'Discovering goals…', 'discovering research goals', (ctx) => discoverGoals(ctx));
+    this.goals = goals;
+    this.message = `${goals.length} goal${goals.length === 1 ? '' : 's'} proposed: pick one to plan or run, or type your own.`;
+    this.log.info(`research: ${goals.length} goals: ${goals.map((g) => `${g.goal_id} "${g.title}"`).join('; ')}`);
+    this.fire();
+    return goals;
+  }
+
+  /**
+   * Phase 2: a plan for `goal`, saved in a new run (status `planned`, with goals.json and
+   * plan.json) and shown for review; Run Research then runs it (an edited plan.json included).
+   */
+  async plan(goal: GoalChoice): Promise<RunResult> {
+    const g = this.goalOf(goal);
+    const r = await this.exclusive('plan', `Planning: ${typeof g === 'string' ? g : g.title}…`, 'planning research', (ctx, complexity) => runResearch(ctx, { goal: g, complexity, stopAfterPlan: true }));
+    this.message = `Planned ${Object.keys(r.manifest.steps).length} steps: review them below, then Run Research.`;
+    this.log.info(`research: planned run ${r.runId} (${Object.keys(r.manifest.steps).length} steps) for "${r.manifest.goal}"`);
+    await this.reload(this.requireCorpus().root, r.runId);
+    return r;
+  }
+
+  /**
+   * Phases 1–3 and the report. With a goal: a new run. Without one: the plan
+   * shown (planned and not yet run) runs, else the top goal is chosen ('auto').
+   */
+  async run(goal: GoalChoice | undefined): Promise<RunResult> {
+    const planned = goal === undefined && this.shown?.manifest.status === 'planned' ? this.shown.manifest.run_id : undefined;
+    const g = goal === undefined ? 'auto' : this.goalOf(goal);
+    const label = planned ? `Running the plan for: ${this.shown!.manifest.goal}` : `Researching: ${typeof g === 'string' ? (g === 'auto' ? 'automatic goal' : g) : g.title}`;
+    const started = Date.now();
+    const result = await this.exclusive('run', `${label}…`, 'research', (ctx, complexity) => (planned ? resumeResearch(ctx, planned) : runResearch(ctx, { goal: g, complexity })));
+    const m = result.manifest;
+    const steps = Object.values(m.steps);
+    const failed = steps.filter((s) => s === 'failed').length;
+    this.message = `Run ${m.status}: ${steps.length - failed}/${steps.length} steps done${failed ? `, ${failed} failed` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s${result.reportPath ? '; the report is ready.' : '.'}`;
+    this.log.info(`research: run ${result.runId} ${m.status} (${m.engine}${m.model ? ` ${m.model}` : ''}, ${m.complexity}): ${steps.length} steps, ${failed} failed; report ${result.reportPath ?? 'none'}`);
+    await this.reload(this.requireCorpus().root, result.runId);
+    return result;
+  }
+
+  /** Path of the report of `runId` (default: the run shown, else the latest run with a report). */
+  reportPath(runId?: string): string {
+    const corpus = this.requireCorpus();
+    const manifest = runId ? this.runs.find((r) => r.run_id === runId) : this.shown?.manifest.report ? this.shown.manifest : this.runs.find((r) => r.report);
+    if (!manifest) throw new ResearchServiceError('no-run', runId ? `no run "${runId}" in this corpus.` : 'no research run has a report yet; run "Marker Research: Run Research" first.');
+    if (!manifest.report) throw new ResearchServiceError('no-report', `run ${manifest.run_id} has no report (${manifest.status}).`);
+    return path.join(corpus.root, '.marker-research', 'runs', manifest.run_id, 'report.md');
+  }
+
+  /** The goal core takes: a discovered goal, the user's text, or 'auto'. */
+  private goalOf(goal: GoalChoice): Goal | string {
+    if (goal === 'auto') return 'auto';
+    if ('text' in goal) return goal.text;
+    const g = this.goals.find((x) => x.goal_id === goal.goalId);
+    if (!g) throw new ResearchServiceError('no-run', `no goal "${goal.goalId}"; run Discover Goals again.`);
+    return g;
+  }
+
+  private requireCorpus(): Corpus {
+    const corpus = this.corpus.current;
+    if (!corpus) throw new ResearchServiceError('no-corpus', 'no corpus is indexed; run "Marker Research: Index Corpus" first.');
+    return corpus;
+  }
+
+  /** Runs one pipeline call at a time, with progress, cancel, the engine and live events. */
+  private async exclusive<T>(what: NonNullable<ResearchState['busy']>, message: string, title: string, fn: (ctx: ResearchContext, complexity: Complexity) => Promise<T>): Promise<T> {
+    const corpus = this.requireCorpus();
+    if (this.busy) throw new ResearchServiceError('busy', `research is already running (${this.busy}); wait for it or run "Marker Research: Cancel".`);
+    this.busy = what;
+    this.message = message;
+    this.live.clear();
+    this.liveRunId = undefined;
+    this.fire();
+    try {
+      const s = this.settings.value;
+      const apiKey = s.provider === 'extractive' ? undefined : await this.apiKey.get();
+      const engine = markerEngineFor(s, { apiKey, promptsDir: this.promptsDir, log: this.log });
+      // The model engine's model is core's ModelClient (createMarkerEngine); research takes the client itself.
+      const researchEngine: ResearchContext['engine'] = engine.kind === 'extractive' ? 'extractive' : (engine.model as ModelClient);
+      const index = await this.searchIndex(corpus);
+      const config = {
+        max_followups_per_step: s.maxFollowupsPerStep,
+        max_content_items_per_turn: s.maxContentItemsPerTurn,
+        context_window_limit: s.contextWindowLimit,
+        marker_overview_max_items: s.markerOverviewMaxItems,
+      };
+      this.log.info(`research: ${title} with the ${engine.kind === 'extractive' ? 'extractive engine' : `${s.provider} provider`} (${s.complexity})`);
+      const engineLabel = engine.kind === 'extractive' ? 'extractive' : s.provider;
+      return await withCancellableProgress(`Marker Research: ${title} (${engineLabel})`, (signal, onProgress) =>
+        fn({ corpus, index, engine: researchEngine, promptsDir: this.promptsDir, log: this.log, signal, config, onEvent: (e) => this.onEvent(corpus.root, e), onProgress }, s.complexity),
+      );
+    } catch (e) {
+      if (e instanceof CancelledError) this.message = 'Cancelled; finished steps are kept and the run can be resumed.';
+      else this.message = `Failed: ${(e as Error).message.replace(/^research: /, '')}`;
+      throw e;
+    } finally {
+      this.busy = null;
+      if (this.refreshTimer) clearTimeout(this.refreshTimer);
+      this.refreshTimer = undefined;
+      this.live.clear(); // the run is over: what is on disk is the truth (a cancelled step is pending again)
+      await this.reload(corpus.root, this.liveRunId);
+    }
+  }
+
+  private onEvent(root: string, e: ResearchEvent): void {
+    if (e.type === 'run') {
+      if (e.run_id !== this.liveRunId) {
+        this.liveRunId = e.run_id;
+        this.scheduleRefresh(root);
+      }
+      return;
+    }
+    if (e.type !== 'step') return;
+    this.live.set(e.step_id, e.status);
+    if (!this.liveRunId) this.scheduleRefresh(root, true); // the run folder (with its plan) exists once steps run: find it
+    else this.stepChanged.fire({ runId: this.liveRunId, stepId: e.step_id, status: e.status });
+    if (e.status === 'done' || e.status === 'failed') this.scheduleRefresh(root);
+  }
+
+  /** Re-reads the live run from disk soon (coalesced): findings, requests and sources of finished steps. */
+  private scheduleRefresh(root: string, findRun = false): void {
+    if (this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      void (async () => {
+        if (findRun && !this.liveRunId) {
+          const runs = await listRuns(root).catch(() => [] as RunManifest[]);
+          const newest = runs.find((r) => r.status === 'running' || r.status === 'planned');
+          if (newest) this.liveRunId = newest.run_id;
+        }
+        await this.reload(root, this.liveRunId);
+      })();
+    }, 150);
+  }
+
+  private fire(): void {
+    this.changed.fire(this.state);
+  }
+
+  dispose(): void {
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    for (const d of this.subs) d.dispose();
+    this.changed.dispose();
+    this.stepChanged.dispose();
+  }
+}
