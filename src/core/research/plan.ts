@@ -36,13 +36,30 @@ export function extractiveGoals(s: Session, maxGoals = 5): Goal[] {
     }
   }
   const ranked = [...clusters.values()].sort((a, b) => b.items.size * 3 + b.markers.length - (a.items.size * 3 + a.markers.length) || (a.label < b.label ? -1 : 1));
-  const goals: Goal[] = ranked.slice(0, maxGoals).map((c, i) => ({
-    goal_id: `g${i + 1}`,
-    title: s.lang === 'zh' ? `关于"${c.label}"，内容项中有哪些事实、观点和数据？` : `What do the items say about "${c.label}": facts, opinions and data?`,
-    rationale: s.lang === 'zh' ? `${c.items.size} 个内容项中有 ${c.markers.length} 个标记涉及此话题（抽取式，无模型）。` : `${c.markers.length} markers in ${c.items.size} items share this topic (extractive, no model).`,
-    item_ids: [...c.items],
-    marker_ids: c.markers.slice(0, 12).map((m) => m.id),
-  }));
+  const itemIds = s.inputs.map((x) => x.item.id);
+  // Marker topics are per-item keyphrases and seldom shared; unless one topic spans most
+  // items, the first goal is the whole corpus, so the automatic goal covers every item.
+  const overview: Goal = {
+    goal_id: 'g1',
+    title: s.lang === 'zh' ? '这些内容项的主要事实、观点和数据是什么？评论者如何回应？' : 'What are the main facts, opinions and data in these items, and how do commenters respond?',
+    rationale: s.lang === 'zh' ? `覆盖全部 ${itemIds.length} 个内容项（抽取式，无模型）。` : `Covers all ${itemIds.length} items (extractive, no model).`,
+    item_ids: itemIds.slice(0, s.config.marker_overview_max_items),
+    marker_ids: s.inputs.flatMap(({ markers }) => (markers ? allMarkers(markers).slice(0, 2).map((m) => m.id) : [])).slice(0, 12),
+  };
+  const topicGoals = ranked.filter((c) => c.items.size >= Math.min(2, itemIds.length));
+  const broad = topicGoals[0] && topicGoals[0].items.size >= Math.ceil(itemIds.length / 2);
+  const goals: Goal[] = [
+    ...(broad || !itemIds.length ? [] : [overview]),
+    ...(topicGoals.length ? topicGoals : ranked).map((c) => ({
+      goal_id: '',
+      title: s.lang === 'zh' ? `关于"${c.label}"，内容项中有哪些事实、观点和数据？` : `What do the items say about "${c.label}": facts, opinions and data?`,
+      rationale: s.lang === 'zh' ? `${c.items.size} 个内容项中有 ${c.markers.length} 个标记涉及此话题（抽取式，无模型）。` : `${c.markers.length} markers in ${c.items.size} items share this topic (extractive, no model).`,
+      item_ids: [...c.items],
+      marker_ids: c.markers.slice(0, 12).map((m) => m.id),
+    })),
+  ]
+    .slice(0, maxGoals)
+    .map((g, i) => ({ ...g, goal_id: `g${i + 1}` }));
   if (!goals.length) {
     goals.push({
       goal_id: 'g1',
