@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   const lines: string[] = ['# Research pipeline benchmark', '', `Fake model server on 127.0.0.1, extractive markers, ${new Date().toISOString().slice(0, 10)}.`, ''];
   try {
     // 1. Overview size.
-    lines.push('## Marker overview of a whole corpus ÷ its source tokens (target ≤ 3 %)', '', '| corpus | items | source tokens | overview tokens | share |', '|---|---|---|---|---|');
+    lines.push('## Marker overview of a whole corpus ÷ its source tokens (target ≤ 3 %)', '', '| corpus | items | source tokens | default overview (3 markers per kind) | with maxTokens = 3 % of source |', '|---|---|---|---|---|');
     const corpora = new Map<string, Corpus>();
     for (const name of CORPORA) {
       const corpus = await copyCorpus(path.join(corporaRoot, name), work, name).catch(() => undefined);
@@ -81,10 +81,14 @@ async function main(): Promise<void> {
       corpora.set(name, corpus);
       const markers = await loadMarkerMap(corpus);
       const source = corpus.items.reduce((a, i) => a + estimateTokens(i.transcript?.text ?? '') + estimateTokens(i.comments?.text ?? ''), 0);
-      const ov = formatMarkerOverview(corpus.items.map((item) => ({ item, markers: markers.get(item.id) })), { maxItems: corpus.items.length, maxTokens: Math.floor(source * 0.03) });
+      const inputs = corpus.items.map((item) => ({ item, markers: markers.get(item.id) }));
+      // The default overview (no token cap) is the honest figure; the capped one shows what the budget option does.
+      const plain = formatMarkerOverview(inputs, { maxItems: corpus.items.length });
+      const ov = formatMarkerOverview(inputs, { maxItems: corpus.items.length, maxTokens: Math.floor(source * 0.03) });
+      const plainShare = plain.tokens / Math.max(1, source);
       const share = ov.tokens / Math.max(1, source);
-      lines.push(`| ${name} | ${corpus.items.length} | ${source} | ${ov.tokens} | ${(share * 100).toFixed(2)} % ${share <= 0.03 ? '✓' : '✗'} |`);
-      console.log(`overview ${name}: ${ov.tokens} / ${source} = ${(share * 100).toFixed(2)} %`);
+      lines.push(`| ${name} | ${corpus.items.length} | ${source} | ${plain.tokens} = ${(plainShare * 100).toFixed(2)} % ${plainShare <= 0.03 ? '✓' : '✗'} | ${ov.tokens} = ${(share * 100).toFixed(2)} % |`);
+      console.log(`overview ${name}: default ${plain.tokens} / ${source} = ${(plainShare * 100).toFixed(2)} %; with a 3 % token cap ${(share * 100).toFixed(2)} %`);
     }
 
     // 2. Phase 3 tokens vs the naive baseline on QMSum.

@@ -40,6 +40,8 @@ const ZH_NUMERAL_ONLY = /^[零一二三四五六七八九十百千万亿两几�
 /** Topic candidates of a text, lower-cased surface forms (may repeat). */
 export function topicCandidates(text: string): string[] {
   const out: string[] = [];
+  // Web addresses are not topics.
+  text = text.replace(/\b(?:https?:\/\/|www\.)\S+/gi, ' ');
   if (CJK.test(text)) {
     for (const s of segmenter.segment(text)) {
       if (!s.isWordLike) continue;

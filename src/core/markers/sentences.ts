@@ -13,8 +13,8 @@ export interface Sentence {
   unit: number;
 }
 
-/** A run up to a sentence end; a full stop inside a number ("2.31") does not end it. */
-const SENTENCE = /(?:[^.!?。！？;；\n]|\.(?=\d))+(?:[.!?。！？;；]+["'”’)）]*|$)/gu;
+/** A run up to a sentence end; a full stop inside a number or a web address ("2.31", "youtu.be/x") does not end it. */
+const SENTENCE = /(?:[^.!?。！？;；\n]|\.(?=[\p{L}\p{N}/_~-]))+(?:[.!?。！？;；]+["'”’)）]*|$)/gu;
 
 /** Splits text into sentences, trimmed, with offsets relative to `base`. */
 export function splitSentences(text: string, base = 0, unit = 0): Sentence[] {

@@ -189,10 +189,29 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-/** `• [id] FACT: text` */
+/** Longest marker text an overview line shows, in tokens; longer ones end in "…" (the id fetches the whole marker and its evidence). */
+export const OVERVIEW_MARKER_TOKENS = 30;
+
+/** The text cut to about `maxTokens` tokens at a character boundary, with a visible "…" when cut. */
+export function abbreviate(text: string, maxTokens = OVERVIEW_MARKER_TOKENS): string {
+  if (estimateTokens(text) <= maxTokens) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (estimateTokens(text.slice(0, mid)) <= maxTokens) lo = mid; else hi = mid - 1;
+  }
+  let cut = text.slice(0, lo);
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  const space = cut.lastIndexOf(' ');
+  if (space > cut.length * 0.6) cut = cut.slice(0, space);
+  return `${cut.trimEnd()} …`;
+}
+
+/** `• [id] FACT: text` (long texts abbreviated, visibly). */
 export function formatMarkerLine(m: Marker, lang: 'en' | 'zh' = 'en'): string {
   const likes = m.kind === 'ENGAGEMENT' && m.likes !== undefined ? ` (${m.likes} ${LABELS[lang].likes})` : '';
-  return `  • [${m.id}] ${m.kind}: ${oneLine(m.text)}${likes}`;
+  return `  • [${m.id}] ${m.kind}: ${abbreviate(oneLine(m.text))}${likes}`;
 }
 
 function group(lines: string[], label: string, list: readonly Marker[], rank: (m: Marker) => number, perKind: number, lang: 'en' | 'zh'): void {
@@ -246,21 +265,23 @@ export function formatMarkerOverview(inputs: readonly OverviewInput[], opts: Ove
       lines.push(`${L.abstract}: ${shortAbstract(item)}`);
       return;
     }
+    // A short item gets fewer markers per kind: about one per 2,500 words, at most `perKind`.
+    const itemPerKind = Math.min(perKind, Math.max(1, Math.round(item.wordCount / 2500)));
     const t = markers.transcript_summary;
     if (t) {
       lines.push('', L.transcript(t.total_markers));
-      group(lines, L.facts, t.key_facts, rank, perKind, lang);
-      group(lines, L.opinions, t.key_opinions, rank, perKind, lang);
-      group(lines, L.data, t.key_datapoints, rank, perKind, lang);
+      group(lines, L.facts, t.key_facts, rank, itemPerKind, lang);
+      group(lines, L.opinions, t.key_opinions, rank, itemPerKind, lang);
+      group(lines, L.data, t.key_datapoints, rank, itemPerKind, lang);
       if (t.topic_areas.length) lines.push(`- ${L.topics}: ${t.topic_areas.join(', ')}`);
     } else if (item.transcript) lines.push('', L.noTranscript);
     const c = markers.comments_summary;
     if (c) {
       lines.push('', L.commentsHead(c.total_comments));
-      group(lines, L.facts, c.key_facts_from_comments, rank, perKind, lang);
-      group(lines, L.opinions, c.key_opinions_from_comments, rank, perKind, lang);
-      group(lines, L.data, c.key_datapoints_from_comments, rank, perKind, lang);
-      group(lines, L.engagement, c.top_engagement_markers, rank, perKind, lang);
+      group(lines, L.facts, c.key_facts_from_comments, rank, itemPerKind, lang);
+      group(lines, L.opinions, c.key_opinions_from_comments, rank, itemPerKind, lang);
+      group(lines, L.data, c.key_datapoints_from_comments, rank, itemPerKind, lang);
+      group(lines, L.engagement, c.top_engagement_markers, rank, itemPerKind, lang);
       lines.push(`- ${L.sentiment}: ${c.sentiment_overview}`);
       if (c.major_themes.length) lines.push(`- ${L.themes}: ${c.major_themes.join(', ')}`);
     } else if (item.comments) lines.push('', L.noComments);
