@@ -9,6 +9,7 @@ import type { Corpus, PartKind } from '../core/corpus/types';
 import { chunkText } from '../core/search/chunker';
 import { CorpusIndex, type SearchFilters } from '../core/search/corpusIndex';
 import { retrieve } from '../core/search/retrieve';
+import { formatClock } from '../core/text/clock';
 import { numberOption, UsageError, type CliContext } from './io';
 
 export const SEARCH_USAGE = `marker-research search <corpusDir> "<query>" [options]
@@ -107,11 +108,7 @@ function toJson(corpus: Corpus, rank: number, itemId: string, part: PartKind, st
 }
 
 function clock(s: number | undefined): string {
-  if (s === undefined) return '';
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = Math.floor(s % 60);
-  return `${h ? `${h}:` : ''}${String(m).padStart(h ? 2 : 1, '0')}:${String(sec).padStart(2, '0')}`;
+  return s === undefined ? '' : formatClock(s);
 }
 
 function render(results: SearchResultJson[], query: string): string {

@@ -92,3 +92,23 @@ export function mapSpan(item: CorpusItem, span: Omit<Span, 'itemId'>): SpanSourc
   const part = span.part === 'transcript' ? item.transcript : item.comments;
   return part ? mapSpanInPart(part, span.start, span.end) : undefined;
 }
+
+/** A span's place as stored in marker and report files: file relative to the corpus root, zero-based range, time and speakers where known. */
+export interface StoredRange extends TextRange {
+  file: string;
+  startTime?: number;
+  endTime?: number;
+  speakers?: string[];
+  commentIds?: string[];
+}
+
+export function storedRange(src: SpanSource): StoredRange {
+  return {
+    file: src.file.relPath,
+    ...src.range,
+    ...(src.startTime !== undefined ? { startTime: src.startTime } : {}),
+    ...(src.endTime !== undefined ? { endTime: src.endTime } : {}),
+    ...(src.speakers.length ? { speakers: src.speakers } : {}),
+    ...(src.commentIds ? { commentIds: src.commentIds } : {}),
+  };
+}

@@ -1,6 +1,6 @@
 /** Building markers: stable ids, evidence spans mapped to the original file, de-duplication. */
 import { createHash } from 'node:crypto';
-import { mapSpanInPart } from '../corpus/spans';
+import { mapSpanInPart, storedRange } from '../corpus/spans';
 import type { CommentsPart, CorpusItem, PartKind, TranscriptPart } from '../corpus/types';
 import { tokenize } from '../search/tokenize';
 import type { Evidence, Marker, MarkerKind } from './schema';
@@ -31,14 +31,7 @@ export function evidenceFor(item: CorpusItem, part: PartKind, start: number, end
     start,
     end,
     match,
-    source: {
-      file: src.file.relPath,
-      ...src.range,
-      ...(src.startTime !== undefined ? { startTime: src.startTime } : {}),
-      ...(src.endTime !== undefined ? { endTime: src.endTime } : {}),
-      ...(src.speakers.length ? { speakers: src.speakers } : {}),
-      ...(src.commentIds ? { commentIds: src.commentIds } : {}),
-    },
+    source: storedRange(src),
   };
 }
 

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SourceRange } from '../markers/schema';
 import type { SourceSpan } from './schema';
+import { formatClock } from '../text/clock';
 
 /** One `[n]` in a report: the number and where it is (zero-based line, UTF-16 columns; `end` exclusive, brackets included). */
 export interface CitationRef {
@@ -116,14 +117,6 @@ export function sliceRange(text: string, r: Pick<SourceRange, 'startLine' | 'sta
   return out.join('\n');
 }
 
-/** `m:ss` or `h:mm:ss`. */
-function clock(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}
 
 /** `file:12-14` (one-based lines). */
 export function linesLabel(r: Pick<SourceRange, 'file' | 'startLine' | 'endLine'>): string {
@@ -135,7 +128,7 @@ export function citationHover(n: number, span: SourceSpan, opts: { title?: strin
   const s = span.source;
   const head = [`**[${n}]** ${escapeMarkdown(opts.title ?? span.item_id)}`];
   const where = [`\`${linesLabel(s)}\``, span.part];
-  if (s.startTime !== undefined) where.push(`${clock(s.startTime)}${s.endTime !== undefined && s.endTime > s.startTime ? `–${clock(s.endTime)}` : ''}`);
+  if (s.startTime !== undefined) where.push(`${formatClock(s.startTime)}${s.endTime !== undefined && s.endTime > s.startTime ? `–${formatClock(s.endTime)}` : ''}`);
   if (s.speakers?.length) where.push(s.speakers.map(escapeMarkdown).join(', '));
   if (s.commentIds?.length) where.push(`comment ${s.commentIds.map(escapeMarkdown).join(', ')}`);
   const lines = [...head, '', where.join(' · ')];

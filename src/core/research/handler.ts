@@ -6,7 +6,7 @@
  * cite. Requests are validated one by one; a bad one is rejected with a message for the model.
  * Nothing is read from disk: only the in-memory corpus is served.
  */
-import { mapSpan } from '../corpus/spans';
+import { mapSpan, storedRange } from '../corpus/spans';
 import type { CommentRecord, CommentsPart, Corpus, CorpusItem, PartKind, TranscriptPart, TranscriptSegment } from '../corpus/types';
 import { estimateTokens } from '../llm/tokens';
 import type { ItemMarkers, Marker } from '../markers/schema';
@@ -15,6 +15,7 @@ import { CorpusIndex } from '../search/corpusIndex';
 import { retrieve } from '../search/retrieve';
 import { countWords } from '../text/words';
 import { contentRequestSchema, type ContentRequest, type RequestLogEntry, type ResearchConfig, type SourceSpan } from './schema';
+import { formatClock } from '../text/clock';
 
 /** Hands out run-unique source ids; the same span always gets the same id. */
 export class SourceRegistry {
@@ -47,14 +48,7 @@ export class SourceRegistry {
       part,
       start,
       end,
-      source: {
-        file: src.file.relPath,
-        ...src.range,
-        ...(src.startTime !== undefined ? { startTime: src.startTime } : {}),
-        ...(src.endTime !== undefined ? { endTime: src.endTime } : {}),
-        ...(src.speakers.length ? { speakers: src.speakers } : {}),
-        ...(src.commentIds ? { commentIds: src.commentIds } : {}),
-      },
+      source: storedRange(src),
       ...(markerId ? { marker_id: markerId } : {}),
     };
     this.#add(span);
@@ -88,13 +82,6 @@ function partOf(item: CorpusItem, part: PartKind): TranscriptPart | CommentsPart
   return part === 'transcript' ? item.transcript : item.comments;
 }
 
-function clock(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}
 
 function unitLine(u: Unit): string {
   const text = u.text.replace(/\s*\n\s*/g, ' ');
@@ -114,7 +101,7 @@ function isComment(u: Unit): u is CommentRecord {
 function passageText(item: CorpusItem, part: PartKind, units: readonly Unit[], id: string): string {
   const first = units[0]!;
   const last = units[units.length - 1]!;
-  const times = !isComment(first) && first.start !== undefined ? `, ${clock(first.start)}–${clock((last as TranscriptSegment).end ?? (last as TranscriptSegment).start ?? first.start)}` : '';
+  const times = !isComment(first) && first.start !== undefined ? `, ${formatClock(first.start)}–${formatClock((last as TranscriptSegment).end ?? (last as TranscriptSegment).start ?? first.start)}` : '';
   return `[${id}] (${item.id}, ${part}${times})\n${units.map(unitLine).join('\n')}`;
 }
 

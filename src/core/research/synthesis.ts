@@ -10,17 +10,14 @@ import { resolveCitations, type ResolvedCitations } from './citations';
 import type { RetrievalHandler } from './handler';
 import { synthesisReplySchema, type Plan, type RunFinding, type SourceSpan, type SynthesisReply } from './schema';
 import type { Session } from './session';
+import { formatClock } from '../text/clock';
 
-function clock(seconds: number): string {
-  const t = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
-}
 
 /** One line of the source list: `[n] item · part · file:L12–L14 · 0:35–1:20`. */
 export function describeSource(n: number, s: SourceSpan): string {
   const r = s.source;
   const lines = r.startLine === r.endLine ? `L${r.startLine + 1}` : `L${r.startLine + 1}–L${r.endLine + 1}`;
-  const time = r.startTime !== undefined ? ` · ${clock(r.startTime)}${r.endTime !== undefined ? `–${clock(r.endTime)}` : ''}` : '';
+  const time = r.startTime !== undefined ? ` · ${formatClock(r.startTime)}${r.endTime !== undefined ? `–${formatClock(r.endTime)}` : ''}` : '';
   const who = r.speakers?.length ? ` · ${r.speakers.slice(0, 3).join(', ')}` : '';
   return `[${n}] ${s.item_id} · ${s.part} · ${r.file}:${lines}${time}${who}`;
 }
