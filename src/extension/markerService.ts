@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import type { Corpus, CorpusItem, SourceFile, TextRange } from '../core/corpus/types';
 import { renderFullItem } from '../core/markers/fullItem';
 import { LlmError } from '../core/llm/types';
-import { createMarkerEngine } from '../core/markers/engineFactory';
+import { condenseCorpus } from '../core/markers/condense';
+import { createMarkerEngine, promptSource } from '../core/markers/engineFactory';
 import { generateMarkers, type GenerateReport, type ItemReport, type MarkerEngine } from '../core/markers/generate';
 import type { Marker } from '../core/markers/schema';
 import { allMarkers, readItemMarkers } from '../core/markers/store';
@@ -243,6 +244,7 @@ export class MarkerService implements vscode.Disposable {
         }
       }
       this.log.info(describeRun(report));
+      if (settings.condensation) await this.condense(target, settings);
       return report;
     } catch (e) {
       if (e instanceof CancelledError) this.log.info('markers: generation cancelled; markers of the items that finished are kept');
@@ -252,6 +254,31 @@ export class MarkerService implements vscode.Disposable {
       const current = this.corpus.current;
       if (current) await this.load(current).catch((e: Error) => this.log.error(`markers: reading marker files failed: ${e.message}`));
     }
+  }
+
+  /** The optional local condensation pass (setting `markerResearch.condensation`), with its own progress and cancel. */
+  private async condense(target: Corpus, settings: Settings): Promise<void> {
+    if (!settings.condenseModel.trim()) {
+      const pick = await vscode.window.showWarningMessage('Marker Research: condensation is on but no Ollama model is set ("markerResearch.condenseModel").', 'Open Settings');
+      if (pick) await vscode.commands.executeCommand('workbench.action.openSettings', 'markerResearch.condenseModel');
+      return;
+    }
+    const { client } = createMarkerEngine(
+      { provider: 'ollama', baseUrl: settings.condenseBaseUrl.trim() || undefined, model: settings.condenseModel.trim(), contextTokens: settings.contextTokens, concurrency: settings.concurrency },
+      { promptsDir: this.promptsDir, log: this.log },
+    );
+    const report = await withCancellableProgress(`Marker Research: condensing with ${settings.condenseModel}`, (signal, onProgress) =>
+      condenseCorpus(target, {
+        model: client!,
+        prompts: promptSource(this.promptsDir),
+        windows: { windowWords: settings.windowWords, overlapWords: settings.overlapWords, windowLimit: settings.windowLimit },
+        signal,
+        onProgress,
+        log: this.log,
+      }),
+    );
+    for (const f of report.failed) this.log.warn(`condense: ${f.itemId}: ${f.error}`);
+    this.log.info(`condense: ${report.generated} condensed, ${report.cached} cached, ${report.failed.length} failed; ${report.claims} claims (${report.grounded} grounded); ${report.usage.calls} calls, ${report.usage.promptTokens}+${report.usage.completionTokens} tokens`);
   }
 
   /** The marker `markerId` of item `itemId`. */

@@ -45,6 +45,12 @@ export const settingsSchema = z.object({
   contextWindowLimit: z.number().int().min(200).default(24000),
   /** Items in the marker overview of a large corpus (the most relevant to the goal); the overview says what it left out. */
   markerOverviewMaxItems: z.number().int().min(1).default(20),
+  /** Local condensation (seed 001, option B): after Generate Markers, condense every item with a local Ollama model. */
+  condensation: z.boolean().default(false),
+  /** Ollama model for the condensation pass (e.g. `qwen2.5:7b`). */
+  condenseModel: z.string().default(''),
+  /** Ollama host for the condensation pass; empty: http://127.0.0.1:11434. */
+  condenseBaseUrl: z.string().default(''),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -67,4 +73,7 @@ export const SETTING_DESCRIPTIONS: Record<keyof Settings, string> = {
   maxContentItemsPerTurn: 'Content items served to a research step in one round.',
   contextWindowLimit: 'Context budget of a research step in tokens, across its rounds. Past it whole items are deferred (the model is told), never cut.',
   markerOverviewMaxItems: 'Items in the marker overview of a large corpus: the most relevant to the goal; the overview says what it left out.',
+  condensation: 'After Generate Markers, condense every item with a local Ollama model (claims with evidence spans, counterpoints, categories), cached in .marker-research/condensed/.',
+  condenseModel: 'Ollama model for the condensation pass, e.g. qwen2.5:7b.',
+  condenseBaseUrl: 'Ollama host for the condensation pass. Empty: http://127.0.0.1:11434.',
 };
