@@ -165,10 +165,12 @@ export function validatePlan(s: Session, plan: unknown): Plan {
 }
 
 /** The most relevant markers of `items` for `text`, optionally of some kinds. */
-function topMarkers(s: Session, items: readonly string[], text: string, kinds?: readonly MarkerKind[], n = 8): string[] {
+function topMarkers(s: Session, items: readonly string[], text: string, kinds?: readonly MarkerKind[], n = 8, data?: PlanStep['required_data']): string[] {
   const inputs = s.inputs.filter((x) => items.includes(x.item.id));
   const { markers } = scoreRelevance(inputs, text);
-  const list = inputs.flatMap((x) => (x.markers ? allMarkers(x.markers) : [])).filter((m) => !kinds || kinds.includes(m.kind));
+  // A step about transcripts takes transcript markers, one about comments comment markers.
+  const inPart = (m: Marker): boolean => !data || data === 'transcript_with_comments' || m.evidence.length === 0 || m.evidence[0]!.part === data;
+  const list = inputs.flatMap((x) => (x.markers ? allMarkers(x.markers) : [])).filter((m) => (!kinds || kinds.includes(m.kind)) && inPart(m));
   return list
     .sort((a, b) => (markers.get(b.id) ?? 0) - (markers.get(a.id) ?? 0) || b.confidence - a.confidence)
     .slice(0, n)
@@ -183,7 +185,7 @@ export function extractivePlanSteps(s: Session, goal: Goal, complexity: Complexi
   const steps: PlanStep[] = [];
   const add = (suffix: string, text: string, its: string[], data: PlanStep['required_data'], kinds: MarkerKind[], strategy: PlanStep['retrieval_strategy']): void => {
     if (!its.length) return;
-    steps.push({ step_id: `${prefix}${steps.length + 1}-${suffix}`, goal: text, required_content_items: its, required_data: data, marker_relevance: topMarkers(s, its, `${goal.title} ${text}`, kinds), retrieval_strategy: strategy, ...(phaseName ? { phase_name: phaseName } : {}) });
+    steps.push({ step_id: `${prefix}${steps.length + 1}-${suffix}`, goal: text, required_content_items: its, required_data: data, marker_relevance: topMarkers(s, its, `${goal.title} ${text}`, kinds, 8, data), retrieval_strategy: strategy, ...(phaseName ? { phase_name: phaseName } : {}) });
   };
   add('facts', zh ? `事实与数据：${goal.title}` : `Facts and figures: ${goal.title}`, items, 'transcript', ['FACT', 'DATA'], 'selective_by_markers');
   if (complexity !== 'light') add('opinions', zh ? `观点与论证：${goal.title}` : `Opinions and arguments: ${goal.title}`, items, 'transcript', ['OPINION'], 'selective_by_markers');
