@@ -265,8 +265,8 @@ export function formatMarkerOverview(inputs: readonly OverviewInput[], opts: Ove
       lines.push(`${L.abstract}: ${shortAbstract(item)}`);
       return;
     }
-    // A short item gets fewer markers per kind: about one per 2,500 words, at most `perKind`.
-    const itemPerKind = Math.min(perKind, Math.max(1, Math.round(item.wordCount / 2500)));
+    // A short item gets fewer markers per kind: one per full 3,000 words, at least one, at most `perKind`.
+    const itemPerKind = Math.min(perKind, Math.max(1, Math.floor(item.wordCount / 3000)));
     const t = markers.transcript_summary;
     if (t) {
       lines.push('', L.transcript(t.total_markers));
