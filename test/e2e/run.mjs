@@ -727,14 +727,25 @@ async function main() {
     await check('context menu on an item: "Retrieve Full Item"', async () => {
       if (!markersShown) throw new Error('no markers shown');
       const id = mx.itemsWithTranscript.find((x) => x !== mx.fullItem.item);
-      await webview.locator(`li.item[data-item-id="${id}"] .item-title`).click({ button: 'right' });
-      const entry = page.locator('.context-view .monaco-menu .action-item').filter({ hasText: 'Retrieve Full Item' }).first();
-      await entry.waitFor({ state: 'visible', timeout: 5_000 })
-        .catch(async (e) => { throw new Error(`no "Retrieve Full Item" in the context menu (${firstLine(e)}; menu: ${JSON.stringify(await page.locator('.context-view').allInnerTexts().catch(() => []))})`); });
-      await entry.click();
       const tab = page.locator('.editor-group-container.active .tab.active');
-      await waitFor(`a tab "${id} (full item)"`, 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes(`${id} (full item)`), 200)
-        .catch(async (e) => { throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})`); });
+      // The webview's context menu opens asynchronously and a click can land while it is still
+      // being laid out: one more try (right-click again) before failing.
+      for (let attempt = 1; ; attempt++) {
+        await webview.locator(`li.item[data-item-id="${id}"] .item-title`).click({ button: 'right' });
+        const entry = page.locator('.context-view .monaco-menu .action-item').filter({ hasText: 'Retrieve Full Item' }).first();
+        try {
+          await entry.waitFor({ state: 'visible', timeout: 5_000 })
+            .catch(async (e) => { throw new Error(`no "Retrieve Full Item" in the context menu (${firstLine(e)}; menu: ${JSON.stringify(await page.locator('.context-view').allInnerTexts().catch(() => []))})`); });
+          await entry.click();
+          await waitFor(`a tab "${id} (full item)"`, 8_000, async () => (await tab.innerText({ timeout: 1_000 })).includes(`${id} (full item)`), 200)
+            .catch(async (e) => { throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})`); });
+          break;
+        } catch (e) {
+          if (attempt >= 2) throw e;
+          console.log(`     context menu: try ${attempt} did not open the item (${firstLine(e)}); trying again`);
+          await page.keyboard.press('Escape');
+        }
+      }
     });
 
     // 12. a marker without evidence: flagged in the tree; clicking it falls back to a search of its text
