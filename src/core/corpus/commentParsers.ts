@@ -5,7 +5,7 @@
  */
 import { getNodeValue, type Node } from 'jsonc-parser';
 import { lineStarts } from '../text/words';
-import { commentRecordSchema, normaliseCommentFields } from './schemas';
+import { COMMENT_FIELD_ALIASES, commentRecordSchema, normaliseCommentFields } from './schemas';
 import { MappedTextBuilder, piecesRange, type SourcePiece } from './sourceMap';
 import { jsonErrorsToProblems, jsonStringSource, parseJsonTree, wholeSource } from './transcriptParsers';
 import type { CommentsFormat, CorpusProblem, TextRange } from './types';
@@ -117,7 +117,8 @@ function shiftRange(r: TextRange, lines: number): TextRange {
   return { ...r, startLine: r.startLine + lines, endLine: r.endLine + lines };
 }
 
-const TEXT_KEYS = ['text', 'textOriginal', 'textDisplay', 'content', 'CONTENT', 'body', 'comment', 'message'];
+/** The text field and its aliases, canonical name first (from the one alias table in schemas.ts). */
+const TEXT_KEYS = ['text', ...Object.keys(COMMENT_FIELD_ALIASES).filter((k) => COMMENT_FIELD_ALIASES[k] === 'text')];
 
 /** The node of the record's text field (canonical name first, then aliases). */
 function textValueNode(obj: Node): Node | undefined {

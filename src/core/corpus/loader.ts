@@ -5,14 +5,13 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { countWords } from '../text/words';
+import { getNodeValue } from 'jsonc-parser';
+import { countWords, lineStarts } from '../text/words';
 import { mapLimit, throwIfAborted, type ProgressSink } from '../util/abort';
 import { parseComments } from './commentParsers';
 import { decodeText } from './decode';
 import { itemMetaSchema } from './schemas';
-import { parseTranscript, parseJsonTree, jsonErrorsToProblems } from './transcriptParsers';
-import { getNodeValue } from 'jsonc-parser';
-import { lineStarts } from '../text/words';
+import { jsonErrorsToProblems, parseJsonTree, parseTranscript } from './transcriptParsers';
 import type {
   CommentsFormat, CommentsPart, Corpus, CorpusItem, CorpusProblem, ItemMeta, SourceFile, TranscriptFormat, TranscriptPart,
 } from './types';

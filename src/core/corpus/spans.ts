@@ -30,8 +30,14 @@ export interface SpanSource {
 type Unit = TranscriptSegment | CommentRecord;
 
 /** Units of a part that carry text, in offset order. */
+/** Non-empty comments of a comments part, computed once per part (span mapping runs per search hit and per marker). */
+const liveComments = new WeakMap<CommentsPart, CommentRecord[]>();
+
 function units(part: TranscriptPart | CommentsPart): Unit[] {
-  return part.kind === 'transcript' ? part.segments : part.comments.filter((c) => c.text.trim() !== '');
+  if (part.kind === 'transcript') return part.segments;
+  let list = liveComments.get(part);
+  if (!list) liveComments.set(part, (list = part.comments.filter((c) => c.text.trim() !== '')));
+  return list;
 }
 
 /** Index in `list` of the unit containing `offset`; an offset on a joining newline goes to the next unit. */
