@@ -1,5 +1,6 @@
 // Builds the four bundles: extension and language server (cjs/node, `vscode` external),
 // webview (iife/browser) and CLI (cjs/node). Flags: --watch, --production.
+import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -38,6 +39,10 @@ const configs = [
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' },
 ];
+
+// jieba-wasm (Chinese tagging) reads its dictionary from `${__dirname}/jieba_rs_wasm_bg.wasm`: ship it beside the bundles.
+mkdirSync('dist', { recursive: true });
+copyFileSync('node_modules/jieba-wasm/pkg/nodejs/jieba_rs_wasm_bg.wasm', 'dist/jieba_rs_wasm_bg.wasm');
 
 if (watch) {
   const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));

@@ -7,9 +7,16 @@ import { loadCorpus } from '../core/corpus/loader';
 import { CorpusIndex } from '../core/search/corpusIndex';
 import { evalRetrieval, readGoldQueries } from '../core/search/evalRetrieval';
 import { knownItemEval, type KnownItemResult } from '../core/search/knownItem';
+import { openAskContext } from '../core/ask/askContext';
+import { evalAsk, evalHybridOnGold, readAskLabels } from '../core/ask/evalAsk';
 import { numberOption, UsageError, type CliContext } from './io';
 
-export const EVAL_USAGE = `marker-research eval retrieval <corpusDir> [options]
+export const EVAL_USAGE = `marker-research eval ask <corpusDir> [--budget-words 2000] [--json]
+Reads <corpusDir>/ask.jsonl (labelled questions) and reports intent accuracy, entity F1, time,
+citation and coreference accuracy, hit@5 / recall on questions with gold turn ranges (hybrid beside
+keyword alone), latency, and a per-intent confusion table; with queries.jsonl, also its gold queries
+through the hybrid retriever beside keyword retrieval alone.
+marker-research eval retrieval <corpusDir> [options]
   --scope S          item (each query searches its own item) | corpus (default item)
   --budget-words N   word budget for recall (default 2000)
   --json             JSON on stdout
@@ -18,7 +25,8 @@ Reads <corpusDir>/queries.jsonl ({"item_id","query","relevant_turn_ranges":[[sta
 
 export async function evalCommand(ctx: CliContext): Promise<number> {
   const [sub, ...rest] = ctx.args;
-  if (sub !== 'retrieval') throw new UsageError(`eval: unknown evaluation "${sub ?? ''}"; try "eval retrieval"`);
+  if (sub === 'ask') return evalAskCommand({ ...ctx, args: rest });
+  if (sub !== 'retrieval') throw new UsageError(`eval: unknown evaluation "${sub ?? ''}"; try "eval retrieval" or "eval ask"`);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -92,5 +100,45 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
   };
   if (values.json) ctx.out.write(`${JSON.stringify(report, null, 2)}\n`);
   else ctx.out.write(`${Object.entries(report).map(([k, v]) => `${k.padEnd(20)} ${v === null ? '-' : String(v)}`).join('\n')}\n`);
+  return 0;
+}
+
+async function evalAskCommand(ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseArgs({ args: ctx.args, allowPositionals: true, options: { 'budget-words': { type: 'string' }, json: { type: 'boolean', default: false } } });
+  if (positionals.length !== 1) throw new UsageError('eval ask: expected exactly one corpus folder');
+  const budgetWords = numberOption('budget-words', values['budget-words'], 2000);
+  const root = positionals[0]!;
+  const corpus = await loadCorpus(root, { signal: ctx.signal });
+  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
+    ctx.err.write(`marker-research eval: ${root}: corpus folder does not exist or is not a folder\n`);
+    return 1;
+  }
+  const { labels, problems, found } = await readAskLabels(corpus.root);
+  for (const p of problems) ctx.err.write(`${p}\n`);
+  if (!found) {
+    ctx.err.write(`marker-research eval ask: ${corpus.root}/ask.jsonl not found (format: corpora/ASK.md)\n`);
+    return 1;
+  }
+  const { index } = await CorpusIndex.open(corpus, undefined, ctx.signal);
+  const askCtx = await openAskContext(corpus, index, { signal: ctx.signal });
+  const r = await evalAsk(askCtx, labels, { budgetWords, signal: ctx.signal });
+  const gold = await readGoldQueries(corpus.root);
+  const known = new Set(corpus.items.map((i) => i.id));
+  const goldRun = gold.found ? await evalHybridOnGold(askCtx, gold.queries.filter((q) => known.has(q.item_id)), budgetWords) : null;
+  const { perQuery, ...summary } = r;
+  const report = { corpus: corpus.root, budget_words: budgetWords, ...summary, gold_queries: goldRun };
+  if (values.json) {
+    ctx.out.write(`${JSON.stringify(report, null, 2)}\n`);
+    return 0;
+  }
+  const lines = Object.entries(summary)
+    .filter(([k]) => k !== 'confusion')
+    .map(([k, v]) => `${k.padEnd(26)} ${v === null ? '-' : String(v)}`);
+  lines.push('', 'confusion (gold → predicted):');
+  for (const [g, row] of Object.entries(r.confusion)) lines.push(`  ${g.padEnd(18)} ${Object.entries(row).map(([p, n]) => `${p}:${n}`).join('  ')}`);
+  if (goldRun) lines.push('', `queries.jsonl (${goldRun.queries}): hybrid hit@5 ${goldRun.hybrid.hit_at_5} recall ${goldRun.hybrid.recall_at_budget} · keyword hit@5 ${goldRun.keyword.hit_at_5} recall ${goldRun.keyword.recall_at_budget}`);
+  const wrong = perQuery.filter((q) => q.intent !== q.gold_intent || !q.time_ok || !q.citation_ok);
+  if (wrong.length) lines.push('', 'missed:', ...wrong.map((q) => `  ${q.query_id}: ${q.intent} (gold ${q.gold_intent})${q.time_ok ? '' : ' time'}${q.citation_ok ? '' : ' citation'}`));
+  ctx.out.write(`${lines.join('\n')}\n`);
   return 0;
 }

@@ -3,6 +3,7 @@
  * code as the extension.
  */
 import { CancelledError } from '../core/util/abort';
+import { ASK_USAGE, askCommand } from './askCommand';
 import { EVAL_USAGE, evalCommand } from './evalCommand';
 import { indexCommand } from './indexCommand';
 import { MARKERS_USAGE, markersCommand } from './markersCommand';
@@ -17,6 +18,7 @@ Commands:
   marker-research index <corpusDir> [--json]
       Load a corpus folder and report items, words, comments and problems.
   ${SEARCH_USAGE.replace(/\n/g, '\n  ')}
+  ${ASK_USAGE.replace(/\n/g, '\n  ')}
   ${EVAL_USAGE.replace(/\n/g, '\n  ')}
   ${MARKERS_USAGE.replace(/\n/g, '\n  ')}
   ${RESEARCH_USAGE.replace(/\n/g, '\n  ')}
@@ -28,6 +30,7 @@ Commands:
 const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   index: indexCommand,
   search: searchCommand,
+  ask: askCommand,
   eval: evalCommand,
   markers: markersCommand,
   research: researchCommand,

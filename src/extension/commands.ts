@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CancelledError } from '../core/util/abort';
+import { AskServiceError, type AskService } from './askService';
 import { sidebarStateFor } from '../shared/sidebarModel';
 import type { SidebarState } from '../shared/webviewProtocol';
 import type { CorpusService } from './corpusService';
@@ -23,6 +24,7 @@ export interface Services {
   fullItems: FullItemDocuments;
   apiKey: ApiKeyStore;
   research: ResearchService;
+  ask: AskService;
 }
 
 /**
@@ -305,6 +307,44 @@ export function createCommands(s: Services): CommandMap {
     await researchBoundary('showing the run', () => s.research.showRun(runId));
   };
 
+  // ---- ask the corpus ---------------------------------------------------------------------
+
+  /**
+   * "Ask the Corpus": focuses the sidebar's Ask box. With a question (a string,
+   * or `{ question }`) it goes into the box and is asked there, with the box's
+   * scope and session. When the view does not come up, the question is taken
+   * from an input box and asked as soon as it does.
+   */
+  const askCorpus = async (arg?: unknown): Promise<void> => {
+    const given = typeof arg === 'string' ? arg : arg && typeof arg === 'object' && 'question' in arg && typeof arg.question === 'string' ? arg.question : '';
+    if (!(await ensureCorpus())) return;
+    await vscode.commands.executeCommand('markerResearch.items.focus');
+    if (given.trim()) return s.sidebar.focusAsk(given.trim().slice(0, 2000));
+    if (await s.sidebar.whenReady(5_000)) return s.sidebar.focusAsk(null);
+    s.log.warn('ask: the sidebar did not open within 5 s; asking for the question in an input box');
+    const typed = await vscode.window.showInputBox({
+      title: 'Marker Research: Ask the Corpus',
+      prompt: 'A question about the corpus: who said what, when, what viewers think, … (answered in the sidebar)',
+      placeHolder: 'e.g. what does the panel say about commuting?',
+      ignoreFocusOut: true,
+    });
+    if (typed?.trim()) s.sidebar.focusAsk(typed.trim().slice(0, 2000));
+  };
+
+  /** Opens a hit of the Ask box (from the sidebar), turning failures into messages. */
+  const openHit = async (itemId: unknown, part: unknown, start: unknown, end: unknown): Promise<void> => {
+    if (typeof itemId !== 'string' || (part !== 'transcript' && part !== 'comments') || typeof start !== 'number' || typeof end !== 'number') return;
+    try {
+      await s.ask.openHit(itemId, part, start, end);
+    } catch (e) {
+      if (e instanceof AskServiceError) {
+        s.log.warn(e.message);
+        return void vscode.window.showWarningMessage(`Marker Research: ${e.message.replace(/^ask: /, '')}`);
+      }
+      await showError(s.log, `opening the hit failed: ${(e as Error).message}`);
+    }
+  };
+
   const cancel = (): void => {
     const n = runningWork.cancelAll();
     s.log.info(n ? `cancel: asked ${n} running operation${n > 1 ? 's' : ''} to stop` : 'cancel: nothing is running');
@@ -327,5 +367,7 @@ export function createCommands(s: Services): CommandMap {
     'markerResearch.setApiKey': setApiKey,
     'markerResearch.clearApiKey': clearApiKey,
     'markerResearch.showLogs': () => s.log.show(),
+    'markerResearch.askCorpus': askCorpus,
+    'markerResearch.openHit': openHit,
   };
 }

@@ -4,6 +4,7 @@
  * `context.subscriptions`.
  */
 import * as vscode from 'vscode';
+import { AskService } from './askService';
 import { createCommands, refreshSidebar, showError } from './commands';
 import { CorpusService } from './corpusService';
 import { CorpusLanguageClient } from './languageClient';
@@ -24,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): void {
     const evidence = new EvidenceNavigator(log, markers, corpus);
     const fullItems = new FullItemDocuments(log, corpus);
     const research = new ResearchService(log, settings, corpus, apiKey, context.asAbsolutePath('prompts'), (c) => markers.searchIndex(c));
+    const ask = new AskService(log, settings, corpus, markers, apiKey, context.asAbsolutePath('prompts'), (uri, ranges) => evidence.reveal(uri, ranges));
     const client = new CorpusLanguageClient(context, log);
     const sidebar = new SidebarViewProvider(
       context.extensionUri,
@@ -40,10 +42,12 @@ export function activate(context: vscode.ExtensionContext): void {
         openReport: (runId) => run('markerResearch.openReport', runId ?? null)(),
         showRun: (runId) => run('markerResearch.showRun', runId)(),
         cancel: run('markerResearch.cancel'),
+        ask: (question) => ask.ask(question),
+        openHit: (itemId, part, start, end) => run('markerResearch.openHit', itemId, part, start, end)(),
       },
       log,
     );
-    const services = { log, settings, corpus, client, sidebar, markers, evidence, fullItems, apiKey, research };
+    const services = { log, settings, corpus, client, sidebar, markers, evidence, fullItems, apiKey, research, ask };
     const commands = createCommands(services);
     context.subscriptions.push(
       settings,
@@ -63,6 +67,8 @@ export function activate(context: vscode.ExtensionContext): void {
       runningWork,
       research.onDidChange((state) => sidebar.setResearch(state)),
       research.onDidChangeStep((e) => sidebar.setStepStatus(e.runId, e.stepId, e.status)),
+      ask,
+      ask.onDidUpdate((msg) => sidebar.postAsk(msg)),
       vscode.window.registerWebviewViewProvider(SidebarViewProvider.viewId, sidebar),
       vscode.workspace.registerTextDocumentContentProvider(FULL_ITEM_SCHEME, fullItems),
       ...Object.entries(commands).map(([id, fn]) => vscode.commands.registerCommand(id, fn)),

@@ -397,8 +397,8 @@ export class EvidenceNavigator implements vscode.Disposable {
     );
   }
 
-  /** Opens `uri`, selects the first range (cursor at its start), centres it and highlights every range. */
-  private async reveal(uri: vscode.Uri, ranges: readonly TextRange[]): Promise<vscode.TextEditor> {
+  /** Opens `uri`, selects the first range (cursor at its start), centres it and highlights every range (markers, and hits of the Ask box). */
+  async reveal(uri: vscode.Uri, ranges: readonly TextRange[]): Promise<vscode.TextEditor> {
     const doc = await vscode.workspace.openTextDocument(uri);
     const valid = ranges.map((r) => doc.validateRange(new vscode.Range(r.startLine, r.startColumn, r.endLine, r.endColumn)));
     const main = valid[0]!;

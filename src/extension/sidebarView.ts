@@ -7,6 +7,16 @@ import * as vscode from 'vscode';
 import type { ProgressUpdate } from '../core/util/abort';
 import { webviewToHostSchema, type HostToWebview, type ResearchState, type ResearchStepStatus, type SidebarState, type WebviewToHost } from '../shared/webviewProtocol';
 
+/** What the Ask box posts: results, progress and errors of a question (the `ask*` messages of the protocol). */
+export type AskMessage = Extract<HostToWebview, { type: 'askBusy' | 'askResult' | 'askError' }>;
+
+/** A question from the Ask box, validated by the protocol schema. */
+export interface SidebarQuestion {
+  question: string;
+  itemId: string | undefined;
+  session: string[];
+}
+
 /** A research goal as the sidebar sends it: a proposed goal's id or the user's text. */
 export type SidebarGoal = { goalId: string } | { text: string };
 
@@ -23,6 +33,10 @@ export interface SidebarActions {
   openReport(runId: string | undefined): Promise<void>;
   showRun(runId: string): Promise<void>;
   cancel(): Promise<void>;
+  /** Answers a question of the Ask box (results come back through {@link SidebarViewProvider.postAsk}). */
+  ask(question: SidebarQuestion): Promise<void>;
+  /** Opens a hit of the Ask box at its span in the original file. */
+  openHit(itemId: string, part: 'transcript' | 'comments', start: number, end: number): Promise<void>;
 }
 
 export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -39,7 +53,10 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
     problems: [],
   };
   private research: ResearchState = { busy: null, message: null, goals: [], run: null, runs: [] };
-  private readonly disposables: vscode.Disposable[] = [];
+  /** "Ask the Corpus" ran before the webview was ready: focus (and ask) once it is. */
+  private pendingAskFocus: { question: string | null } | undefined;
+  private readonly readyEmitter = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [this.readyEmitter];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -88,6 +105,38 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
     this.post({ type: 'progress', message: update.message ? `${what}: ${update.message}` : what, done: update.done, total: update.total });
   }
 
+  /** True once the webview said `ready` (and until it is disposed). */
+  get isReady(): boolean {
+    return this.view !== undefined && this.ready;
+  }
+
+  /** Resolves true when the webview is ready, false after `ms`. */
+  whenReady(ms: number): Promise<boolean> {
+    if (this.isReady) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        sub.dispose();
+        resolve(false);
+      }, ms);
+      const sub = this.readyEmitter.event(() => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(true);
+      });
+    });
+  }
+
+  /** Progress, result or error of a question of the Ask box. */
+  postAsk(msg: AskMessage): void {
+    this.post(msg);
+  }
+
+  /** Focuses the Ask box; with a question, puts it there and asks it (session and scope are the box's). Waits for `ready` when needed. */
+  focusAsk(question: string | null): void {
+    if (this.isReady) this.post({ type: 'askFocus', question });
+    else this.pendingAskFocus = { question };
+  }
+
   private post(msg: HostToWebview): void {
     if (this.view && this.ready) void this.view.webview.postMessage(msg);
   }
@@ -105,6 +154,9 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
           this.ready = true;
           this.post({ type: 'state', state: this.state });
           this.post({ type: 'research', research: this.research });
+          if (this.pendingAskFocus) this.post({ type: 'askFocus', question: this.pendingAskFocus.question });
+          this.pendingAskFocus = undefined;
+          this.readyEmitter.fire();
           return;
         case 'indexCorpus':
           return await this.actions.indexCorpus();
@@ -130,6 +182,10 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
           return await this.actions.showRun(msg.runId);
         case 'cancel':
           return await this.actions.cancel();
+        case 'ask':
+          return await this.actions.ask({ question: msg.question, itemId: msg.itemId ?? undefined, session: msg.session });
+        case 'openHit':
+          return await this.actions.openHit(msg.itemId, msg.part, msg.start, msg.end);
       }
     } catch (e) {
       this.log.error(`sidebar action "${msg.type}" failed: ${(e as Error).message}`);

@@ -51,6 +51,8 @@ export const settingsSchema = z.object({
   condenseModel: z.string().default(''),
   /** Ollama host for the condensation pass; empty: http://127.0.0.1:11434. */
   condenseBaseUrl: z.string().default(''),
+  /** Embedding model for the vector retrieval strategy (same provider and base URL); empty: vectors off. */
+  embeddingModel: z.string().default(''),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -76,4 +78,5 @@ export const SETTING_DESCRIPTIONS: Record<keyof Settings, string> = {
   condensation: 'After Generate Markers, condense every item with a local Ollama model (claims with evidence spans, counterpoints, categories), cached in .marker-research/condensed/.',
   condenseModel: 'Ollama model for the condensation pass, e.g. qwen2.5:7b.',
   condenseBaseUrl: 'Ollama host for the condensation pass. Empty: http://127.0.0.1:11434.',
+  embeddingModel: 'Embedding model for the vector retrieval strategy of Ask the Corpus (e.g. `text-embedding-3-small`, `nomic-embed-text`), served by the same provider and base URL as the model. Vectors are cached per chunk in .marker-research/vectors/. Empty: vectors off.',
 };

@@ -168,12 +168,80 @@ export interface ResearchState {
   runs: { runId: string; goal: string; status: RunView['status']; createdAt: string }[];
 }
 
-/** Host → webview: the whole state, the research section, one step's live status, or progress of a running marker generation (shown in the marker line). */
+// ---- ask the corpus (SPEC §5, §6): the Ask box at the top of the sidebar ------------------------
+
+/** The retrieval strategies a hit can be found by; mirrors core's `STRATEGY_NAMES` (kept here so the webview bundle stays free of core). */
+export const ASK_STRATEGIES = ['keyword', 'vector', 'entity', 'relation', 'marker', 'summary', 'reception', 'clip', 'citation'] as const;
+export type AskStrategy = (typeof ASK_STRATEGIES)[number];
+
+/** Limits of the `ask` message (the box enforces them too). */
+export const ASK_MAX_QUESTION_CHARS = 2000;
+export const ASK_MAX_SESSION = 10;
+
+/** How a question was understood, as the box shows it in one line. */
+export interface AskQueryView {
+  question: string;
+  intent: string;
+  /** The whole understanding in one line, e.g. `search_entity · PhD C · 0:00–15:00 · transcript · rules`. */
+  line: string;
+  /** Entity labels as the corpus writes them (marked when resolved from the session). */
+  entities: { label: string; fromSession: boolean }[];
+  /** `0:00–15:00`, `from 20:00`, or null. */
+  time: string | null;
+  part: 'transcript' | 'comments' | null;
+  /** The question with pronouns resolved (shown when it differs from the question). */
+  resolvedQuery: string;
+  engine: 'rules' | 'model';
+}
+
+/** One hit as the box shows it: title, speaker, time, a short quote, the strategies that found it. */
+export interface AskHitView {
+  rank: number;
+  itemId: string;
+  title: string;
+  part: 'transcript' | 'comments';
+  /** Offsets into the part's normalised text: what `openHit` sends back. */
+  start: number;
+  end: number;
+  /** Speaker label(s) or comment author(s), or null. */
+  speaker: string | null;
+  /** `1:02–1:30` where the format has timestamps, else null. */
+  time: string | null;
+  /** The file (relative to the corpus root) and one-based line where the span starts, `ev-winter-range/transcript.json:6`; null when unmapped. */
+  where: string | null;
+  /** A short quote of the span, whitespace collapsed. */
+  quote: string;
+  matchedBy: AskStrategy[];
+  /** One reason per strategy (tooltip). */
+  why: string[];
+  score: number;
+}
+
+/** The answer to one question. */
+export interface AskResultView {
+  /** Host-assigned, increasing: the box shows the newest only. */
+  askId: number;
+  query: AskQueryView;
+  hits: AskHitView[];
+  /** The item the question was limited to, or null for the whole corpus. */
+  scope: { itemId: string; title: string } | null;
+  ms: number;
+  /** Notes of the retriever and of the extension (e.g. "understood offline: …"). */
+  notes: string[];
+}
+
+/** Host → webview: the whole state, the research section, one step's live status, progress of a running marker generation (shown in the marker line), or the Ask box. */
 export type HostToWebview =
   | { type: 'state'; state: SidebarState }
   | { type: 'research'; research: ResearchState }
   | { type: 'stepStatus'; runId: string; stepId: string; status: ResearchStepStatus }
-  | { type: 'progress'; message: string; done: number; total: number };
+  | { type: 'progress'; message: string; done: number; total: number }
+  /** A question is being answered (`busy`), or stopped being answered without a result (superseded or cancelled). */
+  | { type: 'askBusy'; askId: number; question: string; busy: boolean }
+  | { type: 'askResult'; result: AskResultView }
+  | { type: 'askError'; askId: number; question: string; message: string }
+  /** "Ask the Corpus" from the palette: focus the box; with a question, put it in the box and ask it. */
+  | { type: 'askFocus'; question: string | null };
 
 const itemId = z.string().min(1).max(1000);
 /** Run ids are folder names: no separators, no dot-dot. */
@@ -195,6 +263,15 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openReport'), runId: runId.optional() }),
   z.object({ type: z.literal('showRun'), runId }),
   z.object({ type: z.literal('cancel') }),
+  /** A question for the corpus, limited to the item in focus (`itemId`) or not (null); `session`: earlier questions, oldest first. */
+  z.object({
+    type: z.literal('ask'),
+    question: z.string().trim().min(1).max(ASK_MAX_QUESTION_CHARS),
+    itemId: itemId.nullable(),
+    session: z.array(z.string().trim().min(1).max(ASK_MAX_QUESTION_CHARS)).max(ASK_MAX_SESSION),
+  }),
+  /** Open a hit of the Ask box at its span in the original file. */
+  z.object({ type: z.literal('openHit'), itemId, part: z.enum(['transcript', 'comments']), start: z.number().int().nonnegative(), end: z.number().int().positive() }).refine((m) => m.end > m.start, 'empty span'),
 ]);
 
 /** Webview → host. */

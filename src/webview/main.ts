@@ -1,13 +1,16 @@
 /**
- * The sidebar UI (runs in the webview, a browser): the research section (goals,
- * the current run's plan steps with live status and their requests), items →
+ * The sidebar UI (runs in the webview, a browser): the Ask box (a question, how
+ * it was understood, the hits with the strategies that found them), the
+ * research section (goals, the current run's plan steps with live status and
+ * their requests), items →
  * marker groups → markers, a filter box and kind toggles, problems. Renders the state posted by
  * the host with DOM APIs only (textContent), so corpus text — comments are
  * untrusted — is never parsed as HTML. The filter is local to the webview.
  */
 import { ALL_KINDS, filterIsEmpty, markerMatches, parseFilter, textMatches, type MarkerFilter } from '../shared/sidebarModel';
+import { ASK_MAX_QUESTION_CHARS, ASK_STRATEGIES } from '../shared/webviewProtocol';
 import type {
-  GoalView, HostToWebview, ItemSummary, MarkerGroup, MarkerKindName, MarkerSummary, ProblemSummary, ResearchState, ResearchStepStatus, SidebarState, StepView, WebviewToHost,
+  AskHitView, AskResultView, GoalView, HostToWebview, ItemSummary, MarkerGroup, MarkerKindName, MarkerSummary, ProblemSummary, ResearchState, ResearchStepStatus, SidebarState, StepView, WebviewToHost,
 } from '../shared/webviewProtocol';
 
 /** What the webview remembers across reloads (vscode.getState/setState). */
@@ -16,6 +19,12 @@ interface ViewMemory {
   kinds: MarkerKindName[];
   /** Keys of the open <details>: `item:<id>` and `group:<id>:<key>`. */
   open: string[];
+  /** The item in focus (the last item row the user opened or used): questions are limited to it. */
+  focusItem: string | null;
+  /** Questions asked in the box, oldest first: the session sent with the next question. */
+  askHistory: string[];
+  /** The last answer shown, so it survives the view being hidden. */
+  askResult: AskResultView | null;
 }
 
 interface VsCodeApi {
@@ -31,15 +40,23 @@ const app = document.getElementById('app')!;
 function loadMemory(): ViewMemory {
   const raw = vscode.getState() as Partial<ViewMemory> | undefined;
   const kinds = Array.isArray(raw?.kinds) ? raw.kinds.filter((k): k is MarkerKindName => ALL_KINDS.includes(k)) : [...ALL_KINDS];
+  const result = raw?.askResult;
   return {
     filter: typeof raw?.filter === 'string' ? raw.filter : '',
     kinds,
     open: Array.isArray(raw?.open) ? raw.open.filter((k): k is string => typeof k === 'string') : [],
+    focusItem: typeof raw?.focusItem === 'string' && raw.focusItem ? raw.focusItem : null,
+    askHistory: Array.isArray(raw?.askHistory) ? raw.askHistory.filter((q): q is string => typeof q === 'string' && q.trim() !== '').slice(-ASK_HISTORY_KEPT) : [],
+    askResult: result && typeof result === 'object' && Array.isArray(result.hits) && typeof result.query === 'object' ? result : null,
   };
 }
+/** Questions kept in the history; the last {@link ASK_SESSION_SENT} are sent with a question. */
+const ASK_HISTORY_KEPT = 20;
+const ASK_SESSION_SENT = 5;
 const memory = loadMemory();
 const openKeys = new Set(memory.open);
-const saveMemory = (): void => vscode.setState({ filter: filterInput.value, kinds: ALL_KINDS.filter((k) => kindsOn.has(k)), open: [...openKeys] });
+const saveMemory = (): void =>
+  vscode.setState({ filter: filterInput.value, kinds: ALL_KINDS.filter((k) => kindsOn.has(k)), open: [...openKeys], focusItem, askHistory, askResult: shownAsk });
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -130,6 +147,263 @@ const emptyFilterEl = el('p', 'filter-empty', 'Nothing matches the filter.');
 emptyFilterEl.hidden = true;
 const problemsEl = el('div', 'problems-host');
 
+// ---- the Ask box (static frame; the scope line, the understood query and the hits are re-rendered) ----
+
+let focusItem: string | null = memory.focusItem;
+let askHistory: string[] = memory.askHistory;
+/** The answer shown (null: none yet, or cleared). */
+let shownAsk: AskResultView | null = memory.askResult;
+/** The question being answered (host's id), or null. */
+let askPending: { askId: number; question: string } | null = null;
+/** Item titles by id, from the last state (for the scope chip). */
+let itemTitles = new Map<string, string>();
+
+const askEl = el('section', 'ask');
+askEl.id = 'ask';
+askEl.setAttribute('aria-label', 'Ask the corpus');
+const askForm = el('form', 'ask-form');
+const askInput = el('input', 'ask-input');
+askInput.id = 'ask-input';
+askInput.type = 'text';
+askInput.placeholder = 'Ask the corpus (e.g. what did the host say about prices?)';
+askInput.setAttribute('aria-label', 'Question for the corpus');
+askInput.maxLength = ASK_MAX_QUESTION_CHARS;
+askInput.spellcheck = false;
+askInput.autocomplete = 'off';
+const askButton = el('button', 'primary ask-button', 'Ask');
+askButton.id = 'ask-button';
+askButton.type = 'submit';
+askButton.title = 'Ask (Enter)';
+askForm.append(askInput, askButton);
+const askScopeEl = el('div', 'ask-scope');
+askScopeEl.id = 'ask-scope';
+const askStatusEl = el('p', 'ask-status');
+askStatusEl.id = 'ask-status';
+askStatusEl.setAttribute('aria-live', 'polite');
+askStatusEl.hidden = true;
+const askQueryEl = el('div', 'ask-query');
+askQueryEl.id = 'ask-query';
+const askHitsEl = el('ol', 'ask-hits');
+askHitsEl.id = 'ask-hits';
+askHitsEl.setAttribute('aria-label', 'Hits');
+askEl.append(askForm, askScopeEl, askStatusEl, askQueryEl, askHitsEl);
+askEl.hidden = true; // shown once a corpus is indexed
+
+/** Sends a question: limited to the item in focus (unless `itemId` says otherwise), with the last questions as the session. */
+function ask(question: string, itemId: string | null = focusItem, remember = true): void {
+  const q = question.trim().slice(0, ASK_MAX_QUESTION_CHARS);
+  if (!q) {
+    askInput.focus();
+    return;
+  }
+  const session = askHistory.filter((h) => h !== q).slice(-ASK_SESSION_SENT);
+  vscode.postMessage({ type: 'ask', question: q, itemId, session });
+  if (remember) {
+    askHistory = [...askHistory.filter((h) => h !== q), q].slice(-ASK_HISTORY_KEPT);
+    saveMemory();
+  }
+  askStatusEl.hidden = false;
+  askStatusEl.className = 'ask-status is-busy';
+  askStatusEl.textContent = 'Asking…';
+  askEl.dataset['busy'] = '1';
+  renderAskScope();
+}
+
+askForm.addEventListener('submit', (e) => {
+  e.preventDefault();
+  ask(askInput.value);
+});
+askInput.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape') return;
+  e.preventDefault();
+  if (askInput.value) askInput.value = '';
+  else clearAsk();
+});
+
+function clearAsk(): void {
+  shownAsk = null;
+  renderAsk();
+  saveMemory();
+}
+
+/** The item in focus: questions are limited to it until the chip's ✕ switches to the whole corpus. */
+function setFocusItem(id: string | null): void {
+  if (focusItem === id) return;
+  focusItem = id;
+  for (const r of rows) r.li.classList.toggle('is-focus', r.item.id === id);
+  renderAskScope();
+  saveMemory();
+}
+
+/** The scope line: "Item: <title> ✕" (or "Whole corpus") and the session ("follow-up of N questions · New topic"). */
+function renderAskScope(): void {
+  askScopeEl.replaceChildren();
+  const title = focusItem ? itemTitles.get(focusItem) : undefined;
+  if (focusItem && title !== undefined) {
+    const chip = button('ask-chip', '', `Questions are limited to this item. Click to ask the whole corpus${shownAsk?.scope ? ' (asks the last question again)' : ''}.`, () => {
+      const last = shownAsk?.scope ? shownAsk.query.question : null;
+      setFocusItem(null);
+      if (last) ask(last, null, false);
+    });
+    chip.id = 'ask-chip';
+    chip.dataset['itemId'] = focusItem;
+    chip.append(el('span', 'ask-chip-label', 'Item: '), el('span', 'ask-chip-title', title), el('span', 'ask-chip-x', '✕'));
+    chip.setAttribute('aria-label', `Limited to the item ${title}; switch to the whole corpus`);
+    askScopeEl.append(chip);
+  } else {
+    const whole = el('span', 'ask-whole', 'Whole corpus');
+    whole.id = 'ask-whole';
+    whole.title = 'Questions search every item. Open an item below to limit them to it.';
+    askScopeEl.append(whole);
+  }
+  if (askHistory.length) {
+    const session = el('span', 'ask-session', `follow-ups use ${plural(Math.min(askHistory.length, ASK_SESSION_SENT), 'earlier question')}`);
+    session.title = `Earlier questions (pronouns like "he" or "it" refer to them):\n${askHistory.slice(-ASK_SESSION_SENT).map((q) => `• ${q}`).join('\n')}`;
+    const reset = button('icon-button ask-new-topic', 'New topic', 'Forget the earlier questions: the next question starts a new conversation', () => {
+      askHistory = [];
+      renderAskScope();
+      saveMemory();
+      askInput.focus();
+    });
+    reset.id = 'ask-new-topic';
+    askScopeEl.append(session, reset);
+  }
+}
+
+/** One line per hit: title, speaker and time; then the quote and the strategies that found it. */
+function renderHit(h: AskHitView): HTMLLIElement {
+  const li = el('li', `ask-hit part-${h.part}`);
+  li.dataset['itemId'] = h.itemId;
+  li.dataset['rank'] = String(h.rank);
+  li.dataset['part'] = h.part;
+  if (h.where) li.dataset['where'] = h.where;
+  li.tabIndex = 0;
+  li.setAttribute('role', 'button');
+  const meta = [h.speaker, h.time].filter((x): x is string => !!x);
+  const head = el('div', 'hit-head');
+  head.append(el('span', 'hit-rank', `${h.rank}`), el('span', 'hit-title', h.title));
+  if (meta.length) head.append(el('span', 'hit-meta', meta.join(' · ')));
+  const body = el('div', 'hit-body');
+  body.append(el('span', 'hit-quote', h.quote));
+  const badges = el('span', 'hit-badges');
+  for (const s of ASK_STRATEGIES) if (h.matchedBy.includes(s)) {
+    const b = el('span', `hit-badge badge-${s}`, s);
+    b.dataset['strategy'] = s;
+    badges.append(b);
+  }
+  body.append(badges);
+  li.append(head, body);
+  li.title = [
+    `${h.title} (${h.part})`,
+    [h.where, h.time, h.speaker].filter(Boolean).join(' · '),
+    `found by: ${h.why.length ? h.why.join('; ') : h.matchedBy.join(', ')}`,
+    '',
+    h.quote,
+    '',
+    'Open the span in the original file',
+  ].join('\n');
+  li.setAttribute('aria-label', `Hit ${h.rank}: ${h.title}${meta.length ? `, ${meta.join(', ')}` : ''}: ${h.quote}`);
+  const open = (): void => {
+    for (const x of askHitsEl.querySelectorAll('li.ask-hit.is-opened')) x.classList.remove('is-opened');
+    li.classList.add('is-opened');
+    vscode.postMessage({ type: 'openHit', itemId: h.itemId, part: h.part, start: h.start, end: h.end });
+  };
+  li.addEventListener('click', open);
+  li.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      open();
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = (e.key === 'ArrowDown' ? li.nextElementSibling : li.previousElementSibling) as HTMLElement | null;
+      next?.focus();
+    }
+  });
+  return li;
+}
+
+/** The understood query and the hits of the answer shown. */
+function renderAsk(): void {
+  askQueryEl.replaceChildren();
+  askHitsEl.replaceChildren();
+  const r = shownAsk;
+  askQueryEl.hidden = !r;
+  askHitsEl.hidden = !r?.hits.length;
+  if (!r) return;
+  const q = r.query;
+  askQueryEl.dataset['askId'] = String(r.askId);
+  askQueryEl.dataset['question'] = q.question;
+  askQueryEl.dataset['intent'] = q.intent;
+  askQueryEl.dataset['engine'] = q.engine;
+  const line = el('div', 'ask-query-line');
+  const understood = el('span', 'ask-understood', q.line);
+  understood.id = 'ask-understood';
+  understood.title = [
+    `Question: ${q.question}`,
+    q.resolvedQuery && q.resolvedQuery !== q.question ? `Understood as: ${q.resolvedQuery}` : '',
+    `Intent: ${q.intent}`,
+    q.entities.length ? `Entities: ${q.entities.map((e) => `${e.label}${e.fromSession ? ' (from the earlier questions)' : ''}`).join(', ')}` : '',
+    q.time ? `Time: ${q.time}` : '',
+    q.part ? `Part: ${q.part}` : '',
+    `Understood by: ${q.engine === 'rules' ? 'rules (offline)' : 'the model'}`,
+  ].filter(Boolean).join('\n');
+  const close = button('icon-button ask-clear', '✕', 'Clear the answer (Escape in the box)', clearAsk);
+  close.setAttribute('aria-label', 'Clear the answer');
+  line.append(understood, close);
+  askQueryEl.append(line);
+  const scope = r.scope ? `in ${r.scope.title}` : 'in the whole corpus';
+  const summary = el('div', 'ask-summary', `${r.hits.length ? plural(r.hits.length, 'hit') : 'No hits'} ${scope} · ${r.ms} ms`);
+  summary.id = 'ask-summary';
+  if (q.resolvedQuery && q.resolvedQuery !== q.question) summary.textContent += ` · as “${q.resolvedQuery}”`;
+  askQueryEl.append(summary);
+  for (const n of r.notes) askQueryEl.append(el('div', 'ask-note', n));
+  askHitsEl.append(...r.hits.map(renderHit));
+}
+
+function onAskMessage(msg: Extract<HostToWebview, { type: 'askBusy' | 'askResult' | 'askError' | 'askFocus' }>): void {
+  switch (msg.type) {
+    case 'askBusy':
+      if (msg.busy) {
+        askPending = { askId: msg.askId, question: msg.question };
+        askEl.dataset['busy'] = '1';
+        askStatusEl.hidden = false;
+        askStatusEl.className = 'ask-status is-busy';
+        askStatusEl.textContent = `Asking: ${msg.question}`;
+      } else if (!askPending || askPending.askId <= msg.askId) {
+        askPending = null;
+        delete askEl.dataset['busy'];
+        askStatusEl.hidden = true;
+      }
+      return;
+    case 'askResult':
+      if (askPending && askPending.askId > msg.result.askId) return; // a newer question is on its way
+      askPending = null;
+      delete askEl.dataset['busy'];
+      askStatusEl.hidden = true;
+      shownAsk = msg.result;
+      renderAsk();
+      renderAskScope();
+      saveMemory();
+      return;
+    case 'askError':
+      if (askPending && askPending.askId > msg.askId) return;
+      askPending = null;
+      delete askEl.dataset['busy'];
+      askStatusEl.hidden = false;
+      askStatusEl.className = 'ask-status is-error';
+      askStatusEl.textContent = msg.message;
+      askStatusEl.title = `"${msg.question}": ${msg.message}`;
+      return;
+    case 'askFocus':
+      askInput.focus();
+      if (msg.question) {
+        askInput.value = msg.question;
+        ask(msg.question);
+      } else askInput.select();
+      return;
+  }
+}
+
 // ---- the research section (static frame; goals and the run are re-rendered) -------------------
 
 const researchEl = el('details', 'research');
@@ -175,7 +449,7 @@ const runEl = el('div', 'run-host');
 const runsEl = el('div', 'runs-host');
 researchEl.append(researchSummary, researchStatusEl, goalForm, researchButtons, goalsEl, runEl, runsEl);
 
-app.replaceChildren(statusEl, markersStatusEl, actionsEl, researchEl, toolbar, listEl, emptyFilterEl, problemsEl);
+app.replaceChildren(askEl, statusEl, markersStatusEl, actionsEl, researchEl, toolbar, listEl, emptyFilterEl, problemsEl);
 toolbar.hidden = true;
 markersStatusEl.hidden = true;
 
@@ -208,7 +482,8 @@ function setOpen(d: HTMLDetailsElement, open: boolean): void {
   d.open = open;
 }
 
-function trackOpen(d: HTMLDetailsElement, key: string): void {
+/** Remembers the user's open/closed choice for `d`; `onUser` hears of it (not of the filter's). */
+function trackOpen(d: HTMLDetailsElement, key: string, onUser?: (open: boolean) => void): void {
   d.open = openKeys.has(key);
   d.addEventListener('toggle', () => {
     if (d.dataset['programmatic'] !== undefined) {
@@ -218,6 +493,7 @@ function trackOpen(d: HTMLDetailsElement, key: string): void {
     }
     if (d.open) openKeys.add(key);
     else openKeys.delete(key);
+    onUser?.(d.open);
     saveMemory();
   });
 }
@@ -242,7 +518,10 @@ function renderMarker(itemId: string, m: MarkerSummary): MarkerRow {
   if (!m.grounded) foot.append(el('span', 'marker-ungrounded', 'ungrounded'));
   if (meta.length) foot.append(el('span', 'marker-where', meta.join(' · ')));
   if (foot.childNodes.length) li.append(foot);
-  const open = (): void => vscode.postMessage({ type: 'openMarker', itemId, markerId: m.id });
+  const open = (): void => {
+    setFocusItem(itemId);
+    vscode.postMessage({ type: 'openMarker', itemId, markerId: m.id });
+  };
   li.addEventListener('click', open);
   li.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' || e.key === ' ') {
@@ -285,20 +564,29 @@ function renderGroup(itemId: string, g: MarkerGroup): GroupRow {
 }
 
 function renderItem(it: ItemSummary, generating: boolean): ItemRow {
-  const li = el('li', 'item');
+  const li = el('li', `item${it.id === focusItem ? ' is-focus' : ''}`);
   li.dataset['itemId'] = it.id;
   // The webview's context menu ("Retrieve Full Item", "Generate Markers") gets the item id from here.
   li.dataset['vscodeContext'] = JSON.stringify({ webviewSection: 'item', itemId: it.id, preventDefaultContextMenuItems: true });
   const details = el('details', 'item-details');
-  trackOpen(details, `item:${it.id}`);
+  // Opening an item (or using it) puts it in focus: the Ask box then asks about it.
+  trackOpen(details, `item:${it.id}`, (open) => open && setFocusItem(it.id));
   const summary = el('summary', 'item-summary');
   summary.title = `${it.title}\n${[it.transcriptFile, it.commentsFile].filter(Boolean).join(', ')}`;
   const head = el('div', 'item-head');
   head.append(el('span', 'item-title', it.title));
   const actions = el('span', 'item-actions');
   const file = it.transcriptFile ?? it.commentsFile;
-  if (file) actions.append(button('icon-button item-open', 'Open', `Open ${file}`, () => vscode.postMessage({ type: 'openItem', itemId: it.id, part: it.transcriptFile ? 'transcript' : 'comments' })));
-  actions.append(button('icon-button item-full', 'Full item', 'Retrieve Full Item: the whole transcript and every comment in a read-only editor', () => vscode.postMessage({ type: 'retrieveFullItem', itemId: it.id })));
+  if (file) {
+    actions.append(button('icon-button item-open', 'Open', `Open ${file}`, () => {
+      setFocusItem(it.id);
+      vscode.postMessage({ type: 'openItem', itemId: it.id, part: it.transcriptFile ? 'transcript' : 'comments' });
+    }));
+  }
+  actions.append(button('icon-button item-full', 'Full item', 'Retrieve Full Item: the whole transcript and every comment in a read-only editor', () => {
+    setFocusItem(it.id);
+    vscode.postMessage({ type: 'retrieveFullItem', itemId: it.id });
+  }));
   head.append(actions);
   summary.append(head, el('div', 'item-id', it.id), el('div', 'item-counts', countsText(it)));
   const markerLine = el('div', 'item-markers');
@@ -371,6 +659,10 @@ function render(state: SidebarState): void {
   }
 
   toolbar.hidden = !state.items.length;
+  askEl.hidden = !state.items.length;
+  itemTitles = new Map(state.items.map((it) => [it.id, it.title]));
+  if (focusItem && state.status === 'ready' && !itemTitles.has(focusItem)) setFocusItem(null); // gone from the corpus
+  renderAskScope();
   rows = state.items.map((it) => renderItem(it, state.generating));
   listEl.replaceChildren();
   if (rows.length) {
@@ -615,7 +907,16 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       markersStatusEl.hidden = false;
       markersStatusEl.textContent = msg.total > 0 ? `${msg.message} (${msg.done}/${msg.total})` : msg.message;
       break;
+    case 'askBusy':
+    case 'askResult':
+    case 'askError':
+    case 'askFocus':
+      onAskMessage(msg);
+      break;
   }
 });
+
+renderAsk();
+renderAskScope();
 
 vscode.postMessage({ type: 'ready' });

@@ -30,6 +30,21 @@ const WORK_BASE = process.env.MARKER_RESEARCH_E2E_WORK || '/tmp/marker-research-
 const SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'workbench.png');
 const MARKERS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'markers.png');
 const RESEARCH_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'research.png');
+const ASK_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'ask.png');
+/**
+ * The Ask box checks for a corpus whose expected.json has no "ask" (the demo corpus):
+ *   entity     a speaker question over the whole corpus, then a follow-up saying "he"
+ *   scoped     a question limited to the item in focus (opened in the tree); the chip then asks the whole corpus
+ *   palette    typed after "Ask the Corpus" from the command palette focused the box
+ * `item`: an item some hit must come from; `intent`/`entity`/`strategy`: what the understood
+ * line and that hit's badges must say (omitted: not checked).
+ */
+const DEMO_ASK = {
+  entity: { question: 'What did Daniel say about injuries?', intent: 'search_entity', entity: 'Daniel', item: 'city-cycling-podcast', strategy: 'entity' },
+  followUp: { question: 'And what did he say about the construction cost?', entity: 'Daniel', item: 'city-cycling-podcast' },
+  scoped: { item: 'ev-winter-range', question: 'How much range do the cars lose in winter with a heat pump?' },
+  palette: { question: '热泵对冬季续航有什么影响？', item: 'ev-winter-range' },
+};
 const OUTPUT_CHANNEL = 'Marker Research';
 const ACTIVATION_LINE = 'Marker Research activated';
 const CHROMIUM = '/usr/bin/chromium';
@@ -991,6 +1006,159 @@ async function main() {
         await page.keyboard.press('Escape');
       }
       console.log(`     "#${word}": ${texts.length} rows, e.g. ${JSON.stringify(texts.find((t) => /:[A-Z]:[0-9a-f]+: /.test(t)).slice(0, 100))}`);
+    });
+
+    // 20. Ask the corpus: the sidebar's Ask box — the understood query in one line, hits with the
+    //     strategies that found them, follow-ups resolved from the session, the item in focus as the
+    //     scope with a one-click switch to the whole corpus, hits opening their span; the palette command
+    const ax = expected.ask ?? DEMO_ASK;
+    const askQuery = webview.locator('#ask-query');
+    /** Asks `question` in the Ask box (typed, then Enter; 'button': the Ask button; a function: it types and submits) and waits for the answer. */
+    const askInBox = async (question, submit = 'enter') => {
+      const before = await askQuery.getAttribute('data-ask-id', { timeout: 2_000 }).catch(() => null);
+      if (typeof submit === 'function') await submit();
+      else {
+        await webview.locator('#ask-input').fill(question);
+        if (submit === 'button') await webview.locator('#ask-button').click();
+        else await webview.locator('#ask-input').press('Enter');
+      }
+      await waitFor(`the answer to "${question}"`, 30_000, async () => {
+        const err = webview.locator('#ask-status.is-error:not([hidden])');
+        if (await err.count()) throw Object.assign(new Error(`the Ask box shows an error: ${await err.innerText()}`), { fatal: true });
+        const id = await askQuery.getAttribute('data-ask-id', { timeout: 1_000 }).catch(() => null);
+        const busy = await webview.locator('#ask').getAttribute('data-busy', { timeout: 1_000 });
+        return id !== null && id !== before && busy === null && (await askQuery.getAttribute('data-question')) === question.trim();
+      }, 150).catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}; #ask-status "${await webview.locator('#ask-status').innerText().catch(() => '')}"${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const line = (await webview.locator('#ask-understood').innerText()).replace(/\s+/g, ' ').trim();
+      const summary = (await webview.locator('#ask-summary').innerText()).replace(/\s+/g, ' ').trim();
+      const hits = await webview.locator('li.ask-hit').evaluateAll((ls) => ls.map((l) => ({
+        item: l.getAttribute('data-item-id'), part: l.getAttribute('data-part'), where: l.getAttribute('data-where'), rank: Number(l.getAttribute('data-rank')),
+        title: l.querySelector('.hit-title')?.textContent ?? '', meta: l.querySelector('.hit-meta')?.textContent ?? '', quote: l.querySelector('.hit-quote')?.textContent ?? '',
+        badges: [...l.querySelectorAll('.hit-badge')].map((b) => b.textContent), height: l.getBoundingClientRect().height,
+      })));
+      return { line, summary, hits, intent: await askQuery.getAttribute('data-intent') };
+    };
+    const STRATEGIES = ['keyword', 'vector', 'entity', 'relation', 'marker', 'summary', 'reception', 'clip', 'citation'];
+    /** Checks an answer against `want` ({ intent, entity, item, strategy }); returns the hit from `want.item`. */
+    const expectAnswer = (what, r, want) => {
+      const brief = () => `line "${r.line}"; hits ${JSON.stringify(r.hits.slice(0, 4).map((h) => `${h.item} ${h.meta} [${h.badges.join(',')}]`))}`;
+      if (want.intent && r.intent !== want.intent) throw new Error(`${what}: intent "${r.intent}", expected "${want.intent}" (${brief()})`);
+      if (want.intent && !r.line.startsWith(want.intent)) throw new Error(`${what}: the understood line "${r.line}" does not start with the intent`);
+      if (want.entity && !r.line.toLowerCase().includes(want.entity.toLowerCase())) throw new Error(`${what}: the understood line "${r.line}" does not name ${want.entity}`);
+      if (!r.hits.length) throw new Error(`${what}: no li.ask-hit (${brief()})`);
+      const bad = r.hits.filter((h) => !h.badges.length || h.badges.some((b) => !STRATEGIES.includes(b)) || !h.title.trim() || !h.quote.trim());
+      if (bad.length) throw new Error(`${what}: hits without a title, a quote or known strategy badges: ${JSON.stringify(bad.slice(0, 2))}`);
+      const tall = r.hits.filter((h) => h.height > 48);
+      if (tall.length) throw new Error(`${what}: hits taller than two lines (${tall.map((h) => `#${h.rank} ${Math.round(h.height)}px`).join(', ')})`);
+      const hit = want.item ? r.hits.find((h) => h.item === want.item && (!want.strategy || h.badges.includes(want.strategy))) : r.hits[0];
+      if (!hit) throw new Error(`${what}: no hit from ${want.item}${want.strategy ? ` found by "${want.strategy}"` : ''} (${brief()})`);
+      if (want.entity && want.strategy === 'entity' && !hit.meta.includes(want.entity)) throw new Error(`${what}: the ${want.item} hit names "${hit.meta}", not ${want.entity}`);
+      return hit;
+    };
+    /** Clicks the hit of rank `rank` and checks the editor: its file at its line, the span selected, its quote there. */
+    const openHitAndCheck = async (hit) => {
+      if (!hit.where) throw new Error(`hit #${hit.rank} has no data-where (unmapped span)`);
+      const m = /^(.*):(\d+)$/.exec(hit.where);
+      const [file, line] = [m[1], Number(m[2])];
+      await webview.locator(`li.ask-hit[data-rank="${hit.rank}"]`).click();
+      const tab = page.locator('.editor-group-container.active .tab.active');
+      await waitFor(`the active editor tab "${path.basename(file)}"`, 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes(path.basename(file)), 200)
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const crumbs = (await page.locator('.editor-group-container.active .breadcrumbs-control').innerText().catch(() => '')).replace(/\s+/g, ' ');
+      if (path.dirname(file) !== '.' && !crumbs.includes(path.dirname(file))) throw new Error(`breadcrumbs "${crumbs}" do not name ${path.dirname(file)}`);
+      let text = '';
+      await waitFor(`status bar "Ln ${line}, …"`, 10_000, async () => {
+        text = (await page.locator('[id="status.editor.selection"]').innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').trim();
+        return Number(/Ln (\d+)/.exec(text)?.[1]) === line;
+      }, 200).catch(() => { throw new Error(`status bar says "${text}", the hit starts at ${hit.where}`); });
+      if (!/selected/.test(text)) throw new Error(`status bar "${text}": the hit's span is not selected`);
+      const lineNumbers = await page.locator('.editor-group-container.active .monaco-editor .margin-view-overlays .line-numbers').allInnerTexts();
+      if (!lineNumbers.map((t) => t.trim()).includes(String(line))) throw new Error(`line ${line} is not in view`);
+      // the quote is the original's text, from the hit's start line on
+      const flat = (t) => t.replace(/\s+/g, ' ');
+      const head = flat(hit.quote.replace(/^…/, '')).trim().slice(0, 12);
+      const original = fs.readFileSync(path.join(folder, file), 'utf8').split(/\r?\n/);
+      if (!flat(original.slice(line - 1, line + 60).join(' ')).includes(head)) throw new Error(`"${head}" (the hit's quote) is not in ${file} from line ${line} on`);
+      const highlighted = await page.locator('.editor-group-container.active .monaco-editor .view-overlays .cdr').count();
+      return `${hit.where} "${text}"${highlighted ? `, ${highlighted} highlight decorations` : ''}`;
+    };
+
+    let askWorks = false;
+    let lastAnswer = null;
+    await check('Ask box: a speaker question shows the understood line and hits with strategy badges; a follow-up resolves "he" from the session', async () => {
+      if (!viewOpen) throw new Error('view did not open');
+      await webview.locator('#ask-input').waitFor({ state: 'visible', timeout: 10_000 });
+      await webview.locator('#ask').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+      if (await webview.locator('#ask-chip').count()) await webview.locator('#ask-chip').click(); // the earlier checks opened items: ask the whole corpus
+      await webview.locator('#ask-whole').waitFor({ state: 'visible', timeout: 5_000 });
+      const r1 = await askInBox(ax.entity.question);
+      const h1 = expectAnswer(`"${ax.entity.question}"`, r1, ax.entity);
+      if (!/whole corpus/.test(r1.summary)) throw new Error(`#ask-summary "${r1.summary}" does not say "whole corpus"`);
+      const r2 = await askInBox(ax.followUp.question, 'button');
+      const h2 = expectAnswer(`follow-up "${ax.followUp.question}"`, r2, ax.followUp);
+      const session = (await webview.locator('.ask-session').innerText().catch(() => '')).trim();
+      askWorks = true;
+      lastAnswer = { r: r2, hit: h2 };
+      console.log(`     "${ax.entity.question}" → ${r1.line}; ${r1.summary}; e.g. #${h1.rank} ${h1.title} · ${h1.meta} [${h1.badges.join(',')}] "${h1.quote.slice(0, 60)}"`);
+      console.log(`     "${ax.followUp.question}" → ${r2.line}; ${r2.summary}; #${h2.rank} ${h2.meta} [${h2.badges.join(',')}]; "${session}"`);
+    });
+
+    await check('Ask box: clicking a hit opens the original file at its span, selected and in view', async () => {
+      if (!askWorks) throw new Error('no answer in the Ask box');
+      console.log(`     hit #${lastAnswer.hit.rank} → ${await openHitAndCheck(lastAnswer.hit)}`);
+    });
+
+    await check('Ask box: limited to the item in focus ("Item: <title> ✕"); the chip switches to the whole corpus', async () => {
+      if (!askWorks) throw new Error('no answer in the Ask box');
+      const sc = ax.scoped;
+      const item = webview.locator(`li.item[data-item-id="${sc.item}"]`);
+      const summary = item.locator(':scope > details > summary .item-id');
+      if (await item.locator(':scope > details').evaluate((d) => d.open)) await summary.click(); // closed first: opening it is what puts it in focus
+      await summary.click();
+      const chip = webview.locator(`#ask-chip[data-item-id="${sc.item}"]`);
+      await chip.waitFor({ state: 'visible', timeout: 5_000 }).catch(async () => { throw new Error(`no "Item: …" chip for ${sc.item} after opening it (scope line "${await webview.locator('#ask-scope').innerText().catch(() => '')}")`); });
+      const chipText = (await chip.innerText()).replace(/\s+/g, ' ').trim();
+      const title = (await item.locator('.item-title').first().innerText()).trim();
+      if (!chipText.includes(title) || !chipText.startsWith('Item:')) throw new Error(`chip "${chipText}", expected "Item: ${title} ✕"`);
+      await webview.locator('#ask').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+      const r = await askInBox(sc.question);
+      const others = r.hits.filter((h) => h.item !== sc.item);
+      if (!r.hits.length) throw new Error(`no hits in ${sc.item} for "${sc.question}" (line "${r.line}")`);
+      if (others.length) throw new Error(`scoped to ${sc.item}, yet hits from ${JSON.stringify([...new Set(others.map((h) => h.item))])}`);
+      if (!r.summary.includes(title)) throw new Error(`#ask-summary "${r.summary}" does not name the item`);
+      // one click: the whole corpus, the same question again
+      const before = await askQuery.getAttribute('data-ask-id');
+      await chip.click();
+      await waitFor('the whole-corpus answer after the chip', 30_000, async () => (await askQuery.getAttribute('data-ask-id')) !== before && (await webview.locator('#ask').getAttribute('data-busy')) === null, 150);
+      if (!(await webview.locator('#ask-whole').isVisible())) throw new Error('no "Whole corpus" after clicking the chip');
+      const wide = (await webview.locator('#ask-summary').innerText()).trim();
+      if (!/whole corpus/.test(wide)) throw new Error(`#ask-summary "${wide}" after the chip`);
+      const items = await webview.locator('li.ask-hit').evaluateAll((ls) => [...new Set(ls.map((l) => l.getAttribute('data-item-id')))]);
+      console.log(`     chip "${chipText}": "${sc.question}" → ${r.line}; ${r.summary}; after ✕: ${wide} from ${JSON.stringify(items)}`);
+    });
+
+    await check('command palette: Marker Research: Ask the Corpus focuses the Ask box; a question typed there is answered', async () => {
+      if (!askWorks) throw new Error('no answer in the Ask box');
+      const pq = ax.palette;
+      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click().catch(() => {}); // focus elsewhere first
+      await runFromPalette('Marker Research: Ask the Corpus');
+      await waitFor('#ask-input focused', 10_000, async () => webview.locator('body').evaluate(() => document.hasFocus() && document.activeElement?.id === 'ask-input'), 200)
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)} (active: ${await webview.locator('body').evaluate(() => document.activeElement?.id || document.activeElement?.tagName).catch(() => '?')})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const r = await askInBox(pq.question, async () => {
+        await page.keyboard.press('Control+a');
+        await page.keyboard.insertText(pq.question);
+        await page.keyboard.press('Enter');
+      });
+      const hit = expectAnswer(`"${pq.question}"`, r, pq);
+      lastAnswer = { r, hit };
+      console.log(`     "${pq.question}" → ${r.line}; ${r.summary}; #${hit.rank} ${hit.title} · ${hit.meta} [${hit.badges.join(',')}] → ${await openHitAndCheck(hit)}`);
+    });
+
+    await check('screenshot test-results/e2e/ask.png (Ask box with hits, a hit\'s span open)', async () => {
+      fs.mkdirSync(path.dirname(ASK_SCREENSHOT), { recursive: true });
+      await webview.locator('#ask').evaluate((e) => e.scrollIntoView({ block: 'start' })).catch(() => {});
+      await sleep(300);
+      await page.screenshot({ path: ASK_SCREENSHOT, timeout: 30_000 });
     });
   } finally {
     // 6. screenshot of the whole workbench, Marker Research view visible (also taken after a failure: it helps)

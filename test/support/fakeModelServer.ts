@@ -1,13 +1,14 @@
 /**
  * A deterministic fake language-model server for tests.
  *
- * It speaks enough of the OpenAI (`/v1/chat/completions`, `/v1/models`) and
- * Ollama (`/api/chat`, `/api/tags`, `/api/version`) HTTP protocols for the
- * real `openai` and `ollama` npm clients to talk to it, replies
- * deterministically (structured-output requests get a JSON document generated
- * from the request's JSON schema), records every request, and can inject
- * faults: HTTP errors, slow replies, malformed JSON, wrong content,
- * context-length errors and connection resets.
+ * It speaks enough of the OpenAI (`/v1/chat/completions`, `/v1/embeddings`,
+ * `/v1/models`) and Ollama (`/api/chat`, `/api/embed`, `/api/tags`,
+ * `/api/version`) HTTP protocols for the real `openai` and `ollama` npm clients
+ * to talk to it, replies deterministically (structured-output requests get a
+ * JSON document generated from the request's JSON schema; embeddings are
+ * hashed bags of words, see {@link fakeEmbedding}), records every request, and
+ * can inject faults: HTTP errors, slow replies, malformed JSON, wrong content,
+ * wrong embeddings, context-length errors and connection resets.
  *
  * It binds to 127.0.0.1 only and never calls out anywhere.
  *
@@ -87,12 +88,43 @@ export type ResponderResult =
 /** Produces the assistant's reply text for a chat request. May be async (bounded by `responderTimeoutMs`). */
 export type Responder = (request: ChatRequestInfo) => ResponderResult | Promise<ResponderResult>;
 
+/**
+ * Which requests a fault applies to: `chat` (`POST /v1/chat/completions`, `POST /api/chat`),
+ * `embeddings` (`POST /v1/embeddings`, `POST /api/embed`) or `any` of them.
+ */
+export type FaultEndpoint = 'chat' | 'embeddings' | 'any';
+
+/** An embeddings request, normalised across the OpenAI and Ollama protocols; what an {@link Embedder} sees. */
+export interface EmbedRequestInfo {
+  /** Which protocol the request arrived on. */
+  readonly protocol: ModelProtocol;
+  /** The requested model name. */
+  readonly model: string;
+  /** The texts to embed, in order (a single string input is a list of one). */
+  readonly inputs: readonly string[];
+  /** Dimensions of the vectors: the request's `dimensions`, else the server's `embeddingDimensions`. */
+  readonly dimensions: number;
+  /** The raw parsed request body. */
+  readonly body: Readonly<Record<string, unknown>>;
+  /** The request's sequence number on this server (1-based, over all requests). */
+  readonly seq: number;
+}
+
+/** Produces one vector per input of an embeddings request. May be async (bounded by `responderTimeoutMs`). */
+export type Embedder = (request: EmbedRequestInfo) => readonly (readonly number[])[] | Promise<readonly (readonly number[])[]>;
+
 /** Options common to every fault. */
 export interface FaultBase {
-  /** How many chat requests this fault applies to before it is used up (default 1; `Infinity` allowed). */
+  /** How many matching requests this fault applies to before it is used up (default 1; `Infinity` allowed). */
   readonly times?: number;
   /** Only apply to requests on this protocol (default: either). */
   readonly protocol?: ModelProtocol;
+  /**
+   * Which requests it applies to (default `chat`, so faults queued for chat requests are never
+   * taken by embeddings requests). `badContent` only ever applies to chat requests and
+   * `badEmbeddings` only to embeddings requests, whatever this says.
+   */
+  readonly endpoint?: FaultEndpoint;
 }
 
 /** Reply with an HTTP error status and the protocol's usual error body. */
@@ -140,14 +172,30 @@ export interface ResetConnectionFault extends FaultBase {
   readonly kind: 'resetConnection';
 }
 
-/** A fault to inject into upcoming chat requests; see {@link FakeModelServer.injectFault}. */
+/**
+ * Embeddings requests only: HTTP 200 with a valid envelope but wrong vectors. JSON has no NaN,
+ * so `nonFinite` sends `null` as the first value of the first vector (NaN in OpenAI's base64
+ * encoding).
+ */
+export interface BadEmbeddingsFault extends FaultBase {
+  readonly kind: 'badEmbeddings';
+  /** Send this many vectors instead of one per input (extra ones repeat the last, or are all zero). */
+  readonly count?: number;
+  /** Send vectors of this many dimensions instead of the request's. */
+  readonly dimensions?: number;
+  /** Make the first value of the first vector non-finite. */
+  readonly nonFinite?: boolean;
+}
+
+/** A fault to inject into upcoming chat (or embeddings) requests; see {@link FakeModelServer.injectFault}. */
 export type Fault =
   | StatusFault
   | SlowFault
   | MalformedJsonFault
   | BadContentFault
   | ContextLengthFault
-  | ResetConnectionFault;
+  | ResetConnectionFault
+  | BadEmbeddingsFault;
 
 /** The `kind` of a {@link Fault}. */
 export type FaultKind = Fault['kind'];
@@ -177,7 +225,9 @@ export interface RecordedRequest {
   model: string | undefined;
   /** For chat requests: the normalised messages. */
   messages: readonly ChatMessage[] | undefined;
-  /** For chat requests: the fault that was applied, if any. */
+  /** For embeddings requests: the texts to embed. */
+  inputs: readonly string[] | undefined;
+  /** For chat and embeddings requests: the fault that was applied, if any. */
   fault: FaultKind | undefined;
   /** The HTTP status sent, once the status line went out. */
   status: number | undefined;
@@ -213,6 +263,10 @@ export interface FakeModelServerOptions {
   readonly responderTimeoutMs?: number;
   /** Larger request bodies get a 413 (default 32 MiB). */
   readonly maxBodyBytes?: number;
+  /** Dimensions of embedding vectors when a request does not ask for some (default 64). */
+  readonly embeddingDimensions?: number;
+  /** Initial embedder (default {@link defaultEmbedder}). */
+  readonly embedder?: Embedder;
 }
 
 /** A running fake model server; see {@link startFakeModelServer}. */
@@ -228,22 +282,28 @@ export interface FakeModelServer {
   readonly requests: readonly RecordedRequest[];
   /** The chat requests only (`POST /v1/chat/completions`, `POST /api/chat`), optionally of one protocol. */
   chatRequests(protocol?: ModelProtocol): RecordedRequest[];
+  /** The embeddings requests only (`POST /v1/embeddings`, `POST /api/embed`), optionally of one protocol. */
+  embeddingRequests(protocol?: ModelProtocol): RecordedRequest[];
   /** Faults not yet used up, in queue order. */
   readonly pendingFaults: readonly Fault[];
   /**
-   * Queue a fault. Each chat request takes the first queued fault that matches its protocol;
-   * a fault is used up after `times` requests (default 1). Non-chat endpoints are never faulted.
+   * Queue a fault. Each chat request takes the first queued fault that matches its protocol and
+   * whose `endpoint` is `chat` (the default) or `any`; each embeddings request the first whose
+   * `endpoint` is `embeddings` or `any` (and every `badEmbeddings` fault). A fault is used up
+   * after `times` requests (default 1). Other endpoints are never faulted.
    * @throws Error if the fault is malformed (unknown kind, bad status, negative delay, ...).
    */
   injectFault(fault: Fault): void;
   /** Replace the responder; `undefined` restores the one given in the options (or the default). */
   setResponder(responder: Responder | undefined): void;
+  /** Replace the embedder; `undefined` restores the one given in the options (or the default). */
+  setEmbedder(embedder: Embedder | undefined): void;
   /**
    * Resolve with the first recorded request that satisfies `predicate`, now or as requests arrive
    * and change state; reject after `timeoutMs` (default 5000) or when the server closes.
    */
   waitForRequest(predicate: (request: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
-  /** Forget recorded requests and queued faults, and restore the initial responder. */
+  /** Forget recorded requests and queued faults, and restore the initial responder and embedder. */
   reset(): void;
   /** Stop listening and destroy every connection, idle keep-alive ones included. Idempotent. */
   close(): Promise<void>;
@@ -268,7 +328,10 @@ const FAULT_KINDS: ReadonlySet<string> = new Set<FaultKind>([
   'badContent',
   'contextLength',
   'resetConnection',
+  'badEmbeddings',
 ]);
+const DEFAULT_EMBEDDING_DIMENSIONS = 64;
+const MAX_EMBEDDING_DIMENSIONS = 8_192;
 
 // ---------------------------------------------------------------------------
 // Token estimate and default responder
@@ -299,6 +362,91 @@ export function defaultResponder(request: ChatRequestInfo): string {
     return JSON.stringify({ reply: text });
   }
   return text;
+}
+
+// ---------------------------------------------------------------------------
+// Deterministic embeddings
+// ---------------------------------------------------------------------------
+
+/** Han, kana and hangul: embedded as character bigrams (no spaces between words). */
+const CJK_LETTER = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
+/** English function words left out of fake embeddings, so texts are close when they share content words. */
+const EMBEDDING_STOPWORDS: ReadonlySet<string> = new Set(
+  'a an and are as at be but by do does did for from had has have he her his i if in is it its me my no not of on or our she so than that the their them they this to us was we were what when where which who why will with you your'.split(' '),
+);
+
+/**
+ * The tokens a fake embedding is made of: lowercase words of letters and digits (English
+ * function words left out) and, for Chinese/Japanese/Korean runs, their character bigrams (a
+ * single character on its own).
+ */
+export function embeddingTokens(text: string): string[] {
+  const tokens: string[] = [];
+  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+    let run = '';
+    const flushCjk = (): void => {
+      const chars = Array.from(run);
+      if (chars.length === 1) tokens.push(run);
+      for (let i = 0; i + 1 < chars.length; i++) tokens.push(`${chars[i]}${chars[i + 1]}`);
+      run = '';
+    };
+    let word = '';
+    for (const ch of match[0]) {
+      if (CJK_LETTER.test(ch)) {
+        if (word !== '' && !EMBEDDING_STOPWORDS.has(word)) tokens.push(word);
+        word = '';
+        run += ch;
+      } else {
+        if (run !== '') flushCjk();
+        word += ch;
+      }
+    }
+    if (run !== '') flushCjk();
+    if (word !== '' && !EMBEDDING_STOPWORDS.has(word)) tokens.push(word);
+  }
+  return tokens;
+}
+
+/** FNV-1a, 32 bits, over the UTF-16 code units of `text`. */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/**
+ * A deterministic, L2-normalised embedding of `text`: each of its {@link embeddingTokens} is
+ * hashed to one dimension and a sign, and the counts are added up. Texts that share words are
+ * close (cosine), texts that share none are near 0. A text without tokens gets the first unit
+ * vector.
+ *
+ * @example
+ * ```ts
+ * const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+ * cos(fakeEmbedding('winter range of electric cars'), fakeEmbedding('electric cars lose range in winter')); // high
+ * ```
+ */
+export function fakeEmbedding(text: string, dimensions: number = DEFAULT_EMBEDDING_DIMENSIONS): number[] {
+  const dims = Math.max(1, Math.min(MAX_EMBEDDING_DIMENSIONS, Math.floor(dimensions)));
+  const vector = new Array<number>(dims).fill(0);
+  for (const token of embeddingTokens(text)) {
+    const h = fnv1a(token);
+    vector[h % dims]! += (h & 0x80000000) !== 0 ? -1 : 1;
+  }
+  const norm = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
+  if (norm === 0) {
+    vector[0] = 1;
+    return vector;
+  }
+  return vector.map((x) => x / norm);
+}
+
+/** The default embedder: {@link fakeEmbedding} of every input, with the request's dimensions. */
+export function defaultEmbedder(request: EmbedRequestInfo): number[][] {
+  return request.inputs.map((text) => fakeEmbedding(text, request.dimensions));
 }
 
 // ---------------------------------------------------------------------------
@@ -937,6 +1085,28 @@ function normaliseChat(protocol: ModelProtocol, body: Record<string, unknown>, s
   return { protocol, model: body.model, messages, stream, schema, jsonMode, maxTokens, promptTokens, body, seq };
 }
 
+/** Normalise an embeddings body; a string result is a 400 message. */
+function normaliseEmbed(protocol: ModelProtocol, body: Record<string, unknown>, seq: number, defaultDimensions: number): EmbedRequestInfo | string {
+  if (typeof body.model !== 'string' || body.model.length === 0) {
+    return protocol === 'openai' ? "Missing required parameter: 'model'." : 'model is required';
+  }
+  const input = body.input;
+  let inputs: string[];
+  if (typeof input === 'string') {
+    inputs = [input];
+  } else if (Array.isArray(input) && input.length > 0 && input.every((x) => typeof x === 'string')) {
+    inputs = input as string[];
+  } else {
+    return protocol === 'openai' ? "Invalid value for 'input': expected a string or a non-empty array of strings." : 'invalid input type';
+  }
+  if (protocol === 'openai' && inputs.some((x) => x.length === 0)) return "'$.input' is invalid: empty strings are not allowed.";
+  if (body.dimensions !== undefined && positiveInt(body.dimensions) === undefined) {
+    return protocol === 'openai' ? "Invalid value for 'dimensions': expected a positive integer." : 'dimensions must be a positive integer';
+  }
+  const dimensions = Math.min(positiveInt(body.dimensions) ?? defaultDimensions, MAX_EMBEDDING_DIMENSIONS);
+  return { protocol, model: body.model, inputs, dimensions, body, seq };
+}
+
 // ---------------------------------------------------------------------------
 // Reply building
 // ---------------------------------------------------------------------------
@@ -1157,6 +1327,59 @@ function ollamaReplyPlan(info: ChatRequestInfo, reply: FinalReply, createdAt: st
   return { status: 200, headers: { 'content-type': 'application/x-ndjson' }, kind: 'ndjson', chunks };
 }
 
+/** Applies a `badEmbeddings` fault to the vectors of a reply (non-finite values become NaN). */
+function spoilEmbeddings(vectors: readonly (readonly number[])[], fault: BadEmbeddingsFault): number[][] {
+  let out = vectors.map((v) => [...v]);
+  if (fault.dimensions !== undefined) {
+    const dims = fault.dimensions;
+    out = out.map((v) => Array.from({ length: dims }, (_, i) => v[i] ?? 0));
+  }
+  if (fault.count !== undefined) {
+    const last = out[out.length - 1];
+    const dims = last?.length ?? fault.dimensions ?? DEFAULT_EMBEDDING_DIMENSIONS;
+    out = Array.from({ length: fault.count }, (_, i) => out[i] ?? (last ? [...last] : new Array<number>(dims).fill(0)));
+  }
+  if (fault.nonFinite === true && out[0] !== undefined && out[0].length > 0) out[0][0] = Number.NaN;
+  return out;
+}
+
+function openaiEmbedPlan(info: EmbedRequestInfo, vectors: readonly (readonly number[])[]): ReplyPlan {
+  const base64 = info.body.encoding_format === 'base64';
+  const promptTokens = info.inputs.reduce((sum, text) => sum + estimateTokens(text), 0);
+  return jsonPlan(
+    200,
+    {
+      object: 'list',
+      data: vectors.map((v, index) => ({
+        object: 'embedding',
+        index,
+        // JSON.stringify turns NaN into null, like a server that produced one.
+        embedding: base64 ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v,
+      })),
+      model: info.model,
+      usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+    },
+    { 'x-request-id': `req_fake${String(info.seq).padStart(6, '0')}`, 'openai-processing-ms': '1' },
+  );
+}
+
+function ollamaEmbedPlan(info: EmbedRequestInfo, vectors: readonly (readonly number[])[]): ReplyPlan {
+  const promptTokens = info.inputs.reduce((sum, text) => sum + estimateTokens(text), 0);
+  const loadDuration = 1_000_000;
+  return jsonPlan(200, {
+    model: info.model,
+    embeddings: vectors,
+    total_duration: loadDuration + promptTokens * 100_000,
+    load_duration: loadDuration,
+    prompt_eval_count: promptTokens,
+  });
+}
+
+/** Ollama's `/api/embed` error when an input is longer than the context and `truncate` is false. */
+function ollamaEmbedContextPlan(): ReplyPlan {
+  return ollamaErrorPlan(400, 'the input length exceeds the context length');
+}
+
 /** HTTP 200, but the body (or first stream event) is cut in half: not valid JSON. */
 function corruptPlan(plan: ReplyPlan): ReplyPlan {
   const first = plan.chunks[0] ?? '{}';
@@ -1189,6 +1412,14 @@ function finaliseReply(info: ChatRequestInfo, result: ResponderResult): FinalRep
 // Fault validation
 // ---------------------------------------------------------------------------
 
+/** Whether `fault` may be taken by a request to `endpoint` (see {@link FaultBase.endpoint}). */
+function faultEndpointMatches(fault: Fault, endpoint: 'chat' | 'embeddings'): boolean {
+  if (fault.kind === 'badContent') return endpoint === 'chat';
+  if (fault.kind === 'badEmbeddings') return endpoint === 'embeddings';
+  const wanted = fault.endpoint ?? 'chat';
+  return wanted === 'any' || wanted === endpoint;
+}
+
 function validateFault(fault: Fault): void {
   const f: unknown = fault;
   if (!isRecord(f) || typeof f.kind !== 'string' || !FAULT_KINDS.has(f.kind)) {
@@ -1199,6 +1430,16 @@ function validateFault(fault: Fault): void {
   }
   if (fault.protocol !== undefined && fault.protocol !== 'openai' && fault.protocol !== 'ollama') {
     throw new Error(`fakeModelServer: unknown fault.protocol ${String(fault.protocol)}`);
+  }
+  if (fault.endpoint !== undefined && fault.endpoint !== 'chat' && fault.endpoint !== 'embeddings' && fault.endpoint !== 'any') {
+    throw new Error(`fakeModelServer: unknown fault.endpoint ${String(fault.endpoint)}`);
+  }
+  if (fault.kind === 'badEmbeddings') {
+    for (const [name, value] of [['count', fault.count], ['dimensions', fault.dimensions]] as const) {
+      if (value !== undefined && !(Number.isInteger(value) && value >= 0 && value <= MAX_EMBEDDING_DIMENSIONS)) {
+        throw new Error(`fakeModelServer: badEmbeddings.${name} must be an integer in [0, ${MAX_EMBEDDING_DIMENSIONS}], got ${value}`);
+      }
+    }
   }
   if (fault.kind === 'status' && !STATUS_FAULT_CODES.has(fault.status)) {
     throw new Error(`fakeModelServer: unsupported fault status ${fault.status}`);
@@ -1236,6 +1477,8 @@ class FakeModelServerImpl implements FakeModelServer {
   private readonly cancels = new Set<() => void>();
   private readonly waiters = new Set<Waiter>();
   private responder: Responder;
+  private embedder: Embedder;
+  private readonly embeddingDimensions: number;
   private seq = 0;
   private closing: Promise<void> | undefined;
   private readonly now: () => number;
@@ -1253,6 +1496,8 @@ class FakeModelServerImpl implements FakeModelServer {
     this.openaiBaseUrl = `${this.url}/v1`;
     this.ollamaHost = this.url;
     this.responder = options.responder ?? defaultResponder;
+    this.embedder = options.embedder ?? defaultEmbedder;
+    this.embeddingDimensions = Math.min(Math.max(1, Math.floor(options.embeddingDimensions ?? DEFAULT_EMBEDDING_DIMENSIONS)), MAX_EMBEDDING_DIMENSIONS);
     this.now = options.now ?? Date.now;
     this.chunkChars = Math.max(1, Math.floor(options.streamChunkChars ?? 12));
     this.chunkDelayMs = Math.min(Math.max(0, options.streamChunkDelayMs ?? 0), MAX_STREAM_CHUNK_DELAY_MS);
@@ -1271,6 +1516,12 @@ class FakeModelServerImpl implements FakeModelServer {
     );
   }
 
+  embeddingRequests(protocol?: ModelProtocol): RecordedRequest[] {
+    return this.requests.filter(
+      (r) => r.method === 'POST' && (r.path === '/v1/embeddings' || r.path === '/api/embed') && (protocol === undefined || r.protocol === protocol),
+    );
+  }
+
   injectFault(fault: Fault): void {
     validateFault(fault);
     this.queue.push({ fault, remaining: fault.times ?? 1 });
@@ -1280,10 +1531,15 @@ class FakeModelServerImpl implements FakeModelServer {
     this.responder = responder ?? this.options.responder ?? defaultResponder;
   }
 
+  setEmbedder(embedder: Embedder | undefined): void {
+    this.embedder = embedder ?? this.options.embedder ?? defaultEmbedder;
+  }
+
   reset(): void {
     this.requests.length = 0;
     this.queue.length = 0;
     this.responder = this.options.responder ?? defaultResponder;
+    this.embedder = this.options.embedder ?? defaultEmbedder;
   }
 
   waitForRequest(predicate: (request: RecordedRequest) => boolean, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS): Promise<RecordedRequest> {
@@ -1345,8 +1601,8 @@ class FakeModelServerImpl implements FakeModelServer {
     }
   }
 
-  private takeFault(protocol: ModelProtocol): Fault | undefined {
-    const i = this.queue.findIndex((q) => q.fault.protocol === undefined || q.fault.protocol === protocol);
+  private takeFault(protocol: ModelProtocol, endpoint: 'chat' | 'embeddings' = 'chat'): Fault | undefined {
+    const i = this.queue.findIndex((q) => (q.fault.protocol === undefined || q.fault.protocol === protocol) && faultEndpointMatches(q.fault, endpoint));
     if (i < 0) return undefined;
     const entry = this.queue[i];
     if (entry === undefined) return undefined;
@@ -1396,6 +1652,7 @@ class FakeModelServerImpl implements FakeModelServer {
       protocol: path.startsWith('/v1/') ? 'openai' : path.startsWith('/api/') ? 'ollama' : undefined,
       model: undefined,
       messages: undefined,
+      inputs: undefined,
       fault: undefined,
       status: undefined,
       outcome: 'pending',
@@ -1470,6 +1727,10 @@ class FakeModelServerImpl implements FakeModelServer {
         return this.handleChat('openai', req, res, record);
       case 'POST /api/chat':
         return this.handleChat('ollama', req, res, record);
+      case 'POST /v1/embeddings':
+        return this.handleEmbed('openai', req, res, record);
+      case 'POST /api/embed':
+        return this.handleEmbed('ollama', req, res, record);
       case 'GET /v1/models':
         return this.send(res, record, jsonPlan(200, { object: 'list', data: this.models.map((id) => this.openaiModel(id)) }));
       case 'GET /api/tags':
@@ -1597,6 +1858,111 @@ class FakeModelServerImpl implements FakeModelServer {
         : ollamaReplyPlan(info, reply, new Date(this.now()).toISOString(), this.chunkChars);
     if (fault?.kind === 'malformedJson') plan = corruptPlan(plan);
     return this.deliver(res, record, plan, fault?.kind === 'slow' ? fault : undefined);
+  }
+
+  private async handleEmbed(
+    protocol: ModelProtocol,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    record: RecordedRequest,
+  ): Promise<void> {
+    record.protocol = protocol;
+    const body = record.body;
+    if (!isRecord(body)) {
+      const message =
+        protocol === 'openai'
+          ? 'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)'
+          : 'invalid request body';
+      return this.send(res, record, errorPlan(protocol, 400, message));
+    }
+    if (protocol === 'openai' && this.options.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.options.apiKey}`) {
+      return this.send(
+        res,
+        record,
+        openaiErrorPlan(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'),
+      );
+    }
+    const info = normaliseEmbed(protocol, body, record.seq, this.embeddingDimensions);
+    if (typeof info === 'string') return this.send(res, record, errorPlan(protocol, 400, info));
+    record.model = info.model;
+    record.inputs = info.inputs;
+    this.notify(record);
+
+    if (this.options.strictModels === true && !this.models.includes(info.model) && !this.models.includes(info.model.replace(/:latest$/, ''))) {
+      return this.send(
+        res,
+        record,
+        protocol === 'openai'
+          ? openaiErrorPlan(404, `The model \`${info.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found')
+          : ollamaErrorPlan(404, `model "${info.model}" not found, try pulling it first`),
+      );
+    }
+
+    const fault = this.takeFault(protocol, 'embeddings');
+    record.fault = fault?.kind;
+    if (fault !== undefined) this.notify(record);
+    const maxContext = this.options.maxContextTokens;
+    const longest = Math.max(...info.inputs.map((text) => estimateTokens(text)));
+    switch (fault?.kind) {
+      case 'status':
+        return this.send(res, record, statusFaultPlan(protocol, fault, info.model));
+      case 'contextLength': {
+        const contextTokens = fault.contextTokens ?? maxContext ?? DEFAULT_CONTEXT_TOKENS;
+        return this.send(res, record, protocol === 'openai' ? contextLengthPlan('openai', contextTokens, Math.max(longest, contextTokens + 1)) : ollamaEmbedContextPlan());
+      }
+      case 'resetConnection':
+        record.outcome = 'reset';
+        req.socket.destroy();
+        this.notify(record);
+        return;
+      default:
+        break;
+    }
+    // Ollama truncates over-long inputs unless asked not to; OpenAI rejects them.
+    if (maxContext !== undefined && longest > maxContext && (protocol === 'openai' || body.truncate === false)) {
+      return this.send(res, record, protocol === 'openai' ? contextLengthPlan('openai', maxContext, longest) : ollamaEmbedContextPlan());
+    }
+
+    let vectors: readonly (readonly number[])[];
+    try {
+      vectors = await this.runEmbedder(info);
+    } catch (error) {
+      const message = `fake model server: embedder failed: ${error instanceof Error ? error.message : String(error)}`;
+      return this.send(res, record, errorPlan(protocol, 500, message));
+    }
+    if (fault?.kind === 'badEmbeddings') vectors = spoilEmbeddings(vectors, fault);
+    let plan = protocol === 'openai' ? openaiEmbedPlan(info, vectors) : ollamaEmbedPlan(info, vectors);
+    if (fault?.kind === 'malformedJson') plan = corruptPlan(plan);
+    return this.deliver(res, record, plan, fault?.kind === 'slow' ? fault : undefined);
+  }
+
+  private runEmbedder(info: EmbedRequestInfo): Promise<readonly (readonly number[])[]> {
+    const embedder = this.embedder;
+    return new Promise<readonly (readonly number[])[]>((resolve, reject) => {
+      const finish = (fn: () => void): void => {
+        clearTimeout(timer);
+        this.cancels.delete(cancel);
+        fn();
+      };
+      const cancel = (): void => finish(() => reject(new Error('server closing')));
+      const timer = setTimeout(
+        () => finish(() => reject(new Error(`timed out after ${this.responderTimeoutMs} ms`))),
+        this.responderTimeoutMs,
+      );
+      this.cancels.add(cancel);
+      Promise.resolve()
+        .then(() => embedder(info))
+        .then(
+          (value) => {
+            if (!Array.isArray(value) || !value.every((v) => Array.isArray(v) && v.every((x) => typeof x === 'number'))) {
+              throw new Error('embedder must return an array of number arrays');
+            }
+            finish(() => resolve(value));
+          },
+          (error: unknown) => finish(() => reject(error instanceof Error ? error : new Error(String(error)))),
+        )
+        .catch((error: unknown) => finish(() => reject(error instanceof Error ? error : new Error(String(error)))));
+    });
   }
 
   private runResponder(info: ChatRequestInfo): Promise<ResponderResult> {

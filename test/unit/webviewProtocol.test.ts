@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { webviewToHostSchema } from '../../src/shared/webviewProtocol';
+import { ASK_MAX_QUESTION_CHARS, ASK_MAX_SESSION, ASK_STRATEGIES, webviewToHostSchema } from '../../src/shared/webviewProtocol';
+import { STRATEGY_NAMES } from '../../src/core/ask/query';
 
 describe('webview → host messages are parsed, not trusted', () => {
   test('accepts the declared messages', () => {
@@ -11,5 +12,46 @@ describe('webview → host messages are parsed, not trusted', () => {
     for (const bad of [null, 'ready', { type: 'eval', code: '1' }, { type: 'openItem', itemId: 3, part: 'transcript' }, { type: 'openItem', itemId: 'x', part: '../etc' }, { type: 'openProblem', index: -1 }]) {
       assert.equal(webviewToHostSchema.safeParse(bad).success, false, JSON.stringify(bad));
     }
+  });
+});
+
+describe('the Ask box messages', () => {
+  test('ask: the question is trimmed; the item in focus or null; earlier questions', () => {
+    const r = webviewToHostSchema.safeParse({ type: 'ask', question: '  what did he say about prices?  ', itemId: null, session: ['Who talks about coffee?'] });
+    assert.ok(r.success);
+    assert.equal(r.data.type === 'ask' && r.data.question, 'what did he say about prices?');
+    assert.ok(webviewToHostSchema.safeParse({ type: 'ask', question: '零下十度掉电多少？', itemId: 'ev-winter-range', session: [] }).success);
+  });
+  test('ask: rejects empty, over-long, untyped and oversized sessions', () => {
+    const ok = { type: 'ask', question: 'q', itemId: null, session: [] };
+    for (const bad of [
+      { ...ok, question: '   ' },
+      { ...ok, question: 'x'.repeat(ASK_MAX_QUESTION_CHARS + 1) },
+      { ...ok, question: 3 },
+      { ...ok, itemId: undefined },
+      { ...ok, itemId: '' },
+      { ...ok, session: 'earlier' },
+      { ...ok, session: [''] },
+      { ...ok, session: [7] },
+      { ...ok, session: Array.from({ length: ASK_MAX_SESSION + 1 }, (_, i) => `q${i}`) },
+    ]) {
+      assert.equal(webviewToHostSchema.safeParse(bad).success, false, JSON.stringify(bad).slice(0, 120));
+    }
+  });
+  test('openHit: a non-empty span of a part', () => {
+    assert.ok(webviewToHostSchema.safeParse({ type: 'openHit', itemId: 'x', part: 'transcript', start: 0, end: 10 }).success);
+    for (const bad of [
+      { type: 'openHit', itemId: 'x', part: 'transcript', start: 5, end: 5 },
+      { type: 'openHit', itemId: 'x', part: 'transcript', start: 9, end: 3 },
+      { type: 'openHit', itemId: 'x', part: 'transcript', start: -1, end: 3 },
+      { type: 'openHit', itemId: 'x', part: 'transcript', start: 0.5, end: 3 },
+      { type: 'openHit', itemId: 'x', part: 'meta', start: 0, end: 3 },
+      { type: 'openHit', itemId: 'x', part: 'comments', start: '0', end: 3 },
+    ]) {
+      assert.equal(webviewToHostSchema.safeParse(bad).success, false, JSON.stringify(bad));
+    }
+  });
+  test("the strategy names the box knows are core's", () => {
+    assert.deepEqual([...ASK_STRATEGIES], [...STRATEGY_NAMES]);
   });
 });

@@ -57,20 +57,7 @@ export class OllamaProvider implements ModelProvider {
   complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
     const format = jsonSchemaFor(req.schema);
     const call = async (messages: readonly ChatMessage[], signal: AbortSignal): Promise<RawReply> => {
-      const baseFetch = this.#options.fetch ?? fetch;
-      let failedHeaders: Headers | undefined;
-      // One client per request: its fetch carries this request's signal, and remembers the
-      // headers of an error response (for retry-after, which ResponseError does not keep).
-      const client = new Ollama({
-        host: this.#options.baseUrl,
-        fetch: async (input, init) => {
-          const response = await baseFetch(input, { ...init, signal });
-          if (response.ok) return response;
-          failedHeaders = response.headers;
-          return asJsonError(response);
-        },
-        ...(this.#options.apiKey !== undefined && this.#options.apiKey !== '' ? { headers: { Authorization: `Bearer ${this.#options.apiKey}` } } : {}),
-      });
+      const { client, failedHeaders } = createOllamaClient(this.#options, signal);
       const request: ChatRequestWithTruncate = {
         model: this.model,
         messages: messages.map((m) => ({ role: m.role, content: m.content })),
@@ -87,7 +74,7 @@ export class OllamaProvider implements ModelProvider {
       try {
         response = await client.chat(request);
       } catch (error) {
-        throw attachRetryAfter(error, failedHeaders);
+        throw attachRetryAfter(error, failedHeaders());
       }
       const content = response.message?.content ?? '';
       const prompt = response.prompt_eval_count;
@@ -106,6 +93,31 @@ export class OllamaProvider implements ModelProvider {
     };
     return runStructured(req, call, { timeoutMs: this.#options.timeoutMs, toLlmError: ollamaErrorToLlmError, log: this.#log });
   }
+}
+
+/**
+ * An `ollama` client for one request: its fetch carries `signal` (ollama 0.6.4 passes none for
+ * non-streamed calls), turns non-JSON error bodies into JSON (see {@link asJsonError}) and
+ * remembers the headers of an error response (for retry-after, which `ResponseError` does not
+ * keep; pass them to {@link attachRetryAfter}).
+ */
+export function createOllamaClient(
+  options: Pick<OllamaProviderOptions, 'baseUrl' | 'apiKey' | 'fetch'>,
+  signal: AbortSignal,
+): { client: Ollama; failedHeaders: () => Headers | undefined } {
+  const baseFetch = options.fetch ?? fetch;
+  let failed: Headers | undefined;
+  const client = new Ollama({
+    host: options.baseUrl,
+    fetch: async (input, init) => {
+      const response = await baseFetch(input, { ...init, signal });
+      if (response.ok) return response;
+      failed = response.headers;
+      return asJsonError(response);
+    },
+    ...(options.apiKey !== undefined && options.apiKey !== '' ? { headers: { Authorization: `Bearer ${options.apiKey}` } } : {}),
+  });
+  return { client, failedHeaders: () => failed };
 }
 
 /**
@@ -128,7 +140,8 @@ interface WithRetryAfter {
   llmRetryAfterMs?: number;
 }
 
-function attachRetryAfter(error: unknown, headers: Headers | undefined): unknown {
+/** Remembers a failed response's retry-after on the client's error, for {@link ollamaErrorToLlmError}. */
+export function attachRetryAfter(error: unknown, headers: Headers | undefined): unknown {
   const ms = parseRetryAfter(headers);
   if (ms !== undefined && typeof error === 'object' && error !== null) (error as WithRetryAfter).llmRetryAfterMs = ms;
   return error;

@@ -56,24 +56,7 @@ export class OpenAIProvider implements ModelProvider {
     this.contextTokens = options.contextTokens;
     this.#options = options;
     this.#log = options.log ?? nullLogger;
-    const log = this.#log;
-    const sdkLine = (message: string, rest: unknown[]): string =>
-      `llm: openai sdk: ${message}${rest.length > 0 ? ` ${rest.map((r) => (typeof r === 'string' ? r : safeJson(r))).join(' ')}` : ''}`;
-    this.#client = new OpenAI({
-      baseURL: options.baseUrl,
-      // Always explicit, so the SDK never falls back to OPENAI_API_KEY on its own.
-      apiKey: options.apiKey !== undefined && options.apiKey !== '' ? options.apiKey : 'not-needed',
-      maxRetries: 0,
-      timeout: options.timeoutMs,
-      logLevel: 'warn',
-      logger: {
-        error: (m, ...rest) => log.error(sdkLine(m, rest)),
-        warn: (m, ...rest) => log.warn(sdkLine(m, rest)),
-        info: (m, ...rest) => log.info(sdkLine(m, rest)),
-        debug: (m, ...rest) => log.debug(sdkLine(m, rest)),
-      },
-      ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
-    });
+    this.#client = createOpenAIClient(options);
   }
 
   /** See {@link ModelProvider.complete}. */
@@ -109,6 +92,32 @@ export class OpenAIProvider implements ModelProvider {
     };
     return runStructured(req, call, { timeoutMs: this.#options.timeoutMs, toLlmError: openaiErrorToLlmError, log: this.#log });
   }
+}
+
+/**
+ * The `openai` SDK client every OpenAI-compatible call goes through: the SDK's own retries off
+ * (the model client's retry layer decides), the request deadline as its timeout, an explicit key
+ * (never `OPENAI_API_KEY` from the environment), its warnings into `options.log`.
+ */
+export function createOpenAIClient(options: Pick<OpenAIProviderOptions, 'baseUrl' | 'apiKey' | 'timeoutMs' | 'log' | 'fetch'>): OpenAI {
+  const log = options.log ?? nullLogger;
+  const sdkLine = (message: string, rest: unknown[]): string =>
+    `llm: openai sdk: ${message}${rest.length > 0 ? ` ${rest.map((r) => (typeof r === 'string' ? r : safeJson(r))).join(' ')}` : ''}`;
+  return new OpenAI({
+    baseURL: options.baseUrl,
+    // Always explicit, so the SDK never falls back to OPENAI_API_KEY on its own.
+    apiKey: options.apiKey !== undefined && options.apiKey !== '' ? options.apiKey : 'not-needed',
+    maxRetries: 0,
+    timeout: options.timeoutMs,
+    logLevel: 'warn',
+    logger: {
+      error: (m, ...rest) => log.error(sdkLine(m, rest)),
+      warn: (m, ...rest) => log.warn(sdkLine(m, rest)),
+      info: (m, ...rest) => log.info(sdkLine(m, rest)),
+      debug: (m, ...rest) => log.debug(sdkLine(m, rest)),
+    },
+    ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+  });
 }
 
 const CONTEXT_MESSAGE = /context[ _-]?(length|window|size)|maximum context|too many tokens|prompt is too long|reduce the length/i;

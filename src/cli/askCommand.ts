@@ -1,0 +1,108 @@
+/**
+ * `marker-research ask <corpusDir> "<question>" [--item ID] [--history "<earlier question>"]... [--k 10]
+ * [--budget-words N] [--explain] [--json]`: query understanding and the hybrid retriever.
+ */
+import { parseArgs } from 'node:util';
+import { askCorpus, describeQuery, entityStrings, type AskResult } from '../core/ask/ask';
+import { openAskContext } from '../core/ask/askContext';
+import { loadCorpus } from '../core/corpus/loader';
+import { createModelClient } from '../core/llm/client';
+import { CorpusIndex } from '../core/search/corpusIndex';
+import { formatClock } from '../core/text/clock';
+import { numberOption, UsageError, type CliContext } from './io';
+import { promptsDir } from './markersCommand';
+
+export const ASK_USAGE = `marker-research ask <corpusDir> "<question>" [options]
+  --item ID          the item in focus (default: the whole corpus)
+  --history Q        an earlier question of the conversation (repeatable, oldest first)
+  --k N              hits to show (default 10)
+  --budget-words N   words of the passages chosen for an answer (default 2000)
+  --explain          say why each strategy matched each hit
+  --provider P       understand with a model: openai | ollama (default: offline rules)
+  --base-url URL --model NAME   the model (API key from MARKER_RESEARCH_API_KEY or OPENAI_API_KEY)
+  --json             one JSON object on stdout`;
+
+export async function askCommand(ctx: CliContext): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: ctx.args,
+    allowPositionals: true,
+    options: {
+      item: { type: 'string' }, history: { type: 'string', multiple: true }, k: { type: 'string' }, 'budget-words': { type: 'string' },
+      explain: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, provider: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' },
+    },
+  });
+  if (positionals.length !== 2) throw new UsageError('ask: expected a corpus folder and a question');
+  const [dir, question] = positionals as [string, string];
+  if (!question.trim()) throw new UsageError('ask: the question is empty');
+  const provider = values.provider;
+  if (provider !== undefined && provider !== 'openai' && provider !== 'ollama') throw new UsageError('--provider expects openai or ollama');
+  if (provider && !values.model) throw new UsageError(`--provider ${provider} needs --model`);
+  const k = numberOption('k', values.k, 10);
+  const budgetWords = numberOption('budget-words', values['budget-words'], 2000);
+  const corpus = await loadCorpus(dir, { signal: ctx.signal });
+  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
+    ctx.err.write(`marker-research ask: ${dir}: corpus folder does not exist or is not a folder\n`);
+    return 1;
+  }
+  if (values.item !== undefined && !corpus.items.some((i) => i.id === values.item)) throw new UsageError(`--item: no item "${values.item}" in ${corpus.root}`);
+  const { index, report } = await CorpusIndex.open(corpus, undefined, ctx.signal);
+  ctx.err.write(`index ${report.mode} in ${report.ms} ms (${index.size.chunks} windows)\n`);
+  const askCtx = await openAskContext(corpus, index, { signal: ctx.signal });
+  const model = provider
+    ? createModelClient({
+        provider,
+        baseUrl: values['base-url'] ?? (provider === 'openai' ? 'https://api.openai.com/v1' : 'http://127.0.0.1:11434'),
+        model: values.model!,
+        apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'],
+      })
+    : undefined;
+  const result = await askCorpus(askCtx, { question, itemId: values.item, session: values.history ?? [] }, { k, budgetWords, model, promptsDir: promptsDir(), signal: ctx.signal });
+  for (const n of result.notes) ctx.err.write(`note: ${n}\n`);
+  if (values.json) ctx.out.write(`${JSON.stringify(toJson(result, values.explain), null, 2)}\n`);
+  else ctx.out.write(render(result, values.explain));
+  return 0;
+}
+
+/** The `--json` shape: the understood query, hits as `search --json` prints them plus `matchedBy`, and the time taken. */
+export function toJson(r: AskResult, explain: boolean): Record<string, unknown> {
+  const q = r.query;
+  return {
+    query: {
+      intent: q.intent,
+      entities: entityStrings(q),
+      keywords: q.keywords,
+      timeConstraint: q.timeConstraint,
+      part: q.part,
+      citationNumbers: q.citationNumbers,
+      resolvedQuery: q.resolvedQuery,
+      confidence: Math.round(q.confidence * 100) / 100,
+      strategies: q.strategies,
+      engine: q.engine,
+      linkedEntities: q.entities,
+      filters: q.filters,
+    },
+    hits: r.hits.map((h) => ({
+      rank: h.rank, itemId: h.itemId, title: h.title, part: h.part, start: h.start, end: h.end, words: h.words, score: h.score, source: h.source, text: h.text,
+      matchedBy: h.matchedBy, ...(explain ? { why: h.why } : {}),
+    })),
+    passages: r.passages.map((p) => ({ itemId: p.itemId, part: p.part, start: p.start, end: p.end, words: p.words, source: p.source, matchedBy: p.matchedBy })),
+    notes: r.notes,
+    ms: Math.round(r.ms * 10) / 10,
+  };
+}
+
+function render(r: AskResult, explain: boolean): string {
+  const lines = [`understood: ${describeQuery(r.query)}`, `strategies: ${r.query.strategies.join(', ')}  ·  ${Math.round(r.ms)} ms`, ''];
+  if (!r.hits.length) lines.push('no hits');
+  for (const h of r.hits) {
+    const src = h.source;
+    const where = src ? `${src.file.relPath}:${src.range.startLine + 1}` : h.itemId;
+    const time = src?.startTime !== undefined ? ` [${formatClock(src.startTime)}${src.endTime !== undefined ? `–${formatClock(src.endTime)}` : ''}]` : '';
+    const who = src?.speakers.length ? ` (${src.speakers.slice(0, 3).join(', ')}${src.speakers.length > 3 ? ', …' : ''})` : '';
+    const snippet = h.text.replace(/\s+/g, ' ').slice(0, 200);
+    lines.push(`${h.rank}. ${h.title} — ${h.part} — ${where}${time}${who}  [${h.matchedBy.join(' ')}]`);
+    lines.push(`   ${snippet}${h.text.length > 200 ? '…' : ''}`);
+    if (explain) for (const w of h.why) lines.push(`   · ${w}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,74 @@
+/**
+ * Asking the corpus (SPEC §5): understand the question, run the hybrid
+ * retriever, return the understood query with the hits and the passages
+ * within the word budget. Recent questions are cached per context.
+ */
+import type { ModelClient } from '../llm/client';
+import { formatClock } from '../text/clock';
+import { hybridRetrieve, type Passage } from './hybridRetriever';
+import type { AskInput, ParsedQuery } from './query';
+import type { AskContext, AskHit } from './types';
+import { understand } from './understand';
+
+export interface AskOptions {
+  /** Hits to return (default 10). */
+  k?: number;
+  /** Words of passages chosen for an answer (default 2000). */
+  budgetWords?: number;
+  /** With a model, query understanding makes one structured call; without, the offline rules. */
+  model?: ModelClient;
+  /** Folder of the prompt files (needed with a model). */
+  promptsDir?: string;
+  signal?: AbortSignal;
+}
+
+export interface AskResult {
+  query: ParsedQuery;
+  hits: AskHit[];
+  passages: Passage[];
+  /** Things the user should know (filters not applied, strategies with nothing to search, a model fallback). */
+  notes: string[];
+  ms: number;
+}
+
+const CACHE_SIZE = 50;
+const caches = new WeakMap<AskContext, Map<string, AskResult>>();
+
+/**
+ * Answers `input` with spans of the corpus.
+ *
+ * @example
+ * const r = await askCorpus(ctx, { question: 'Did PhD A and PhD C agree about the variance?', itemId: 'qmsum-Bro014' });
+ * r.query.intent  // 'search_relation'
+ * r.hits[0].matchedBy // e.g. ['relation', 'keyword']
+ */
+export async function askCorpus(ctx: AskContext, input: AskInput, options: AskOptions = {}): Promise<AskResult> {
+  const started = performance.now();
+  const cacheKey = JSON.stringify([input.question.trim(), input.itemId ?? null, input.session ?? [], options.k ?? 10, options.budgetWords ?? 2000, !!options.model, ctx.citations?.length ?? 0]);
+  let cache = caches.get(ctx);
+  const cached = cache?.get(cacheKey);
+  if (cached) return { ...cached, ms: performance.now() - started };
+  const { query, fallback } = await understand(input, { entities: ctx.entities, corpus: ctx.corpus, vectors: !!ctx.vectors }, options);
+  const res = await hybridRetrieve(query, ctx, { k: options.k, budgetWords: options.budgetWords, signal: options.signal });
+  const result: AskResult = { query, hits: res.hits, passages: res.passages, notes: [...(fallback ? [fallback] : []), ...res.notes], ms: performance.now() - started };
+  if (!cache) caches.set(ctx, (cache = new Map()));
+  cache.set(cacheKey, result);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return result;
+}
+
+/** One line saying how a question was understood: `search_entity · PhD C · 0:00–15:00 · transcript · rules`. */
+export function describeQuery(q: ParsedQuery): string {
+  const parts: string[] = [q.intent];
+  if (q.entities.length) parts.push(q.entities.map((e) => (e.kind === 'speaker' ? e.label : e.text)).join(', '));
+  if (q.timeConstraint) parts.push(`${formatClock(q.timeConstraint.startS)}–${q.timeConstraint.endS === null ? 'end' : formatClock(q.timeConstraint.endS)}`);
+  if (q.citationNumbers.length) parts.push(q.citationNumbers.map((n) => `[${n}]`).join(''));
+  if (q.part) parts.push(q.part);
+  parts.push(q.engine);
+  return parts.join(' · ');
+}
+
+/** The entity strings of a parsed query as `ask --json` prints them: speaker labels as in the transcript, other names as asked. */
+export function entityStrings(q: ParsedQuery): string[] {
+  return q.entities.map((e) => (e.kind === 'speaker' ? e.label : e.text));
+}

@@ -1,0 +1,39 @@
+/**
+ * Coreference from the session: a pronoun ("he", "her", "他", "她", "él",
+ * "ella") refers to the first entity of the latest earlier question that named
+ * one; a plural pronoun ("they", "他们", "ellos") to all of its entities.
+ */
+import type { LinkedEntity } from './query';
+
+const SINGULAR_LATIN = /(?<![\p{L}])(?:he|him|his|himself|she|her|hers|herself|él|ella|su|sus|suyo|suya)(?![\p{L}])/iu;
+const PLURAL_LATIN = /(?<![\p{L}])(?:they|them|their|theirs|themselves|ellos|ellas)(?![\p{L}])/iu;
+const SINGULAR_CJK = /[他她祂](?![们們])/u;
+const PLURAL_CJK = /(?:他们|她们|他們|她們)/u;
+/** "the speaker", "this guest", "el invitado", "这位嘉宾": refer to the entity in focus like a pronoun. */
+const DEFINITE_PERSON = /(?<![\p{L}])(?:the (?:guest|speaker|host|interviewee|presenter)|this (?:guest|speaker|person|man|woman)|el invitado|la invitada|el entrevistado|la entrevistada)(?![\p{L}])|这位嘉宾|這位嘉賓|这位老师|這位老師|这个人|這個人/iu;
+
+/** Which kind of reference `question` makes, if any. */
+export function pronounKind(question: string): 'singular' | 'plural' | null {
+  // Spanish "él" keeps its accent in the pattern: "el" is the article.
+  if (PLURAL_CJK.test(question) || PLURAL_LATIN.test(question)) return 'plural';
+  if (SINGULAR_CJK.test(question) || DEFINITE_PERSON.test(question)) return 'singular';
+  return SINGULAR_LATIN.test(question) ? 'singular' : null;
+}
+
+/**
+ * The session entities a question refers to.
+ *
+ * @param sessionEntities entities of each earlier question, oldest first
+ * @returns the entities to add (marked `fromSession`), possibly none
+ */
+export function resolveCoreference(question: string, sessionEntities: readonly (readonly LinkedEntity[])[]): LinkedEntity[] {
+  const kind = pronounKind(question);
+  if (!kind) return [];
+  for (let i = sessionEntities.length - 1; i >= 0; i--) {
+    const ents = sessionEntities[i]!;
+    if (!ents.length) continue;
+    const picked = kind === 'singular' ? [ents[0]!] : ents;
+    return picked.map((e) => ({ ...e, fromSession: true }));
+  }
+  return [];
+}

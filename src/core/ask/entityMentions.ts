@@ -1,0 +1,262 @@
+/**
+ * Finds the entities a question names and links them to the corpus: speaker
+ * labels (also by the name inside a label, "Justin Trudeau" → "Right Hon.
+ * Justin Trudeau", and by role, "the professor" → "Professor B" when one
+ * speaker of the items in scope is a professor), names the entity index
+ * knows, capitalised sequences the corpus does not write in lower case, and
+ * Chinese proper nouns tagged by jieba that occur in the corpus.
+ */
+import type { Corpus } from '../corpus/types';
+import { addNames, tagChinese } from './chineseTagger';
+import { coreName, CJK_SURNAMES, nameKey, type EntityIndex, type KnownName } from './entityIndex';
+import { fold } from './intentCues';
+import type { LinkedEntity } from './query';
+
+/** A mention in the question: the entity and where the question says it. */
+export interface Mention {
+  entity: LinkedEntity;
+  range: [number, number];
+}
+
+/** Capitalised words that are question words, function words or intent cues in EN/ES, never names alone. */
+const NOT_NAMES = new Set(
+  ('what which who whom whose why how when where did does do is are was were can could would should will shall may might must have has had ' +
+    'tell show give list find summarize summarise summary explain describe compare please and but or so if in on at to for of the a an this that these those ' +
+    'i you he she it we they me him her us them my your his its our their there here yes no not any all some most many each every across after before ' +
+    'between during from into about above below over under again then once also just only very more less first last next other another same ' +
+    'qué que cuál cual cuáles cuales quién quien quiénes quienes cómo como cuándo cuando dónde donde por porqué para y o pero si en el la los las un una ' +
+    'unos unas del al de resume resumen dime dame muestra explica describe compara hay es son fue era está están este esta estos estas ese esa eso ' +
+    'también solo muy más menos primero primera último última otro otra mismo misma sobre entre después antes durante desde hasta ' +
+    'episode episodes video videos meeting meetings podcast interview item items comments comment viewers audience speaker speakers transcript ' +
+    'episodio episodios vídeo entrevista comentarios espectadores chinese english spanish').split(/\s+/),
+);
+
+/** Tags of jieba proper nouns (person, transliterated name, place, organisation, other). */
+const PROPER_TAGS = new Set(['nr', 'nrt', 'nrfg', 'ns', 'nt', 'nz']);
+
+/** Speaker labels that only number speakers ("speaker_2", "SPEAKER 1", "S3"). */
+const ANONYMOUS_LABEL = /^(?:speaker|spk|s|发言人|說話人|说话人|嘉宾)[\s_-]*\d+$/iu;
+
+interface Options {
+  /** Items whose speakers and names count first (the item in focus, or undefined = all). */
+  itemIds?: readonly string[];
+}
+
+/** A word-boundary, case- and accent-insensitive search for `needle` (Latin) or a substring search (CJK). */
+function findAll(hay: string, foldedHay: string, needle: string): [number, number][] {
+  const out: [number, number][] = [];
+  if (!needle) return out;
+  if (/\p{Script=Han}/u.test(needle)) {
+    for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + needle.length)) out.push([at, at + needle.length]);
+    return out;
+  }
+  const f = fold(needle);
+  for (let at = foldedHay.indexOf(f); at >= 0; at = foldedHay.indexOf(f, at + f.length)) {
+    const before = foldedHay[at - 1];
+    const after = foldedHay[at + f.length];
+    if ((before === undefined || !/[\p{L}\p{N}]/u.test(before)) && (after === undefined || !/[\p{L}\p{N}]/u.test(after) || /^['’]s\b/u.test(foldedHay.slice(at + f.length)))) out.push([at, at + f.length]);
+  }
+  return out;
+}
+
+const overlaps = (a: [number, number], taken: readonly [number, number][]): boolean => taken.some((t) => a[0] < t[1] && t[0] < a[1]);
+
+/**
+ * The entities `question` names, in order of appearance, each linked to the corpus where possible.
+ *
+ * @example findMentions('Did PhD A and PhD C agree?', entities, corpus, { itemIds: ['Bro014'] }) → PhD A, PhD C (speakers)
+ */
+export function findMentions(question: string, entities: EntityIndex, corpus: Corpus | undefined, options: Options = {}): Mention[] {
+  const folded = fold(question);
+  const taken: [number, number][] = [];
+  const out: Mention[] = [];
+  const scope = options.itemIds;
+  const push = (entity: LinkedEntity, range: [number, number]): void => {
+    taken.push(range);
+    const dup = out.find((m) => m.entity.label === entity.label);
+    if (!dup) out.push({ entity, range });
+  };
+
+  // 1. Speaker labels of the items in scope: whole label, the name inside it, its role word when unique.
+  const speakers = entities.speakers(scope);
+  const forms: { form: string; label: string }[] = [];
+  for (const label of speakers) {
+    forms.push({ form: label, label });
+    if (ANONYMOUS_LABEL.test(label)) {
+      forms.push({ form: label.replace(/[_-]+/g, ' '), label });
+      continue;
+    }
+    const core = coreName(label);
+    if (core !== label) forms.push({ form: core, label });
+  }
+  // Role words: "Professor B" → "professor", when exactly one speaker in scope has that role.
+  const roles = new Map<string, string[]>();
+  for (const label of speakers) {
+    const m = /^([\p{L}][\p{L} .'-]*?)\s+[A-Z0-9]$/u.exec(label);
+    if (m) roles.set(m[1]!.toLowerCase(), [...(roles.get(m[1]!.toLowerCase()) ?? []), label]);
+  }
+  for (const [role, labels] of roles) if (labels.length === 1) forms.push({ form: role, label: labels[0]! });
+  // Surnames of speakers with a full name, when unique in scope ("Trudeau").
+  const surnames = new Map<string, string[]>();
+  for (const label of speakers) {
+    const words = coreName(label).split(/\s+/);
+    if (words.length >= 2 && /^\p{Lu}\p{Ll}+$/u.test(words[words.length - 1]!)) {
+      const s = words[words.length - 1]!;
+      surnames.set(s, [...(surnames.get(s) ?? []), label]);
+    }
+  }
+  for (const [s, labels] of surnames) if (labels.length === 1) forms.push({ form: s, label: labels[0]! });
+  forms.sort((a, b) => b.form.length - a.form.length);
+  for (const { form, label } of forms) {
+    for (const r of findAll(question, folded, form)) {
+      if (overlaps(r, taken)) continue;
+      push({ text: question.slice(r[0], r[1]), label, kind: 'speaker', speaker: label, itemIds: itemsWithSpeaker(entities, label, scope), fromSession: false }, r);
+    }
+  }
+
+  // 2. Names the index knows (names in text and meta, self-introductions, comment authors), longest first.
+  const lookup = entities.names();
+  const candidates: KnownName[] = [];
+  const keys = new Set<string>();
+  for (const m of question.matchAll(/[\p{L}\p{N}@_][\p{L}\p{M}\p{N}_'’.-]*/gu)) {
+    const w = m[0];
+    if (/^\p{Script=Han}/u.test(w)) for (let i = 0; i + 1 < w.length; i++) keys.add(w.slice(i, i + 2));
+    else keys.add(w.toLowerCase().replace(/['’]s$/u, ''));
+  }
+  for (const k of keys) for (const n of lookup.get(k) ?? []) candidates.push(n);
+  candidates.sort((a, b) => b.name.length - a.name.length || b.count - a.count);
+  for (const n of candidates) {
+    if (n.kind === 'speaker') continue;
+    const inScope = !scope || n.itemIds.some((id) => scope.includes(id));
+    // Out of scope a name still links (the question may name another item's guest), but only a well-attested one.
+    if (!inScope && n.count < 2) continue;
+    // A single common-looking word known only from comment authors is too weak ("Mike").
+    if (n.kind === 'author' && !/[\p{Lu}\d@_]/u.test(n.name.slice(1)) && n.name.split(/\s+/).length === 1) continue;
+    if (/^[\p{Lu}\d]{1,5}$/u.test(n.name) || NOT_NAMES.has(fold(n.name))) continue;
+    for (const r of findAll(question, folded, n.name)) {
+      // A Latin name written all lower-case in the question is a common word there ("the government", "social media").
+      if (overlaps(r, taken) || (!/\p{Script=Han}/u.test(n.name) && !/\p{Lu}/u.test(question.slice(r[0], r[1])))) continue;
+      push({ text: question.slice(r[0], r[1]), label: n.name, kind: n.kind, itemIds: n.itemIds, fromSession: false, ...(n.speaker ? { speaker: n.speaker } : {}) }, r);
+    }
+  }
+
+  // 3. Capitalised sequences the index does not know (Latin script).
+  // A word starting in lower case with capitals inside ("byCaLiTos", "iPhone", "eBay") is written as a name too.
+  const NAMEWORD = "(?:\\p{Lu}[\\p{Script=Latin}\\p{M}\\d'’-]*|\\p{Ll}+\\p{Lu}[\\p{Script=Latin}\\p{M}\\d'’-]*)";
+  const capSeq = new RegExp(`(?<![\\p{L}\\p{N}'’])(${NAMEWORD}(?:\\s+(?:(?:de|del|la|van|von|da|di|le)\\s+)?${NAMEWORD})*)`, 'gu');
+  for (const m of question.matchAll(capSeq)) {
+    let text = m[1]!.replace(/['’]s$/u, '');
+    let start = m.index!;
+    // Drop leading words that are not names ("Did", "Qué", "How").
+    const words = text.split(/\s+/);
+    while (words.length && (NOT_NAMES.has(fold(words[0]!)) || isSentenceStart(question, start) && !knownWord(words[0]!, lookup))) {
+      const w = words.shift()!;
+      start = question.indexOf(words[0] ?? '', start + w.length);
+      if (!words.length) break;
+    }
+    while (words.length && NOT_NAMES.has(fold(words[words.length - 1]!))) words.pop();
+    if (!words.length) continue;
+    text = words.join(' ');
+    const r: [number, number] = [start, start + text.length];
+    if (overlaps(r, taken)) continue;
+    // Acronyms are terms ("VAD", "UFC"), not names; and a word the corpus writes in lower case is a common word.
+    if (words.every((w) => /^[\p{Lu}\d]{1,5}s?$/u.test(w))) continue;
+    if (words.length === 1 && corpusWritesLower(words[0]!, lookup, corpus, scope)) continue;
+    // After a quantifier or article of a plural ("other YouTubers", "otros Youtubers", "many Democrats"), a capitalised word is a class, not a name.
+    if (/(?<![\p{L}])(?:other|others|some|many|most|these|those|all|several|few|otros|otras|algunos|algunas|muchos|muchas|varios|varias|unos|unas|los|las|estos|estas|demás)\s+$/iu.test(question.slice(0, start))) continue;
+    push({ text, label: text, kind: 'unlinked', itemIds: [], fromSession: false }, r);
+  }
+
+  // 4. Chinese proper nouns: jieba tags, with the corpus's own names added to its dictionary; kept when the corpus has them.
+  if (/\p{Script=Han}/u.test(question)) {
+    const cjkKnown = [...lookup.values()].flat().filter((n) => /^\p{Script=Han}{2,4}$/u.test(n.name)).map((n) => n.name);
+    addNames(cjkKnown);
+    let at = 0;
+    for (const { word, tag } of tagChinese(question)) {
+      const start = question.indexOf(word, at);
+      at = start < 0 ? at : start + word.length;
+      if (start < 0 || !/^\p{Script=Han}{2,6}$/u.test(word)) continue;
+      const r: [number, number] = [start, start + word.length];
+      if (overlaps(r, taken)) continue;
+      const isKnown = cjkKnown.includes(word);
+      const proper = PROPER_TAGS.has(tag) && (tag !== 'nr' || word.length > 2 || CJK_SURNAMES.has(word[0]!) || isKnown);
+      if (!proper && !isKnown) continue;
+      const itemIds = itemsContaining(corpus, word, scope);
+      if (!isKnown && itemIds.length === 0) continue;
+      push({ text: word, label: word, kind: 'name', itemIds, fromSession: false }, r);
+    }
+  }
+  out.sort((a, b) => a.range[0] - b.range[0]);
+  return out;
+}
+
+function isSentenceStart(text: string, at: number): boolean {
+  return /^[\s¿¡"“'(]*$/u.test(text.slice(0, at)) || /[.!?。！？]\s*[¿¡"“'(]*$/u.test(text.slice(0, at));
+}
+
+function knownWord(word: string, lookup: ReadonlyMap<string, KnownName[]>): boolean {
+  const k = nameKey(word);
+  return !!k && (lookup.get(k) ?? []).some((n) => n.kind !== 'author' && n.count >= 2);
+}
+
+/**
+ * True when the corpus uses `word` as a common word: not among its names, and
+ * written in lower case at least three times and three times as often as
+ * capitalised (auto-captions write names in lower case too, so a few
+ * lower-case uses prove nothing).
+ */
+function corpusWritesLower(word: string, lookup: ReadonlyMap<string, KnownName[]>, corpus: Corpus | undefined, scope: readonly string[] | undefined): boolean {
+  const k = nameKey(word);
+  if (k && (lookup.get(k) ?? []).some((n) => fold(n.name).split(/\s+/).includes(fold(word)))) return false;
+  if (!corpus) return false;
+  const re = new RegExp(`(?<![\\p{L}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}])`, 'giu');
+  let lower = 0;
+  let upper = 0;
+  // Bounded: the items in scope, or the first 100 items of a large corpus.
+  const items = scope ? corpus.items.filter((i) => scope.includes(i.id)) : corpus.items.slice(0, 100);
+  for (const item of items) {
+    for (const part of [item.transcript?.text, item.comments?.text]) {
+      if (!part || !caseReliable(part)) continue;
+      for (const m of part.matchAll(re)) {
+        if (m[0] === m[0].toLowerCase()) lower++;
+        else upper++;
+      }
+    }
+  }
+  return lower >= 3 && lower >= 3 * upper;
+}
+
+const reliable = new Map<string, boolean>();
+/**
+ * Whether a text's capitals mean anything: punctuated writing (sentences end
+ * with . ! ?) is; auto-captions (no punctuation, names in lower case) are not.
+ */
+function caseReliable(text: string): boolean {
+  const key = `${text.length}:${text.slice(0, 64)}`;
+  let r = reliable.get(key);
+  if (r === undefined) {
+    const sample = text.slice(0, 20_000);
+    const words = sample.split(/\s+/).length;
+    const ends = (sample.match(/[.!?](?:\s|$)/g) ?? []).length;
+    r = words > 0 && ends / words >= 0.02;
+    if (reliable.size > 10_000) reliable.clear();
+    reliable.set(key, r);
+  }
+  return r;
+}
+
+function itemsWithSpeaker(entities: EntityIndex, label: string, scope: readonly string[] | undefined): string[] {
+  return (scope ?? entities.itemIds).filter((id) => entities.item(id)?.speakers.some(([s]) => s === label));
+}
+
+/** Items (in scope first, else anywhere) whose text contains `word`. */
+function itemsContaining(corpus: Corpus | undefined, word: string, scope: readonly string[] | undefined): string[] {
+  if (!corpus) return [];
+  const has = (id: string): boolean => {
+    const item = corpus.items.find((i) => i.id === id);
+    return !!item && (!!item.transcript?.text.includes(word) || !!item.comments?.text.includes(word) || item.title.includes(word));
+  };
+  const inScope = (scope ?? []).filter(has);
+  if (inScope.length) return inScope;
+  return corpus.items.filter((i) => has(i.id)).map((i) => i.id);
+}

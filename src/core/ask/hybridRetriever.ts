@@ -1,0 +1,252 @@
+/**
+ * The hybrid retriever (seed 004 "HybridRetriever"): runs the strategies the
+ * understood query chose, concurrently; merges their lists with weighted
+ * reciprocal-rank fusion; de-duplicates overlapping spans (keeping every
+ * strategy that found them); applies the filters (item, part, time, likes);
+ * lists hits from different places first; and chooses passages within a
+ * word budget. Every hit says which strategies matched it.
+ */
+import { mapSpan, type SpanSource } from '../corpus/spans';
+import type { CorpusItem, PartKind } from '../corpus/types';
+import { chunkText } from '../search/chunker';
+import { countWords } from '../text/words';
+import { throwIfAborted } from '../util/abort';
+import type { ParsedQuery, StrategyName } from './query';
+import { fusionWeight } from './strategyPlan';
+import { citationStrategy } from './strategies/citation';
+import { clipStrategy } from './strategies/clip';
+import { entityStrategy } from './strategies/entity';
+import { keywordStrategy } from './strategies/keyword';
+import { markerStrategy } from './strategies/marker';
+import { receptionStrategy } from './strategies/reception';
+import { relationStrategy } from './strategies/relation';
+import { summaryStrategy } from './strategies/summary';
+import { timeOfSpan } from './strategies/timeMap';
+import { vectorStrategy } from './strategies/vector';
+import type { AskContext, AskHit, AskScope, Candidate, RetrievalStrategy } from './types';
+
+/** Every strategy, by name. */
+export const STRATEGIES: Record<StrategyName, RetrievalStrategy> = {
+  keyword: keywordStrategy,
+  vector: vectorStrategy,
+  entity: entityStrategy,
+  relation: relationStrategy,
+  marker: markerStrategy,
+  summary: summaryStrategy,
+  reception: receptionStrategy,
+  clip: clipStrategy,
+  citation: citationStrategy,
+};
+
+/** The constant of reciprocal-rank fusion (Cormack et al.): 1 / (K + rank). */
+export const RRF_K = 60;
+
+export interface HybridOptions {
+  /** Hits to return (default 10). */
+  k?: number;
+  /** Words of the passages chosen for an answer (default 2000). */
+  budgetWords?: number;
+  signal?: AbortSignal;
+}
+
+/** A passage chosen within the budget: contiguous, mapped to its original file. */
+export interface Passage {
+  itemId: string;
+  part: PartKind;
+  start: number;
+  end: number;
+  words: number;
+  source: SpanSource | null;
+  matchedBy: StrategyName[];
+}
+
+export interface HybridResult {
+  hits: AskHit[];
+  passages: Passage[];
+  /** Things the user should know: a filter that could not be applied, a strategy that failed or had nothing to search. */
+  notes: string[];
+  /** Candidates each strategy proposed. */
+  proposed: Partial<Record<StrategyName, number>>;
+}
+
+interface Fused {
+  c: Candidate;
+  score: number;
+  matchedBy: Set<StrategyName>;
+  why: string[];
+}
+
+const key = (c: Candidate): string => `${c.itemId}\u0000${c.part}`;
+
+/** Fuses ranked lists: overlapping spans merge into the best-placed one, their scores and strategies added. */
+function fuse(lists: { name: StrategyName; weight: number; list: Candidate[] }[]): Fused[] {
+  const all: Fused[] = [];
+  for (const { name, weight, list } of lists) {
+    list.forEach((c, r) => all.push({ c, score: weight / (RRF_K + r + 1), matchedBy: new Set([name]), why: c.why ? [`${name}: ${c.why}`] : [] }));
+  }
+  all.sort((a, b) => b.score - a.score);
+  const byPart = new Map<string, Fused[]>();
+  const out: Fused[] = [];
+  for (const f of all) {
+    const same = byPart.get(key(f.c)) ?? [];
+    const hit = same.find((g) => g.c.start < f.c.end && f.c.start < g.c.end);
+    if (hit) {
+      hit.score += f.score;
+      for (const m of f.matchedBy) hit.matchedBy.add(m);
+      for (const w of f.why) if (!hit.why.includes(w) && hit.why.length < 6) hit.why.push(w);
+      continue;
+    }
+    same.push(f);
+    byPart.set(key(f.c), same);
+    out.push(f);
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** Hits from different places first: a span touching an already listed one of the same part waits. */
+function diversify(fused: Fused[]): Fused[] {
+  const first: Fused[] = [];
+  const rest: Fused[] = [];
+  for (const f of fused) {
+    const near = first.some((g) => key(g.c) === key(f.c) && g.c.start <= f.c.end + 1 && f.c.start <= g.c.end + 1);
+    (near ? rest : first).push(f);
+  }
+  return first.concat(rest);
+}
+
+/**
+ * Runs the query's strategies and merges their results.
+ *
+ * @example
+ * const q = understandWithRules({ question: 'What did PhD C say about the recognizer?', itemId: 'qmsum-Bro014' }, ctx);
+ * const { hits } = await hybridRetrieve(q, ctx, { k: 10 });
+ * hits[0].matchedBy // → ['entity', 'keyword']
+ */
+export async function hybridRetrieve(q: ParsedQuery, ctx: AskContext, options: HybridOptions = {}): Promise<HybridResult> {
+  const k = options.k ?? 10;
+  const budget = options.budgetWords ?? 2000;
+  const notes: string[] = [];
+  const scope: AskScope = {
+    ...(q.filters.itemIds?.length ? { itemIds: q.filters.itemIds } : {}),
+    ...(q.part ? { part: q.part } : {}),
+    ...(q.filters.minLikes !== undefined ? { minLikes: q.filters.minLikes } : {}),
+  };
+  const only = process.env['MR_ONLY']?.split(',');
+  const names = q.strategies.filter((s) => (s !== 'vector' || ctx.vectors) && (!only || only.includes(s)));
+  const outputs = await Promise.all(
+    names.map(async (name) => {
+      try {
+        return { name, out: await STRATEGIES[name].run(q, scope, ctx, options.signal) };
+      } catch (e) {
+        throwIfAborted(options.signal);
+        notes.push(`the ${name} strategy failed: ${(e as Error).message}`);
+        return { name, out: { list: [] } };
+      }
+    }),
+  );
+  throwIfAborted(options.signal);
+  const proposed: Partial<Record<StrategyName, number>> = {};
+  for (const { name, out } of outputs) {
+    proposed[name] = out.list.length;
+    if (out.note) notes.push(out.note);
+  }
+  const time = timeFilter(q, ctx);
+  const lists = outputs.map(({ name, out }) => ({ name, weight: fusionWeight(name, q.intent, q.keywords.length > 0), list: out.list.filter(time.keep) }));
+  const fused = diversify(fuse(lists));
+  const hits = fused.slice(0, k).map((f, i) => toHit(ctx, f, i + 1));
+
+  // Passages: with topical words, the supporting strategies only lift what keyword (or vector) search found; they do not spend the budget on their own.
+  const lead = new Set<StrategyName>(['keyword', 'vector']);
+  const leadSpans = outputs.filter((o) => lead.has(o.name)).flatMap((o) => o.out.passages ?? o.out.list);
+  const supported = (c: Candidate): boolean => leadSpans.some((l) => l.itemId === c.itemId && l.part === c.part && l.start < c.end && c.start < l.end);
+  const passageLists = outputs.map(({ name, out }) => {
+    const weight = fusionWeight(name, q.intent, q.keywords.length > 0);
+    let list = (out.passages ?? out.list).filter(time.keep);
+    if (q.keywords.length && leadSpans.length && !lead.has(name) && weight < 1) list = list.filter(supported);
+    return { name, weight, list };
+  });
+  const passages = choosePassages(ctx, fuse(passageLists), budget);
+  notes.push(...time.notes());
+  return { hits, passages, notes, proposed };
+}
+
+/** The time filter of a query, as a candidate predicate, and the notes on where it could not be applied or was estimated. */
+function timeFilter(q: ParsedQuery, ctx: AskContext): { keep: (c: Candidate) => boolean; notes: () => string[] } {
+  const tc = q.timeConstraint;
+  if (!tc) return { keep: () => true, notes: () => [] };
+  const end = tc.endS ?? Number.POSITIVE_INFINITY;
+  const untimed = new Set<string>();
+  const estimated = new Set<string>();
+  const keep = (c: Candidate): boolean => {
+    if (c.part !== 'transcript') return true;
+    const item = ctx.index.item(c.itemId);
+    if (!item) return true;
+    const t = timeOfSpan(item, ctx.entities.item(c.itemId), c.start, c.end);
+    if (!t) {
+      untimed.add(c.itemId);
+      return true;
+    }
+    if (t.estimated) estimated.add(c.itemId);
+    return t.endS >= tc.startS && t.startS <= end;
+  };
+  const list = (ids: Set<string>): string => {
+    const a = [...ids];
+    return `${a.slice(0, 3).join(', ')}${a.length > 3 ? ` and ${a.length - 3} more` : ''}`;
+  };
+  const notes = (): string[] => [
+    ...(untimed.size ? [`time constraint not applied to ${list(untimed)}: no timestamps and no duration`] : []),
+    ...(estimated.size ? [`times in ${list(estimated)} estimated from the item's duration (the transcript has no timestamps)`] : []),
+  ];
+  return { keep, notes };
+}
+
+function toHit(ctx: AskContext, f: Fused, rank: number): AskHit {
+  const item = ctx.index.item(f.c.itemId) as CorpusItem | undefined;
+  const text = item ? chunkText(item, f.c) : '';
+  return {
+    rank,
+    itemId: f.c.itemId,
+    title: item?.title ?? f.c.itemId,
+    part: f.c.part,
+    start: f.c.start,
+    end: f.c.end,
+    words: countWords(text),
+    score: Math.round(f.score * 10_000) / 10_000,
+    source: item ? (mapSpan(item, f.c) ?? null) : null,
+    text,
+    matchedBy: [...f.matchedBy],
+    why: f.why,
+  };
+}
+
+/** Best fused spans within `budget` words, neighbours merged into contiguous passages. */
+function choosePassages(ctx: AskContext, fused: Fused[], budget: number): Passage[] {
+  const chosen: { f: Fused; words: number }[] = [];
+  let words = 0;
+  for (const f of fused) {
+    if (words >= budget) break;
+    if (chosen.some((c) => key(c.f.c) === key(f.c) && c.f.c.start < f.c.end && f.c.start < c.f.c.end)) continue;
+    const item = ctx.index.item(f.c.itemId);
+    const w = item ? countWords(chunkText(item, f.c)) : 0;
+    if (words + w > budget) continue;
+    chosen.push({ f, words: w });
+    words += w;
+  }
+  chosen.sort((a, b) => (key(a.f.c) < key(b.f.c) ? -1 : key(a.f.c) > key(b.f.c) ? 1 : a.f.c.start - b.f.c.start));
+  const out: Passage[] = [];
+  for (const { f, words: w } of chosen) {
+    const last = out[out.length - 1];
+    if (last && last.itemId === f.c.itemId && last.part === f.c.part && f.c.start <= last.end + 1) {
+      last.end = Math.max(last.end, f.c.end);
+      last.words += w;
+      for (const m of f.matchedBy) if (!last.matchedBy.includes(m)) last.matchedBy.push(m);
+      continue;
+    }
+    out.push({ itemId: f.c.itemId, part: f.c.part, start: f.c.start, end: f.c.end, words: w, source: null, matchedBy: [...f.matchedBy] });
+  }
+  for (const p of out) {
+    const item = ctx.index.item(p.itemId);
+    p.source = item ? (mapSpan(item, p) ?? null) : null;
+  }
+  return out;
+}

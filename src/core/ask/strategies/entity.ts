@@ -1,0 +1,31 @@
+/**
+ * `entity`: the windows where the question's entities speak or are named,
+ * ranked by the question's other words (BM25 within those windows).
+ */
+import { queryWeights } from '../../search/retrieve';
+import type { Candidate, RetrievalStrategy } from '../types';
+import { entityChunks } from './entityChunks';
+import { chunkCandidate, scopeFilters, searchText } from './spanTools';
+
+export const entityStrategy: RetrievalStrategy = {
+  name: 'entity',
+  run(q, scope, ctx) {
+    if (!q.entities.length) return { list: [] };
+    const weights = queryWeights(ctx.index, searchText(q));
+    const bm25 = new Map<number, number>();
+    if (weights.size) for (const h of ctx.index.searchWeighted(weights, scopeFilters(scope))) bm25.set(h.id, h.score);
+    const scored = new Map<number, Candidate>();
+    for (const e of q.entities) {
+      for (const [id, where] of entityChunks(e, scope, ctx)) {
+        const c = ctx.index.chunk(id);
+        if (!c) continue;
+        // Topical match first; speaking counts a little more than being named.
+        const score = (bm25.get(id) ?? 0) + (where.speaks ? 0.5 : 0) + (where.mentions ? 0.3 : 0);
+        const prev = scored.get(id);
+        const why = `${where.speaks ? 'speaker' : 'names'} ${e.kind === 'speaker' ? e.label : e.text}`;
+        if (!prev || prev.score < score) scored.set(id, chunkCandidate(c, score + (prev ? 0.2 : 0), why));
+      }
+    }
+    return { list: [...scored.values()].sort((a, b) => b.score - a.score).slice(0, 200) };
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * Where an entity is in the corpus: the windows it speaks in (a speaker label,
+ * or the speaker a name introduced themself as) and the windows that mention
+ * it by name. Shared by the `entity` and `relation` strategies.
+ */
+import { chunkText } from '../../search/chunker';
+import { tokenizeQuery } from '../../search/tokenize';
+import { coreName } from '../entityIndex';
+import { fold } from '../intentCues';
+import type { LinkedEntity } from '../query';
+import type { AskContext, AskScope } from '../types';
+import { scopeFilters } from './spanTools';
+
+export interface EntityChunk {
+  speaks: boolean;
+  mentions: boolean;
+}
+
+/** Most windows an entity is looked up in (the ones BM25 ranks highest for its name first). */
+const MAX_MENTION_CANDIDATES = 2000;
+
+/** The names a text may use for an entity: the label's name part and the question's own words. */
+export function entityNames(e: LinkedEntity): string[] {
+  const names = new Set<string>();
+  if (e.kind !== 'speaker') names.add(e.label);
+  names.add(e.text);
+  const core = coreName(e.label);
+  if (core && !/^(?:speaker|spk)[\s_-]*\d+$/iu.test(core) && !/\s[A-Z0-9]$/u.test(core)) names.add(core);
+  return [...names].filter((n) => n.length >= 2);
+}
+
+/** Windows (chunk ids) of the scope where `e` speaks or is named. */
+export function entityChunks(e: LinkedEntity, scope: AskScope, ctx: AskContext): Map<number, EntityChunk> {
+  const out = new Map<number, EntityChunk>();
+  const { index } = ctx;
+  const speaker = e.speaker ?? (e.kind === 'speaker' ? e.label : undefined);
+  const items = scope.itemIds ?? (e.itemIds.length ? e.itemIds : undefined);
+  if (speaker) {
+    for (const itemId of items ?? ctx.entities.itemIds) {
+      for (const id of index.itemChunkIds(itemId)) {
+        const c = index.chunk(id);
+        if (c?.speakers?.includes(speaker) && (!scope.part || c.part === scope.part)) out.set(id, { speaks: true, mentions: false });
+      }
+    }
+  }
+  for (const name of entityNames(e)) {
+    const terms = tokenizeQuery(name);
+    if (!terms.length) continue;
+    const hits = index.searchWeighted(new Map(terms.map((t) => [t, 1])), { ...scopeFilters(scope), ...(items ? { itemIds: items } : {}) }).slice(0, MAX_MENTION_CANDIDATES);
+    const needle = fold(name);
+    for (const h of hits) {
+      if (!h.terms.length) continue;
+      const item = index.item(h.chunk.itemId);
+      if (!item || !fold(chunkText(item, h.chunk)).includes(needle)) continue;
+      const prev = out.get(h.id);
+      out.set(h.id, { speaks: prev?.speaks ?? false, mentions: true });
+    }
+  }
+  return out;
+}

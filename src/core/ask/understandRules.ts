@@ -1,0 +1,168 @@
+/**
+ * The offline query-understanding engine (the default): rules and lexicons
+ * for English, Chinese (simplified and traditional) and Spanish — intent cues,
+ * citation forms, time phrases, entities linked against the entity index, and
+ * coreference from the session. Same output as the model engine.
+ */
+import type { Corpus } from '../corpus/types';
+import { STOPWORDS } from '../search/tokenize';
+import { findCitationNumbers } from './citationForms';
+import { resolveCoreference } from './coreference';
+import { coreName, type EntityIndex } from './entityIndex';
+import { findMentions, type Mention } from './entityMentions';
+import {
+  AUDIENCE_CUES, CLIP_CUES, COMMENT_CUES, cueMatches, fold, hasCue, REACTION_CUES, RELATION_CUES, SUMMARY_CUES, TOPIC_CUES, TRANSCRIPT_CUES,
+} from './intentCues';
+import type { AskInput, Intent, LinkedEntity, ParsedQuery, QueryFilters } from './query';
+import { chooseStrategies, hasTopic } from './strategyPlan';
+import { findTimeConstraint } from './timePhrases';
+
+/** What the rules engine reads besides the question. */
+export interface UnderstandContext {
+  entities: EntityIndex;
+  corpus?: Corpus;
+  /** An embedding model is configured (the vector strategy can run). */
+  vectors?: boolean;
+}
+
+/** Plural theme nouns: with them a "summary of the themes" is a topic analysis. */
+const THEME_NOUNS = /(?<![\p{L}])(?:themes|topics|temas|subjects)(?![\p{L}])|主题|主題|话题|話題|议题|議題/iu;
+/** Joins two entity mentions into a pair ("A and B", "A 和 B", "A y B", "A vs B"). */
+const CONJUNCTION = /^\s*(?:and|&|y|e|vs\.?|versus|or|o|with|con|和|与|與|跟|同|及|还有|還有|、|,|，)\s*$/iu;
+/** "at least 100 likes", "more than 50 likes", "más de 100 likes", "超过100个赞", "100赞以上". */
+const MIN_LIKES = [
+  /(?:at least|more than|over|above|minimum(?: of)?|min\.?|≥|>=?)\s*(\d[\d,.]*)\s*(?:likes?|upvotes?|votes?)/iu,
+  /(?:al menos|más de|mas de|mínimo|minimo|por encima de)\s*(\d[\d,.]*)\s*(?:likes?|me gusta|votos?)/iu,
+  /(?:超过|超過|至少|多于|多於|大于|大於)\s*(\d+)\s*(?:个|個)?(?:赞|讚|点赞|點讚|喜欢|喜歡)/u,
+  /(\d+)\s*(?:个|個)?(?:赞|讚|点赞|點讚)(?:以上|及以上)/u,
+];
+
+/** Words of the question worth searching for (surface forms, lower-case), without stopwords and cue words. */
+function keywordsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.normalize('NFKC').matchAll(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu)) {
+    const w = m[0].toLowerCase().replace(/['’]s$/u, '');
+    if (/\p{Script=Han}/u.test(w)) {
+      for (const run of w.match(/\p{Script=Han}+/gu) ?? []) if (run.length >= 2) out.push(run);
+      for (const rest of w.split(/\p{Script=Han}+/u)) if (rest.length >= 2 && !STOPWORDS.has(rest)) out.push(rest);
+      continue;
+    }
+    if (w.length < 2 || STOPWORDS.has(w) || STOPWORDS.has(fold(w)) || QUESTION_WORDS.has(fold(w))) continue;
+    out.push(w);
+  }
+  return [...new Set(out)];
+}
+
+const QUESTION_WORDS = new Set(
+  ('what which who whom whose why how when where did does do is are was were can could would should will tell show give list find summarize summarise ' +
+    'summary explain describe please about say said says think thought discuss discussed discussion talk talked mention mentioned exactly ' +
+    'que cual cuales quien quienes como cuando donde dime dame muestra explica describe resume dice dicen cuenta habla hablan sobre exactamente').split(/\s+/),
+);
+
+/** Removes character ranges from a string (replaced by a space). */
+function cut(text: string, ranges: readonly [number, number][]): string {
+  const sorted = [...ranges].sort((a, b) => b[0] - a[0]);
+  let out = text;
+  for (const [a, b] of sorted) out = `${out.slice(0, a)} ${out.slice(b)}`;
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/** The question with its first pronoun replaced by the entity it refers to. */
+function resolvePronoun(question: string, entities: readonly LinkedEntity[]): string {
+  const session = entities.filter((e) => e.fromSession);
+  if (!session.length) return question;
+  const name = session.map((e) => (e.kind === 'speaker' ? e.label : coreName(e.label))).join(' / ');
+  const latin = /(?<![\p{L}])(he|him|she|her|they|them|él|ella|ellos|ellas)(?![\p{L}])/iu;
+  const possessive = /(?<![\p{L}])(his|hers|their|su|sus)(?![\p{L}])/iu;
+  if (latin.test(question)) return question.replace(latin, name);
+  if (possessive.test(question)) return question.replace(possessive, `${name}'s`);
+  if (/他们|她们|他們|她們/u.test(question)) return question.replace(/他们|她们|他們|她們/u, name);
+  if (/[他她]/u.test(question)) return question.replace(/[他她]/u, name);
+  return `${question} (${name})`;
+}
+
+function chooseIntent(q: string, citations: number[], mentions: readonly Mention[], entities: readonly LinkedEntity[]): { intent: Intent; cue: boolean } {
+  if (citations.length) return { intent: 'citation_lookup', cue: true };
+  if (hasCue(q, CLIP_CUES)) return { intent: 'recommend_clip', cue: true };
+  const audience = hasCue(q, AUDIENCE_CUES);
+  const commentsReaction = hasCue(q, COMMENT_CUES) && hasCue(q, REACTION_CUES);
+  if (audience || commentsReaction) return { intent: 'analyze_reception', cue: true };
+  const summary = hasCue(q, SUMMARY_CUES);
+  const topic = hasCue(q, TOPIC_CUES);
+  if (summary && !(topic && THEME_NOUNS.test(q))) return { intent: 'summary', cue: true };
+  if (topic) return { intent: 'analyze_topic', cue: true };
+  if (entities.length >= 2) {
+    const [a, b] = mentions;
+    const joined = a && b && CONJUNCTION.test(q.slice(a.range[1], b.range[0]));
+    if (hasCue(q, RELATION_CUES) || joined) return { intent: 'search_relation', cue: true };
+  }
+  if (entities.length >= 1) return { intent: 'search_entity', cue: true };
+  return { intent: 'search_semantic', cue: false };
+}
+
+/**
+ * Understands `input` offline.
+ *
+ * @example
+ * understandWithRules({ question: '¿Qué dice él sobre la IA?', itemId: 'yt-1', session: ['¿Cómo empezó Alcasec?'] }, ctx)
+ * // → intent search_entity, entities [Alcasec] (from the session), resolvedQuery '¿Qué dice Alcasec sobre la IA?'
+ */
+export function understandWithRules(input: AskInput, ctx: UnderstandContext): ParsedQuery {
+  const question = input.question.trim();
+  const scope = input.itemId ? [input.itemId] : undefined;
+  const citations = findCitationNumbers(question);
+  const durationS = input.itemId ? ctx.entities.item(input.itemId)?.durationS : undefined;
+  const time = findTimeConstraint(question, durationS);
+  // Citation and time phrases, and the platform words of a clip request ("TikTok", "Reels"), are not entities.
+  const blocked: [number, number][] = [...citations.ranges, ...(time ? [time.match] : []), ...cueMatches(question, CLIP_CUES).map((c) => c.range)];
+  const mentions = findMentions(question, ctx.entities, ctx.corpus, { itemIds: scope }).filter(
+    (m) => !blocked.some((r) => m.range[0] < r[1] && r[0] < m.range[1]),
+  );
+  const own = mentions.map((m) => m.entity);
+  const sessionEntities = (input.session ?? []).map((s) => findMentions(s, ctx.entities, ctx.corpus, { itemIds: scope }).map((m) => m.entity));
+  let entities = [...own];
+  const { intent, cue } = chooseIntent(question, citations.numbers, mentions, resolveWith(question, own, sessionEntities, citations.numbers.length > 0));
+  if (intent !== 'citation_lookup') entities = resolveWith(question, own, sessionEntities, false);
+  else entities = [];
+
+  const comments = hasCue(question, COMMENT_CUES) || hasCue(question, AUDIENCE_CUES);
+  const part: ParsedQuery['part'] = intent === 'analyze_reception' || comments ? 'comments' : intent === 'recommend_clip' || hasCue(question, TRANSCRIPT_CUES) ? 'transcript' : null;
+
+  const filters: QueryFilters = {};
+  if (scope) filters.itemIds = [...scope];
+  for (const re of MIN_LIKES) {
+    const m = re.exec(question);
+    if (m) {
+      filters.minLikes = Number(m[1]!.replace(/[,.]/g, ''));
+      break;
+    }
+  }
+  const cueRanges = [CLIP_CUES, AUDIENCE_CUES, COMMENT_CUES].flatMap((l) => cueMatches(question, l).map((c) => c.range));
+  const resolvedQuery = resolvePronoun(question, entities);
+  const searchText = cut(question, [...blocked, ...cueRanges]);
+  const keywords = keywordsOf(`${searchText} ${entities.filter((e) => e.fromSession && e.kind !== 'speaker').map((e) => coreName(e.label)).join(' ')}`);
+  const linked = entities.filter((e) => e.kind !== 'unlinked').length;
+  const confidence = Math.min(0.95, intent === 'citation_lookup' ? 0.95 : 0.5 + (cue ? 0.25 : 0) + (linked ? 0.1 : 0) + (time ? 0.05 : 0));
+  return {
+    question,
+    intent,
+    entities,
+    keywords,
+    timeConstraint: time?.constraint ?? null,
+    part,
+    citationNumbers: citations.numbers,
+    filters,
+    resolvedQuery,
+    confidence,
+    strategies: chooseStrategies(intent, { hasTopic: hasTopic(keywords), vectors: !!ctx.vectors }),
+    engine: 'rules',
+  };
+}
+
+/** The question's own entities plus the ones its pronouns refer to (never for a citation lookup). */
+function resolveWith(question: string, own: readonly LinkedEntity[], session: readonly (readonly LinkedEntity[])[], isCitation: boolean): LinkedEntity[] {
+  if (isCitation) return [...own];
+  const out = [...own];
+  for (const e of resolveCoreference(question, session)) if (!out.some((o) => o.label === e.label)) out.push(e);
+  return out;
+}
