@@ -172,7 +172,7 @@ function cjkNames(item: CorpusItem): Map<string, [number, string | undefined]> {
         const after = t.slice(i + len, i + len + 4);
         const titled = len === 2 ? false : NAME_TITLE_AFTER.test(after);
         // "王老师" itself: surname + title (kept as a two-character name with its title).
-        if (intro && /^[，,。\s]|^$|^(?:老师|老師|先生|女士|是|，|。)/u.test(after)) {
+        if (intro && /^[，,。\s]|^$|^(?:老师|老師|先生|女士|，|。)/u.test(after)) {
           add(name, /^(?:我叫|我是|名叫)/u.test(before.slice(-2)) || /我叫|我是/u.test(before) ? seg.speaker : undefined);
           break;
         }

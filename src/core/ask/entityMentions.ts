@@ -87,7 +87,8 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
       continue;
     }
     const core = coreName(label);
-    if (core !== label) forms.push({ form: core, label });
+    // "PhD A" → "A" is no name; a core name needs three letters.
+    if (core !== label && core.replace(/[^\p{L}]/gu, '').length >= 3) forms.push({ form: core, label });
   }
   // Role words: "Professor B" → "professor", when exactly one speaker in scope has that role.
   const roles = new Map<string, string[]>();
@@ -172,14 +173,33 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
     const cjkKnown = [...lookup.values()].flat().filter((n) => /^\p{Script=Han}{2,4}$/u.test(n.name)).map((n) => n.name);
     addNames(cjkKnown);
     let at = 0;
-    for (const { word, tag } of tagChinese(question)) {
+    const tagged = tagChinese(question);
+    for (let wi = 0; wi < tagged.length; wi++) {
+      let { word } = tagged[wi]!;
+      const { tag } = tagged[wi]!;
       const start = question.indexOf(word, at);
       at = start < 0 ? at : start + word.length;
       if (start < 0 || !/^\p{Script=Han}{2,6}$/u.test(word)) continue;
+      // A proper noun the corpus always writes with the next word is one name ("宁德" + "时代" → "宁德时代").
+      if (PROPER_TAGS.has(tag) && corpus) {
+        const next = tagged[wi + 1]?.word ?? '';
+        const longer = word + next;
+        if (/^\p{Script=Han}{1,4}$/u.test(next) && longer.length <= 6) {
+          const base = countIn(corpus, word, scope);
+          const ext = countIn(corpus, longer, scope);
+          if (ext >= 2 && ext >= 0.8 * base) {
+            word = longer;
+            at = start + word.length;
+            wi++;
+          }
+        }
+      }
       const r: [number, number] = [start, start + word.length];
       if (overlaps(r, taken)) continue;
       const isKnown = cjkKnown.includes(word);
-      const proper = PROPER_TAGS.has(tag) && (tag !== 'nr' || word.length > 2 || CJK_SURNAMES.has(word[0]!) || isKnown);
+      // Abstract-noun suffixes (最大化, 重要性, 满意度, 增长率) make concepts, whatever the tagger says.
+      const concept = /[化性度率力感]$/u.test(word) && !isKnown;
+      const proper = PROPER_TAGS.has(tag) && !concept && (tag !== 'nr' || word.length > 2 || CJK_SURNAMES.has(word[0]!) || isKnown);
       if (!proper && !isKnown) continue;
       const itemIds = itemsContaining(corpus, word, scope);
       if (!isKnown && itemIds.length === 0) continue;
@@ -247,6 +267,19 @@ function caseReliable(text: string): boolean {
 
 function itemsWithSpeaker(entities: EntityIndex, label: string, scope: readonly string[] | undefined): string[] {
   return (scope ?? entities.itemIds).filter((id) => entities.item(id)?.speakers.some(([s]) => s === label));
+}
+
+/** Occurrences of `word` in the transcripts and comments of the scope (or the first 100 items). */
+function countIn(corpus: Corpus, word: string, scope: readonly string[] | undefined): number {
+  let n = 0;
+  const items = scope ? corpus.items.filter((i) => scope.includes(i.id)) : corpus.items.slice(0, 100);
+  for (const item of items) {
+    for (const text of [item.transcript?.text, item.comments?.text]) {
+      if (!text) continue;
+      for (let at = text.indexOf(word); at >= 0 && n < 1000; at = text.indexOf(word, at + word.length)) n++;
+    }
+  }
+  return n;
 }
 
 /** Items (in scope first, else anywhere) whose text contains `word`. */

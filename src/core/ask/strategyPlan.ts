@@ -35,7 +35,7 @@ export function fusionWeight(strategy: StrategyName, intent: Intent, hasKeywords
   const own: Partial<Record<Intent, StrategyName>> = { search_entity: 'entity', search_relation: 'relation', summary: 'summary' };
   if (!hasKeywords) return own[intent] === strategy ? 1 : 0.5;
   // With them, keyword ranking leads and the others add evidence: a span both find rises, one only they find comes lower.
-  return own[intent] === strategy ? 0.15 : 0.1;
+  return own[intent] === strategy ? 0.08 : 0.05;
 }
 
 /**

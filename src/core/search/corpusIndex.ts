@@ -15,7 +15,7 @@ import { chunkItem, chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOpti
 import { tokenize, tokenizeQuery } from './tokenize';
 
 /** Bumped whenever tokenisation, chunking or the stored format changes. */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 
 export interface IndexOptions {
   chunk: ChunkOptions;
@@ -204,7 +204,8 @@ export class CorpusIndex {
       const id = this.nextId++;
       this.chunks.set(id, c);
       ids.push(id);
-      docs.push({ id, text: chunkText(item, c), title: item.title, speaker: c.speakers?.join(' ') ?? '' });
+      // The item id's words count with the title: folder names are often descriptive ("ev-winter-range"), and in another language than the item.
+      docs.push({ id, text: chunkText(item, c), title: `${item.title} ${item.id.replace(/[-_.]+/g, ' ')}`, speaker: c.speakers?.join(' ') ?? '' });
     }
     this.ms.addAll(docs);
     this.byItem.set(item.id, { hash: item.contentHash, ids });

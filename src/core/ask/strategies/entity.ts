@@ -15,7 +15,11 @@ export const entityStrategy: RetrievalStrategy = {
     const bm25 = new Map<number, number>();
     if (weights.size) for (const h of ctx.index.searchWeighted(weights, scopeFilters(scope))) bm25.set(h.id, h.score);
     const scored = new Map<number, Candidate>();
+    const words = new Set(q.keywords.map((k) => k.toLowerCase()));
     for (const e of q.entities) {
+      const speaker = e.kind === 'speaker' || e.speaker !== undefined;
+      // A name the question's own words already search for adds nothing here; a speaker (who is rarely named in their own turns) does.
+      if (!speaker && weights.size && [...words].some((w) => w.includes(e.text.toLowerCase()))) continue;
       for (const [id, where] of entityChunks(e, scope, ctx)) {
         const c = ctx.index.chunk(id);
         if (!c) continue;
