@@ -6,7 +6,11 @@ import { parseArgs } from 'node:util';
 import { askCorpus, describeQuery, entityStrings, type AskResult } from '../core/ask/ask';
 import { openAskContext } from '../core/ask/askContext';
 import { loadCorpus } from '../core/corpus/loader';
+import { createVectorSearcher } from '../core/ask/strategies/vector';
+import type { VectorSearcher } from '../core/ask/types';
+import { syncVectors } from '../core/ask/vectorStore';
 import { createModelClient } from '../core/llm/client';
+import { createEmbeddingClient } from '../core/llm/embeddings';
 import { CorpusIndex } from '../core/search/corpusIndex';
 import { formatClock } from '../core/text/clock';
 import { numberOption, UsageError, type CliContext } from './io';
@@ -20,6 +24,8 @@ export const ASK_USAGE = `marker-research ask <corpusDir> "<question>" [options]
   --explain          say why each strategy matched each hit
   --provider P       understand with a model: openai | ollama (default: offline rules)
   --base-url URL --model NAME   the model (API key from MARKER_RESEARCH_API_KEY or OPENAI_API_KEY)
+  --embedding-model NAME   add the vector strategy: embeddings from the --provider server
+                     (vectors kept in .marker-research/vectors/, only new or changed windows embedded)
   --json             one JSON object on stdout`;
 
 export async function askCommand(ctx: CliContext): Promise<number> {
@@ -29,6 +35,7 @@ export async function askCommand(ctx: CliContext): Promise<number> {
     options: {
       item: { type: 'string' }, history: { type: 'string', multiple: true }, k: { type: 'string' }, 'budget-words': { type: 'string' },
       explain: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, provider: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' },
+      'embedding-model': { type: 'string' },
     },
   });
   if (positionals.length !== 2) throw new UsageError('ask: expected a corpus folder and a question');
@@ -36,7 +43,8 @@ export async function askCommand(ctx: CliContext): Promise<number> {
   if (!question.trim()) throw new UsageError('ask: the question is empty');
   const provider = values.provider;
   if (provider !== undefined && provider !== 'openai' && provider !== 'ollama') throw new UsageError('--provider expects openai or ollama');
-  if (provider && !values.model) throw new UsageError(`--provider ${provider} needs --model`);
+  if (provider && !values.model && !values['embedding-model']) throw new UsageError(`--provider ${provider} needs --model or --embedding-model`);
+  if (values['embedding-model'] && !provider) throw new UsageError('--embedding-model needs --provider openai|ollama (and --base-url for a server other than the default)');
   const k = numberOption('k', values.k, 10);
   const budgetWords = numberOption('budget-words', values['budget-words'], 2000);
   const corpus = await loadCorpus(dir, { signal: ctx.signal });
@@ -47,15 +55,18 @@ export async function askCommand(ctx: CliContext): Promise<number> {
   if (values.item !== undefined && !corpus.items.some((i) => i.id === values.item)) throw new UsageError(`--item: no item "${values.item}" in ${corpus.root}`);
   const { index, report } = await CorpusIndex.open(corpus, undefined, ctx.signal);
   ctx.err.write(`index ${report.mode} in ${report.ms} ms (${index.size.chunks} windows)\n`);
-  const askCtx = await openAskContext(corpus, index, { signal: ctx.signal });
-  const model = provider
-    ? createModelClient({
-        provider,
-        baseUrl: values['base-url'] ?? (provider === 'openai' ? 'https://api.openai.com/v1' : 'http://127.0.0.1:11434'),
-        model: values.model!,
-        apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'],
-      })
-    : undefined;
+  const baseUrl = values['base-url'] ?? (provider === 'openai' ? 'https://api.openai.com/v1' : 'http://127.0.0.1:11434');
+  const apiKey = process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'];
+  let vectors: VectorSearcher | undefined;
+  if (provider && values['embedding-model']) {
+    const client = createEmbeddingClient({ provider, baseUrl, model: values['embedding-model'], apiKey });
+    const { store, report: sync } = await syncVectors(corpus, index, client, { signal: ctx.signal });
+    ctx.err.write(`vectors: ${sync.embedded} windows embedded, ${sync.reused} reused, ${sync.removed} removed (${sync.ms} ms)\n`);
+    for (const p of sync.problems) ctx.err.write(`vectors: ${p}\n`);
+    vectors = createVectorSearcher(store, index, client);
+  }
+  const askCtx = await openAskContext(corpus, index, { signal: ctx.signal, ...(vectors ? { vectors } : {}) });
+  const model = provider && values.model ? createModelClient({ provider, baseUrl, model: values.model, apiKey }) : undefined;
   const result = await askCorpus(askCtx, { question, itemId: values.item, session: values.history ?? [] }, { k, budgetWords, model, promptsDir: promptsDir(), signal: ctx.signal });
   for (const n of result.notes) ctx.err.write(`note: ${n}\n`);
   if (values.json) ctx.out.write(`${JSON.stringify(toJson(result, values.explain), null, 2)}\n`);

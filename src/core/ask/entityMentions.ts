@@ -291,5 +291,6 @@ function itemsContaining(corpus: Corpus | undefined, word: string, scope: readon
   };
   const inScope = (scope ?? []).filter(has);
   if (inScope.length) return inScope;
-  return corpus.items.filter((i) => has(i.id)).map((i) => i.id);
+  // Bounded: the first 100 items of a large corpus.
+  return corpus.items.slice(0, 100).filter((i) => has(i.id)).map((i) => i.id);
 }

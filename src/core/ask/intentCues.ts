@@ -18,33 +18,45 @@ export const SUMMARY_CUES: CueList = {
   latin: [
     'summar*', 'sum up', 'sum it up', 'overview', 'recap', 'gist', 'tl;dr', 'tldr', 'in a nutshell', 'in brief', 'briefly', 'outline',
     'main points', 'key points', 'key takeaways', 'takeaways', 'what is this about', 'what is it about', "what's this about", 'what is the video about',
-    'what is the episode about', 'what is the meeting about', 'what was the meeting about', 'what happens in', 'walk me through', 'give me the highlights of',
+    'what is the episode about', 'what is the meeting about', 'what was the meeting about', 'what happens in', 'what happened in', 'what happened during', 'walk me through', 'give me the highlights of',
+    'main takeaway', 'main message', 'key message',
     'resum*', 'sintetiza*', 'de qué trata', 'de que trata', 'de qué va', 'de que va', 'puntos principales', 'ideas principales', 'en pocas palabras',
   ],
-  cjk: ['总结', '總結', '概括', '概述', '摘要', '归纳', '歸納', '简述', '簡述', '讲了什么', '講了什麼', '说了什么', '說了什麼', '主要内容', '主要內容', '要点', '要點', '大意', '综述', '綜述', '梳理一下', '简要介绍', '簡要介紹', '回顾一下', '回顧一下'],
+  cjk: ['重点是什么', '重點是什麼', '重点是啥', '核心内容', '核心內容', '主要讲', '主要講', '主要说', '主要說', '主要谈', '主要談', '总结', '總結', '概括', '概述', '摘要', '归纳', '歸納', '简述', '簡述', '讲了什么', '講了什麼', '说了什么', '說了什麼', '主要内容', '主要內容', '要点', '要點', '大意', '综述', '綜述', '梳理一下', '简要介绍', '簡要介紹', '回顾一下', '回顧一下'],
 };
+
+/**
+ * An open question about what was said, with no subject of its own ("What did they talk about?",
+ * "前半小时里大家讨论了什么？", "¿De qué hablaron?"): a summary of the item or the part the question names.
+ */
+export const OPEN_SUMMARY = [
+  /\bwhat (?:did|do|does|was|were|is|are) (?:they|we|you|people|everyone|everybody|the (?:team|group|speakers|panel|participants|guests|hosts?|committee))\s+(?:talk(?:ed)?|speak|spoke|discuss(?:ed)?|cover(?:ed)?|say|said|go over|went over)(?:\s+about)?\s*[?.!]*$/iu,
+  /\bwhat (?:was|is|gets|got|were) (?:discussed|said|covered|talked about)\s*[?.!]*$/iu,
+  /(?:讨论|討論|聊|谈|談|讲|講|说|說)(?:了|的)?(?:些|一些)?(?:什么|什麼|啥)(?:内容|內容)?[？?。!！]*$/u,
+  /de qu[ée] (?:hablan|hablaron|habla|habló|se habla|se habló|trata|tratan|trató)\b|qu[ée] se (?:dijo|dice|habló|comentó|cuenta)\s*[?.!]*$/iu,
+];
 
 /** Themes and how they develop through an item or across items. */
 export const TOPIC_CUES: CueList = {
   latin: [
     'theme', 'themes', 'topics', 'which topics', 'what topics', 'subjects', 'recurring', 'recur*', 'keep coming back', 'keeps coming back', 'come up again',
     'comes up again', 'come up across', 'across the', 'across all', 'across these', 'across episodes', 'across meetings', 'develop over', 'develops over', 'evolve*',
-    'over the course of', 'change over', 'changes over', 'shift over', 'trend', 'trends', 'which meetings', 'which videos', 'which episodes', 'which items',
-    'common thread', 'main themes', 'how does the discussion', 'how did the discussion',
-    'temas', 'qué temas', 'que temas', 'se repite', 'se repiten', 'recurrente*', 'a lo largo de', 'evoluciona*', 'cómo cambia', 'como cambia', 'tendencia*',
-    'en las distintas', 'en los distintos', 'en todos los', 'en todas las', 'qué episodios', 'que episodios',
+    'over the course of', 'change over', 'changes over', 'shift over', 'which meetings', 'which videos', 'which episodes', 'which items',
+    'common thread', 'main themes', 'how does the discussion', 'how did the discussion', 'in common', 'common to', 'from one', 'each meeting', 'each episode', 'each video',
+    'temas', 'qué temas', 'que temas', 'se repite', 'se repiten', 'recurrente*', 'a lo largo de', 'evoluciona*', 'cómo cambia', 'como cambia',
+    'en las distintas', 'en los distintos', 'en todos los', 'en todas las', 'qué episodios', 'que episodios', 'en común', 'en comun', 'cada episodio',
   ],
-  cjk: ['主题', '主題', '话题', '話題', '议题', '議題', '哪些会议', '哪些會議', '哪几场', '哪幾場', '哪些视频', '哪些視頻', '哪些节目', '哪些節目', '反复出现', '反復出現', '反复提到', '反覆', '演变', '演變', '发展脉络', '發展脈絡', '如何发展', '如何發展', '如何变化', '如何變化', '趋势', '趨勢', '贯穿', '貫穿', '各自关注', '各自關注'],
+  cjk: ['主题', '主題', '话题', '話題', '议题', '議題', '哪些会议', '哪些會議', '哪几场', '哪幾場', '哪些视频', '哪些視頻', '哪些节目', '哪些節目', '反复出现', '反復出現', '反复提到', '反覆', '演变', '演變', '发展脉络', '發展脈絡', '如何发展', '如何發展', '如何变化', '如何變化', '趋势', '趨勢', '贯穿', '貫穿', '各自关注', '各自關注', '不同会议', '不同會議', '各场', '各場', '几场', '幾場', '共同点', '共同點', '共性'],
 };
 
 /** Nouns for the audience: enough on their own ("what do viewers think?"). */
 export const AUDIENCE_CUES: CueList = {
   latin: [
     'viewer', 'viewers', 'audience', 'audiences', 'commenter', 'commenters', 'commentators', 'fans', 'subscribers', 'the public', 'people in the comments',
-    'comment section', 'reception', 'received by',
-    'espectador*', 'audiencia', 'comentarista*', 'el público', 'el publico', 'seguidores', 'suscriptores', 'los fans', 'la gente en los comentarios',
+    'comment section', 'reception', 'received by', 'in the comments', 'under the video',
+    'espectador*', 'audiencia', 'comentarista*', 'el público', 'el publico', 'seguidores', 'suscriptores', 'los fans', 'la gente en los comentarios', 'en los comentarios',
   ],
-  cjk: ['观众', '觀眾', '网友', '網友', '弹幕', '彈幕', '粉丝', '粉絲', '评论区', '評論區', '留言区', '留言區', '受众', '受眾', '反响', '反響', '口碑'],
+  cjk: ['评论里', '評論裡', '评论中', '評論中', '观众', '觀眾', '网友', '網友', '弹幕', '彈幕', '粉丝', '粉絲', '评论区', '評論區', '留言区', '留言區', '受众', '受眾', '反响', '反響', '口碑'],
 };
 
 /** The comments as such: about the audience only with a reaction word ("what do the comments highlight"). */
@@ -56,11 +68,11 @@ export const COMMENT_CUES: CueList = {
 /** Reactions, judgements, sentiment. */
 export const REACTION_CUES: CueList = {
   latin: [
-    'react*', 'feel', 'feels', 'felt', 'think', 'thinks', 'say', 'says', 'said', 'opinion*', 'sentiment', 'praise*', 'criticis*', 'criticiz*', 'complain*',
-    'like about', 'love', 'hate', 'highlight', 'highlights', 'liked', 'disliked', 'respond*', 'take on', 'perceive*', 'think of',
-    'opinan', 'opina', 'piensan', 'dicen', 'critican', 'destacan', 'elogian', 'valoran', 'reaccion*', 'sienten', 'se quejan', 'les gusta', 'odian', 'comentan',
+    'react*', 'feel', 'feels', 'felt', 'think', 'thinks', 'say', 'says', 'said', 'saying', 'negative', 'positive', 'negativ*', 'positiv*', 'favorite', 'favourite', 'opinion*', 'sentiment', 'praise*', 'criticis*', 'criticiz*', 'complain*',
+    'like about', 'love', 'hate', 'highlight', 'highlights', 'liked', 'disliked', 'respond*', 'take on', 'perceive*', 'think of', 'ask', 'asks', 'asking', 'question', 'questions',
+    'opinan', 'opina', 'piensan', 'dicen', 'critican', 'destacan', 'elogian', 'valoran', 'reaccion*', 'sienten', 'se quejan', 'les gusta', 'odian', 'comentan', 'preguntan', 'preguntas',
   ],
-  cjk: ['怎么看', '怎麼看', '评价', '評價', '觉得', '覺得', '认为', '認為', '说了', '說了', '说什么', '說什麼', '吐槽', '称赞', '稱讚', '批评', '批評', '喜欢', '喜歡', '反应', '反應', '态度', '態度', '情绪', '情緒'],
+  cjk: ['负面', '負面', '正面', '好评', '好評', '差评', '差評', '提问', '提問', '问了', '問了', '怎么看', '怎麼看', '评价', '評價', '觉得', '覺得', '认为', '認為', '说了', '說了', '说什么', '說什麼', '吐槽', '称赞', '稱讚', '批评', '批評', '喜欢', '喜歡', '反应', '反應', '态度', '態度', '情绪', '情緒'],
 };
 
 /** Clips, highlights, quotable moments. */
@@ -72,6 +84,15 @@ export const CLIP_CUES: CueList = {
   ],
   cjk: ['剪辑', '剪輯', '短视频', '短視頻', '片段适合', '片段適合', '精华', '精華', '高光', '切片', '金句', '抖音', '快手', '视频号', '視頻號', '适合传播', '適合傳播', '名场面', '名場面'],
 };
+
+/** Words that make a question about a relation even with one named entity ("华为和开源社区之间是什么关系"). */
+export const STRONG_RELATION_CUES: CueList = {
+  latin: ['relationship', 'relation', 'relations', 'between', 'versus', 'vs', 'vs.', 'compare*', 'comparison', 'difference between', 'relación', 'relacion', 'entre', 'frente a', 'comparar', 'diferencia entre'],
+  cjk: ['关系', '關係', '之间', '之間', '区别', '區別', '对比', '對比', '比较', '比較'],
+};
+
+/** Social platforms: the target of a clip request, not its subject. */
+export const PLATFORMS = /^(?:twitter|x|tiktok|tik tok|instagram|facebook|youtube|youtube shorts|shorts|reels|linkedin|snapchat|threads|weibo|微博|抖音|快手|b站|bilibili|小红书|小紅書|视频号|視頻號)$/iu;
 
 /** How two entities relate: agreement, difference, who answered whom, comparison. */
 export const RELATION_CUES: CueList = {

@@ -11,7 +11,7 @@ import { resolveCoreference } from './coreference';
 import { coreName, type EntityIndex } from './entityIndex';
 import { findMentions, type Mention } from './entityMentions';
 import {
-  AUDIENCE_CUES, CLIP_CUES, COMMENT_CUES, cueMatches, fold, hasCue, REACTION_CUES, RELATION_CUES, SUMMARY_CUES, TOPIC_CUES, TRANSCRIPT_CUES,
+  AUDIENCE_CUES, CLIP_CUES, COMMENT_CUES, cueMatches, fold, hasCue, OPEN_SUMMARY, PLATFORMS, REACTION_CUES, RELATION_CUES, STRONG_RELATION_CUES, SUMMARY_CUES, TOPIC_CUES, TRANSCRIPT_CUES,
 } from './intentCues';
 import type { AskInput, Intent, LinkedEntity, ParsedQuery, QueryFilters } from './query';
 import { chooseStrategies, hasTopic } from './strategyPlan';
@@ -67,6 +67,14 @@ function cut(text: string, ranges: readonly [number, number][]): string {
   return out.replace(/\s+/g, ' ').trim();
 }
 
+/** The question without its time and citation phrases, and without the words they leave dangling ("What was said in ?"). */
+function bareQuestion(question: string, ranges: readonly [number, number][]): string {
+  let bare = cut(question, ranges);
+  const dangling = /\s+(?:in|during|at|within|over|from|of|the|en|durante|a|de|del|el|la|los|las)\s*([?.!？。！]*)$/iu;
+  while (dangling.test(bare)) bare = bare.replace(dangling, '$1');
+  return bare.replace(/\s+([?.!？。！])/gu, '$1');
+}
+
 /** The question with its first pronoun replaced by the entity it refers to. */
 function resolvePronoun(question: string, entities: readonly LinkedEntity[]): string {
   const session = entities.filter((e) => e.fromSession);
@@ -81,7 +89,15 @@ function resolvePronoun(question: string, entities: readonly LinkedEntity[]): st
   return `${question} (${name})`;
 }
 
-function chooseIntent(q: string, citations: number[], mentions: readonly Mention[], entities: readonly LinkedEntity[]): { intent: Intent; cue: boolean } {
+function joined(q: string, mentions: readonly Mention[]): boolean {
+  const [a, b] = mentions;
+  return !!a && !!b && CONJUNCTION.test(q.slice(a.range[1], b.range[0]));
+}
+
+/**
+ * @param bare the question without its time and citation phrases
+ */
+function chooseIntent(q: string, bare: string, citations: number[], mentions: readonly Mention[], entities: readonly LinkedEntity[]): { intent: Intent; cue: boolean } {
   if (citations.length) return { intent: 'citation_lookup', cue: true };
   if (hasCue(q, CLIP_CUES)) return { intent: 'recommend_clip', cue: true };
   const audience = hasCue(q, AUDIENCE_CUES);
@@ -91,11 +107,12 @@ function chooseIntent(q: string, citations: number[], mentions: readonly Mention
   const topic = hasCue(q, TOPIC_CUES);
   if (summary && !(topic && THEME_NOUNS.test(q))) return { intent: 'summary', cue: true };
   if (topic) return { intent: 'analyze_topic', cue: true };
-  if (entities.length >= 2) {
-    const [a, b] = mentions;
-    const joined = a && b && CONJUNCTION.test(q.slice(a.range[1], b.range[0]));
-    if (hasCue(q, RELATION_CUES) || joined) return { intent: 'search_relation', cue: true };
-  }
+  // "What did they talk about after the 30-minute mark?": open, no subject of its own — a summary of that part.
+  if (!mentions.length && OPEN_SUMMARY.some((re) => re.test(bare))) return { intent: 'summary', cue: true };
+  // Two or more entities that the question relates (a cue or "A and B"), or two speakers; one entity with a strong cue ("the relation between X and …").
+  const speakers = entities.filter((e) => e.kind === 'speaker' || e.speaker !== undefined).length;
+  if (entities.length >= 2 && (hasCue(bare, RELATION_CUES) || joined(q, mentions) || speakers >= 2)) return { intent: 'search_relation', cue: true };
+  if (entities.length >= 1 && hasCue(bare, STRONG_RELATION_CUES)) return { intent: 'search_relation', cue: true };
   if (entities.length >= 1) return { intent: 'search_entity', cue: true };
   return { intent: 'search_semantic', cue: false };
 }
@@ -121,9 +138,11 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
   const own = mentions.map((m) => m.entity);
   const sessionEntities = (input.session ?? []).map((s) => findMentions(s, ctx.entities, ctx.corpus, { itemIds: scope }).map((m) => m.entity));
   let entities = [...own];
-  const { intent, cue } = chooseIntent(question, citations.numbers, mentions, resolveWith(question, own, sessionEntities, citations.numbers.length > 0));
+  const { intent, cue } = chooseIntent(question, bareQuestion(question, [...citations.ranges, ...(time ? [time.match] : [])]), citations.numbers, mentions, resolveWith(question, own, sessionEntities, citations.numbers.length > 0));
   if (intent !== 'citation_lookup') entities = resolveWith(question, own, sessionEntities, false);
   else entities = [];
+  // "clips for Twitter": the platform is where the clip goes, not what it is about.
+  if (intent === 'recommend_clip') entities = entities.filter((e) => !PLATFORMS.test(e.text));
 
   const comments = hasCue(question, COMMENT_CUES) || hasCue(question, AUDIENCE_CUES);
   const part: ParsedQuery['part'] = intent === 'analyze_reception' || comments ? 'comments' : intent === 'recommend_clip' || hasCue(question, TRANSCRIPT_CUES) ? 'transcript' : null;

@@ -22,8 +22,9 @@ export interface RetrieveOptions extends SearchFilters {
   feedbackTerms?: number;
   feedbackWeight?: number;
   /**
-   * Feedback runs a second, wider search; above this many candidate windows
-   * (the whole index, or the filtered items) it is skipped to keep queries fast.
+   * Feedback runs a second, wider search over the whole index (filters apply
+   * after scoring); above this many windows in the index it is skipped to keep
+   * queries fast.
    */
   feedbackMaxWindows?: number;
 }
@@ -55,8 +56,8 @@ export function scoreChunks(index: CorpusIndex, query: string, options: Retrieve
   const first = index.searchWeighted(queryWeights(index, query), options);
   const fbDocs = options.feedbackDocs ?? DEFAULT_RETRIEVE.feedbackDocs;
   if (fbDocs <= 0 || first.length === 0) return first;
-  const scope = options.itemIds ? options.itemIds.reduce((a, id) => a + index.itemChunkIds(id).length, 0) : index.documentCount;
-  if (scope > (options.feedbackMaxWindows ?? DEFAULT_RETRIEVE.feedbackMaxWindows)) return first;
+  // The second search scores the whole index (filters apply after scoring), so its cost follows the index, not the scope.
+  if (index.documentCount > (options.feedbackMaxWindows ?? DEFAULT_RETRIEVE.feedbackMaxWindows)) return first;
   const weights = queryWeights(index, query);
   const tf = new Map<string, number>();
   for (const h of first.slice(0, fbDocs)) {

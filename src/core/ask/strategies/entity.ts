@@ -13,14 +13,15 @@ export const entityStrategy: RetrievalStrategy = {
     if (!q.entities.length) return { list: [] };
     const weights = queryWeights(ctx.index, searchText(q));
     const bm25 = new Map<number, number>();
-    if (weights.size) for (const h of ctx.index.searchWeighted(weights, scopeFilters(scope))) bm25.set(h.id, h.score);
+    if (weights.size) for (const h of ctx.index.searchWeighted(weights, scopeFilters(scope)).slice(0, 3000)) bm25.set(h.id, h.score);
+    const within = bm25.size ? new Set(bm25.keys()) : undefined;
     const scored = new Map<number, Candidate>();
     const words = new Set(q.keywords.map((k) => k.toLowerCase()));
     for (const e of q.entities) {
       const speaker = e.kind === 'speaker' || e.speaker !== undefined;
       // A name the question's own words already search for adds nothing here; a speaker (who is rarely named in their own turns) does.
       if (!speaker && weights.size && [...words].some((w) => w.includes(e.text.toLowerCase()))) continue;
-      for (const [id, where] of entityChunks(e, scope, ctx)) {
+      for (const [id, where] of entityChunks(e, scope, ctx, within)) {
         const c = ctx.index.chunk(id);
         if (!c) continue;
         // Topical match first; speaking counts a little more than being named.

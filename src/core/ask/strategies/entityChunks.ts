@@ -17,7 +17,7 @@ export interface EntityChunk {
 }
 
 /** Most windows an entity is looked up in (the ones BM25 ranks highest for its name first). */
-const MAX_MENTION_CANDIDATES = 2000;
+const MAX_MENTION_CANDIDATES = 500;
 
 /** The names a text may use for an entity: the label's name part and the question's own words. */
 export function entityNames(e: LinkedEntity): string[] {
@@ -29,21 +29,39 @@ export function entityNames(e: LinkedEntity): string[] {
   return [...names].filter((n) => n.length >= 2);
 }
 
-/** Windows (chunk ids) of the scope where `e` speaks or is named. */
-export function entityChunks(e: LinkedEntity, scope: AskScope, ctx: AskContext): Map<number, EntityChunk> {
+/** Most windows a speaker is looked up in when the question has no words to rank by. */
+const MAX_SPEAKER_WINDOWS = 5000;
+
+/**
+ * Windows (chunk ids) of the scope where `e` speaks or is named.
+ *
+ * @param within when given, only these windows are considered for speaking (the question's
+ *   keyword hits): a speaker of every item ("Host") need not be enumerated corpus-wide.
+ */
+export function entityChunks(e: LinkedEntity, scope: AskScope, ctx: AskContext, within?: ReadonlySet<number>): Map<number, EntityChunk> {
   const out = new Map<number, EntityChunk>();
   const { index } = ctx;
   const speaker = e.speaker ?? (e.kind === 'speaker' ? e.label : undefined);
   const items = scope.itemIds ?? (e.itemIds.length ? e.itemIds : undefined);
   if (speaker) {
-    for (const itemId of items ?? ctx.entities.itemIds) {
-      for (const id of index.itemChunkIds(itemId)) {
-        const c = index.chunk(id);
-        if (c?.speakers?.includes(speaker) && (!scope.part || c.part === scope.part)) out.set(id, { speaks: true, mentions: false });
+    const speaks = (id: number): boolean => {
+      const c = index.chunk(id);
+      return !!c?.speakers?.includes(speaker) && (!scope.part || c.part === scope.part) && (!items || items.includes(c.itemId));
+    };
+    if (within) {
+      for (const id of within) if (speaks(id)) out.set(id, { speaks: true, mentions: false });
+    } else {
+      outer: for (const itemId of items ?? ctx.entities.itemIds) {
+        for (const id of index.itemChunkIds(itemId)) {
+          if (out.size >= MAX_SPEAKER_WINDOWS) break outer;
+          if (speaks(id)) out.set(id, { speaks: true, mentions: false });
+        }
       }
     }
   }
   for (const name of entityNames(e)) {
+    // A one-word speaker label ("Host", "Moderator") is a role, not a name others say.
+    if (e.kind === 'speaker' && !/\s/u.test(name)) continue;
     const terms = tokenizeQuery(name);
     if (!terms.length) continue;
     const hits = index.searchWeighted(new Map(terms.map((t) => [t, 1])), { ...scopeFilters(scope), ...(items ? { itemIds: items } : {}) }).slice(0, MAX_MENTION_CANDIDATES);

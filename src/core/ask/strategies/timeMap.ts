@@ -17,16 +17,19 @@ export function offsetAtTime(item: CorpusItem, ents: ItemEntities | undefined, s
   }
   if (!ents?.durationS) return undefined;
   const frac = Math.min(1, Math.max(0, seconds / ents.durationS));
-  const at = Math.floor(frac * t.text.length);
-  // Snap to the start of the segment containing it.
+  return t.segments[segmentAt(t.segments, Math.floor(frac * t.text.length))]!.offset;
+}
+
+/** Index of the segment containing `offset` (binary search over segment offsets). */
+function segmentAt(segs: readonly { offset: number }[], offset: number): number {
   let lo = 0;
-  let hi = t.segments.length - 1;
+  let hi = segs.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (t.segments[mid]!.offset <= at) lo = mid;
+    if (segs[mid]!.offset <= offset) lo = mid;
     else hi = mid - 1;
   }
-  return t.segments[lo]!.offset;
+  return lo;
 }
 
 /** Start and end seconds of a transcript span: real, estimated from the duration, or undefined. */
@@ -34,11 +37,15 @@ export function timeOfSpan(item: CorpusItem, ents: ItemEntities | undefined, sta
   const t = item.transcript;
   if (!t || !t.segments.length) return undefined;
   if (ents?.timed) {
-    const segs = t.segments.filter((s) => s.offset + s.text.length > start && s.offset < end);
-    const a = segs.find((s) => s.start !== undefined)?.start;
-    const b = [...segs].reverse().find((s) => (s.end ?? s.start) !== undefined);
-    if (a === undefined || !b) return undefined;
-    return { startS: a, endS: (b.end ?? b.start)!, estimated: false };
+    const segs = t.segments;
+    const a = segmentAt(segs, start);
+    const z = segmentAt(segs, Math.max(start, end - 1));
+    let startS: number | undefined;
+    for (let i = a; i <= z && startS === undefined; i++) startS = segs[i]!.start;
+    let endS: number | undefined;
+    for (let i = z; i >= a && endS === undefined; i--) endS = segs[i]!.end ?? segs[i]!.start;
+    if (startS === undefined || endS === undefined) return undefined;
+    return { startS, endS, estimated: false };
   }
   if (!ents?.durationS || !t.text.length) return undefined;
   return { startS: (start / t.text.length) * ents.durationS, endS: (end / t.text.length) * ents.durationS, estimated: true };
