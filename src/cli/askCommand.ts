@@ -10,6 +10,7 @@ import { createVectorSearcher } from '../core/ask/strategies/vector';
 import type { VectorSearcher } from '../core/ask/types';
 import { syncVectors } from '../core/ask/vectorStore';
 import { createModelClient } from '../core/llm/client';
+import { isCancellation } from '../core/llm/types';
 import { createEmbeddingClient } from '../core/llm/embeddings';
 import { CorpusIndex } from '../core/search/corpusIndex';
 import { formatClock } from '../core/text/clock';
@@ -60,10 +61,16 @@ export async function askCommand(ctx: CliContext): Promise<number> {
   let vectors: VectorSearcher | undefined;
   if (provider && values['embedding-model']) {
     const client = createEmbeddingClient({ provider, baseUrl, model: values['embedding-model'], apiKey });
-    const { store, report: sync } = await syncVectors(corpus, index, client, { signal: ctx.signal });
-    ctx.err.write(`vectors: ${sync.embedded} windows embedded, ${sync.reused} reused, ${sync.removed} removed (${sync.ms} ms)\n`);
-    for (const p of sync.problems) ctx.err.write(`vectors: ${p}\n`);
-    vectors = createVectorSearcher(store, index, client);
+    try {
+      const { store, report: sync } = await syncVectors(corpus, index, client, { signal: ctx.signal });
+      ctx.err.write(`vectors: ${sync.embedded} windows embedded, ${sync.reused} reused, ${sync.removed} removed (${sync.ms} ms)\n`);
+      for (const p of sync.problems) ctx.err.write(`vectors: ${p}\n`);
+      vectors = createVectorSearcher(store, index, client);
+    } catch (e) {
+      if (isCancellation(e)) throw e;
+      // The other strategies still answer; the user is told why vectors are missing.
+      ctx.err.write(`note: the vector strategy is off for this question: embedding the corpus failed (${(e as Error).message})\n`);
+    }
   }
   const askCtx = await openAskContext(corpus, index, { signal: ctx.signal, ...(vectors ? { vectors } : {}) });
   const model = provider && values.model ? createModelClient({ provider, baseUrl, model: values.model, apiKey }) : undefined;

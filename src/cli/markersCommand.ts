@@ -2,6 +2,7 @@
  * `marker-research markers <corpusDir> [--provider extractive|openai|ollama] ...`:
  * Phase 0 markers for every item, cached; prints counts, coverage, grounding, tokens and time.
  */
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCorpus } from '../core/corpus/loader';
@@ -25,9 +26,10 @@ export const MARKERS_USAGE = `marker-research markers <corpusDir> [options]
   --json              JSON on stdout
   API key: MARKER_RESEARCH_API_KEY or OPENAI_API_KEY.`;
 
-/** Where the prompt files are: next to the bundle (dist/../prompts) or the source tree. */
+/** Where the prompt files are: next to the bundle (dist/../prompts), or at the repository root when run from src/cli. */
 export function promptsDir(): string {
-  return path.join(__dirname, '..', 'prompts');
+  const beside = path.join(__dirname, '..', 'prompts');
+  return existsSync(beside) ? beside : path.join(__dirname, '..', '..', 'prompts');
 }
 
 export async function markersCommand(ctx: CliContext): Promise<number> {
