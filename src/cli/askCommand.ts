@@ -25,6 +25,7 @@ export const ASK_USAGE = `marker-research ask <corpusDir> "<question>" [options]
   --explain          say why each strategy matched each hit
   --provider P       understand with a model: openai | ollama (default: offline rules)
   --base-url URL --model NAME   the model (API key from MARKER_RESEARCH_API_KEY or OPENAI_API_KEY)
+  --rerank           with --model: let the model reorder the best hits (one more call)
   --embedding-model NAME   add the vector strategy: embeddings from the --provider server
                      (vectors kept in .marker-research/vectors/, only new or changed windows embedded)
   --json             one JSON object on stdout`;
@@ -36,7 +37,7 @@ export async function askCommand(ctx: CliContext): Promise<number> {
     options: {
       item: { type: 'string' }, history: { type: 'string', multiple: true }, k: { type: 'string' }, 'budget-words': { type: 'string' },
       explain: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, provider: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' },
-      'embedding-model': { type: 'string' },
+      'embedding-model': { type: 'string' }, rerank: { type: 'boolean', default: false },
     },
   });
   if (positionals.length !== 2) throw new UsageError('ask: expected a corpus folder and a question');
@@ -74,7 +75,7 @@ export async function askCommand(ctx: CliContext): Promise<number> {
   }
   const askCtx = await openAskContext(corpus, index, { signal: ctx.signal, ...(vectors ? { vectors } : {}) });
   const model = provider && values.model ? createModelClient({ provider, baseUrl, model: values.model, apiKey }) : undefined;
-  const result = await askCorpus(askCtx, { question, itemId: values.item, session: values.history ?? [] }, { k, budgetWords, model, promptsDir: promptsDir(), signal: ctx.signal });
+  const result = await askCorpus(askCtx, { question, itemId: values.item, session: values.history ?? [] }, { k, budgetWords, model, promptsDir: promptsDir(), rerank: values.rerank, signal: ctx.signal });
   for (const n of result.notes) ctx.err.write(`note: ${n}\n`);
   if (values.json) ctx.out.write(`${JSON.stringify(toJson(result, values.explain), null, 2)}\n`);
   else ctx.out.write(render(result, values.explain));

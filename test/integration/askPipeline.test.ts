@@ -97,6 +97,25 @@ for (const provider of ['openai', 'ollama'] as const) {
       assert.equal((JSON.parse(r.out) as AskJson).query.engine, 'model');
     });
 
+    test('--rerank: the model reorders the best hits; invented ids are ignored and said so', async () => {
+      let shown: string[] = [];
+      server.setResponder((req) => {
+        const schema = JSON.stringify(req.schema ?? req.body);
+        if (!schema.includes('ranking')) return understandingReply(req);
+        const user = req.messages[req.messages.length - 1]!.content;
+        shown = [...user.matchAll(/^\[(P\d+)\]/gm)].map((m) => m[1]!);
+        // The last passage shown is judged best; one id the model invents.
+        return JSON.stringify({ ranking: [{ id: shown[shown.length - 1], relevance: 0.99 }, { id: 'P999', relevance: 0.9 }, ...shown.slice(0, -1).map((id) => ({ id, relevance: 0.1 }))] });
+      });
+      const plain = JSON.parse((await runCli(['ask', dir, 'winter range heat pump battery', '--k', '20', '--provider', provider, '--base-url', base(), '--model', 'fake-model', '--json'])).out) as AskJson & { hits: { text: string }[] };
+      const r = await runCli(['ask', dir, 'winter range heat pump battery', '--k', '20', '--provider', provider, '--base-url', base(), '--model', 'fake-model', '--rerank', '--json']);
+      assert.equal(r.code, 0, r.err);
+      const j = JSON.parse(r.out) as AskJson & { hits: { text: string }[] };
+      assert.ok(shown.length >= 2, 'passages were shown to the reranker');
+      assert.equal(j.hits[0]!.text, plain.hits[shown.length - 1]!.text, 'the passage the model judged best comes first');
+      assert.ok(j.notes.some((n) => /not shown \(P999\)/.test(n)));
+    });
+
     test('embeddings that fail leave the other strategies answering', async () => {
       server.injectFault({ kind: 'status', status: 500, endpoint: 'embeddings', times: Number.POSITIVE_INFINITY });
       await rm(path.join(dir, '.marker-research', 'vectors'), { recursive: true, force: true });

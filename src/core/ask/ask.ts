@@ -7,6 +7,7 @@ import type { ModelClient } from '../llm/client';
 import { formatClock } from '../text/clock';
 import { hybridRetrieve, type Passage } from './hybridRetriever';
 import type { AskInput, ParsedQuery } from './query';
+import { rerankHits, RERANK_DEPTH } from './rerank';
 import type { AskContext, AskHit } from './types';
 import { understand } from './understand';
 
@@ -19,6 +20,8 @@ export interface AskOptions {
   model?: ModelClient;
   /** Folder of the prompt files (needed with a model). */
   promptsDir?: string;
+  /** With a model: let it reorder the best fused hits (one more call). */
+  rerank?: boolean;
   signal?: AbortSignal;
 }
 
@@ -44,13 +47,21 @@ const caches = new WeakMap<AskContext, Map<string, AskResult>>();
  */
 export async function askCorpus(ctx: AskContext, input: AskInput, options: AskOptions = {}): Promise<AskResult> {
   const started = performance.now();
-  const cacheKey = JSON.stringify([input.question.trim(), input.itemId ?? null, input.session ?? [], options.k ?? 10, options.budgetWords ?? 2000, !!options.model, ctx.citations?.length ?? 0]);
+  const cacheKey = JSON.stringify([input.question.trim(), input.itemId ?? null, input.session ?? [], options.k ?? 10, options.budgetWords ?? 2000, !!options.model, !!options.rerank, ctx.citations?.length ?? 0]);
   let cache = caches.get(ctx);
   const cached = cache?.get(cacheKey);
   if (cached) return { ...cached, ms: performance.now() - started };
   const { query, fallback } = await understand(input, { entities: ctx.entities, corpus: ctx.corpus, vectors: !!ctx.vectors }, options);
-  const res = await hybridRetrieve(query, ctx, { k: options.k, budgetWords: options.budgetWords, signal: options.signal });
-  const result: AskResult = { query, hits: res.hits, passages: res.passages, notes: [...(fallback ? [fallback] : []), ...res.notes], ms: performance.now() - started };
+  const k = options.k ?? 10;
+  const res = await hybridRetrieve(query, ctx, { k: options.rerank && options.model ? Math.max(k, RERANK_DEPTH) : k, budgetWords: options.budgetWords, signal: options.signal });
+  const notes = [...(fallback ? [fallback] : []), ...res.notes];
+  let hits = res.hits;
+  if (options.rerank && options.model && options.promptsDir) {
+    const rr = await rerankHits(options.model, query, hits, { promptsDir: options.promptsDir, signal: options.signal });
+    hits = rr.hits;
+    if (rr.note) notes.push(rr.note);
+  }
+  const result: AskResult = { query, hits: hits.slice(0, k), passages: res.passages, notes, ms: performance.now() - started };
   if (!cache) caches.set(ctx, (cache = new Map()));
   cache.set(cacheKey, result);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
