@@ -4,11 +4,12 @@
  */
 import { parseArgs } from 'node:util';
 import { loadCorpus } from '../core/corpus/loader';
-import { mapSpan, type SpanSource } from '../core/corpus/spans';
+import { mapSpan } from '../core/corpus/spans';
 import type { Corpus, PartKind } from '../core/corpus/types';
 import { chunkText } from '../core/search/chunker';
 import { CorpusIndex, type SearchFilters } from '../core/search/corpusIndex';
 import { retrieve } from '../core/search/retrieve';
+import type { SpanHit } from '../core/search/spanHit';
 import { formatClock } from '../core/text/clock';
 import { numberOption, UsageError, type CliContext } from './io';
 
@@ -23,19 +24,8 @@ export const SEARCH_USAGE = `marker-research search <corpusDir> "<query>" [optio
   --budget-words N   instead of a ranked list: the best contiguous passages within N words
   --json             JSON on stdout`;
 
-export interface SearchResultJson {
-  rank: number;
-  itemId: string;
-  title: string;
-  part: PartKind;
-  start: number;
-  end: number;
-  words: number;
-  score: number;
-  /** Zero-based lines and columns in the original file. */
-  source: SpanSource | null;
-  text: string;
-}
+/** A hit as `search --json` prints it. */
+export type SearchResultJson = SpanHit;
 
 export async function searchCommand(ctx: CliContext): Promise<number> {
   const { values, positionals } = parseArgs({

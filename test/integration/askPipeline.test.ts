@@ -8,23 +8,11 @@ import assert from 'node:assert/strict';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { main } from '../../src/cli/main';
 import { startFakeModelServer, type ChatRequestInfo, type FakeModelServer } from '../support/fakeModelServer';
+import { runCli } from '../support/testing';
 
 const DEMO = path.join(__dirname, '..', '..', 'samples', 'demo-corpus');
-
-async function runCli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let o = '';
-  let e = '';
-  out.on('data', (d: Buffer) => (o += d.toString()));
-  err.on('data', (d: Buffer) => (e += d.toString()));
-  const code = await main(args, out, err);
-  return { code, out: o, err: e };
-}
 
 /** The model's understanding of the cross-language question, with keywords in the corpus's language. */
 function understandingReply(req: ChatRequestInfo): string {

@@ -6,22 +6,10 @@ import assert from 'node:assert/strict';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { main } from '../../src/cli/main';
+import { runCli } from '../support/testing';
 
 const DEMO = path.join(__dirname, '..', '..', 'samples', 'demo-corpus');
-
-async function runCli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let o = '';
-  let e = '';
-  out.on('data', (d: Buffer) => (o += d.toString()));
-  err.on('data', (d: Buffer) => (e += d.toString()));
-  const code = await main(args, out, err);
-  return { code, out: o, err: e };
-}
 
 const LABELS = [
   { query_id: 'a1', item_id: 'ev-winter-range', session: [], query: '这期视频的主要内容是什么？', intent: 'summary', entities: [], time_constraint: null, part: null, citation_numbers: [] },

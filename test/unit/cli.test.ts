@@ -2,23 +2,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
-import { main } from '../../src/cli/main';
+import { runCli } from '../support/testing';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DEMO = path.join(ROOT, 'samples', 'demo-corpus');
-
-async function runCli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let o = '';
-  let e = '';
-  out.on('data', (d: Buffer) => (o += d.toString()));
-  err.on('data', (d: Buffer) => (e += d.toString()));
-  const code = await main(args, out, err);
-  return { code, out: o, err: e };
-}
 
 describe('marker-research CLI', () => {
   test('index --json reports items, words, comments and problems', async () => {

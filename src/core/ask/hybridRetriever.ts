@@ -107,9 +107,17 @@ function fuse(lists: { name: StrategyName; weight: number; list: Candidate[] }[]
 function diversify(fused: Fused[]): Fused[] {
   const first: Fused[] = [];
   const rest: Fused[] = [];
+  const listed = new Map<string, Candidate[]>();
   for (const f of fused) {
-    const near = first.some((g) => key(g.c) === key(f.c) && g.c.start <= f.c.end + 1 && f.c.start <= g.c.end + 1);
-    (near ? rest : first).push(f);
+    const same = listed.get(key(f.c)) ?? [];
+    const near = same.some((g) => g.start <= f.c.end + 1 && f.c.start <= g.end + 1);
+    if (near) {
+      rest.push(f);
+      continue;
+    }
+    first.push(f);
+    same.push(f.c);
+    listed.set(key(f.c), same);
   }
   return first.concat(rest);
 }

@@ -2,10 +2,10 @@
  * The hybrid retriever's vocabulary: what a strategy is given, what it
  * returns, and the hits the retriever hands back (seed 004 "HybridRetriever").
  */
-import type { SpanSource } from '../corpus/spans';
 import type { Corpus, PartKind } from '../corpus/types';
 import type { ItemMarkers } from '../markers/schema';
 import type { CorpusIndex } from '../search/corpusIndex';
+import type { SpanHit } from '../search/spanHit';
 import type { EntityIndex } from './entityIndex';
 import type { ParsedQuery, StrategyName } from './query';
 
@@ -82,20 +82,8 @@ export interface RetrievalStrategy {
   run(query: ParsedQuery, scope: AskScope, ctx: AskContext, signal?: AbortSignal): StrategyOutput | Promise<StrategyOutput>;
 }
 
-/** A retrieved span after fusion, de-duplication, filtering and reranking. */
-export interface AskHit {
-  rank: number;
-  itemId: string;
-  title: string;
-  part: PartKind;
-  start: number;
-  end: number;
-  words: number;
-  /** Fused score (reciprocal-rank fusion, or the reranker's). */
-  score: number;
-  /** Zero-based lines and columns in the original file, time and speakers. */
-  source: SpanSource | null;
-  text: string;
+/** A retrieved span after fusion, de-duplication, filtering and reranking (`score`: fused, or the reranker's order). */
+export interface AskHit extends SpanHit {
   /** The strategies that proposed this span (or one it was merged with). */
   matchedBy: StrategyName[];
   /** One reason per strategy, for `--explain`. */
