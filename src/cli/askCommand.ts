@@ -8,7 +8,7 @@ import { openAskContext } from '../core/ask/askContext';
 import { loadCorpus } from '../core/corpus/loader';
 import { createVectorSearcher } from '../core/ask/strategies/vector';
 import type { VectorSearcher } from '../core/ask/types';
-import { syncVectors } from '../core/ask/vectorStore';
+import { syncVectors } from '../core/ask/vectorSync';
 import { createModelClient } from '../core/llm/client';
 import { isCancellation } from '../core/llm/types';
 import { createEmbeddingClient } from '../core/llm/embeddings';

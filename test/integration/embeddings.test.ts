@@ -15,7 +15,7 @@ import type { EntityIndex } from '../../src/core/ask/entityIndex';
 import type { ParsedQuery } from '../../src/core/ask/query';
 import { createVectorSearcher, vectorQueryText, vectorStrategy } from '../../src/core/ask/strategies/vector';
 import type { AskContext } from '../../src/core/ask/types';
-import { syncVectors } from '../../src/core/ask/vectorStore';
+import { syncVectors } from '../../src/core/ask/vectorSync';
 import { loadCorpus } from '../../src/core/corpus/loader';
 import type { Corpus } from '../../src/core/corpus/types';
 import { createEmbeddingClient, EMBEDDINGS_PHASE, type EmbeddingClient, type EmbeddingClientDeps, type EmbeddingConfigInput } from '../../src/core/llm/embeddings';

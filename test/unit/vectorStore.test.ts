@@ -9,7 +9,8 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { FlatVectorStore, syncVectors, textKey, vectorModelKey, vectorsDir, type VectorEntry, type VectorModelInfo } from '../../src/core/ask/vectorStore';
+import { FlatVectorStore, textKey, vectorModelKey, vectorsDir, type VectorEntry, type VectorModelInfo } from '../../src/core/ask/vectorStore';
+import { syncVectors } from '../../src/core/ask/vectorSync';
 import { loadCorpus } from '../../src/core/corpus/loader';
 import type { Corpus } from '../../src/core/corpus/types';
 import type { EmbeddingClient } from '../../src/core/llm/embeddings';
