@@ -119,7 +119,7 @@ export function hitView(h: AskHit, keywords: readonly string[]): AskHitView {
     end: h.end,
     speaker: src ? speakersOf(src.speakers) : null,
     time: src ? timeRange(src.startTime, src.endTime) : null,
-    where: src ? `${src.file.relPath}:${src.range.startLine + 1}` : null,
+    where: src ? `${src.file.relPath}:${src.range.startLine + 1}:${src.range.startColumn + 1}` : null,
     quote: quoteOf(h.text, keywords),
     matchedBy: [...h.matchedBy],
     why: [...h.why],
@@ -130,7 +130,7 @@ export function hitView(h: AskHit, keywords: readonly string[]): AskHitView {
 /** The whole answer as the box shows it. */
 export function askResultView(askId: number, r: AskResult, scope: AskResultView['scope'], notes: readonly string[] = []): AskResultView {
   const keywords = [...r.query.keywords, ...r.query.entities.map((e) => e.label)];
-  return { askId, query: queryView(r.query), hits: r.hits.map((h) => hitView(h, keywords)), scope, ms: r.ms, notes: [...notes, ...r.notes] };
+  return { askId, query: queryView(r.query), hits: r.hits.map((h) => hitView(h, keywords)), scope, ms: Math.round(r.ms), notes: [...notes, ...r.notes] };
 }
 
 /** The markers of the current corpus that could be read, by item id. */
@@ -224,7 +224,7 @@ export class AskService implements vscode.Disposable {
       if (this.current?.askId !== askId) return; // superseded
       const view = askResultView(askId, result, item && itemId ? { itemId: item.id, title: item.title } : null, notes);
       this.log.info(
-        `ask #${askId}: "${clip(question)}"${itemId ? ` in ${itemId}` : ''}${q.session.length ? ` (after ${q.session.length} earlier question${q.session.length > 1 ? 's' : ''})` : ''} → ${view.query.line}; ${result.hits.length} hits in ${result.ms} ms${result.hits.length ? `: ${result.hits.slice(0, 3).map((h) => `${h.itemId}/${h.part} [${h.matchedBy.join(',')}]`).join('; ')}` : ''}`,
+        `ask #${askId}: "${clip(question)}"${itemId ? ` in ${itemId}` : ''}${q.session.length ? ` (after ${q.session.length} earlier question${q.session.length > 1 ? 's' : ''})` : ''} → ${view.query.line}; ${result.hits.length} hits in ${Math.round(result.ms)} ms${result.hits.length ? `: ${result.hits.slice(0, 3).map((h) => `${h.itemId}/${h.part} [${h.matchedBy.join(',')}]`).join('; ')}` : ''}`,
       );
       for (const n of view.notes) this.log.info(`ask #${askId}: ${n}`);
       this.updated.fire({ type: 'askResult', result: view });

@@ -55,6 +55,8 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
   private research: ResearchState = { busy: null, message: null, goals: [], run: null, runs: [] };
   /** "Ask the Corpus" ran before the webview was ready: focus (and ask) once it is. */
   private pendingAskFocus: { question: string | null } | undefined;
+  /** An answer (or error) that came while the view was hidden: posted when it is back. */
+  private undeliveredAsk: AskMessage | undefined;
   private readonly readyEmitter = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [this.readyEmitter];
 
@@ -128,6 +130,7 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
 
   /** Progress, result or error of a question of the Ask box. */
   postAsk(msg: AskMessage): void {
+    if (msg.type !== 'askBusy') this.undeliveredAsk = this.isReady ? undefined : msg;
     this.post(msg);
   }
 
@@ -154,6 +157,8 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
           this.ready = true;
           this.post({ type: 'state', state: this.state });
           this.post({ type: 'research', research: this.research });
+          if (this.undeliveredAsk) this.post(this.undeliveredAsk);
+          this.undeliveredAsk = undefined;
           if (this.pendingAskFocus) this.post({ type: 'askFocus', question: this.pendingAskFocus.question });
           this.pendingAskFocus = undefined;
           this.readyEmitter.fire();

@@ -207,7 +207,7 @@ export interface AskHitView {
   speaker: string | null;
   /** `1:02–1:30` where the format has timestamps, else null. */
   time: string | null;
-  /** The file (relative to the corpus root) and one-based line where the span starts, `ev-winter-range/transcript.json:6`; null when unmapped. */
+  /** The file (relative to the corpus root), one-based line and column where the span starts, `ev-winter-range/transcript.json:6:18`; null when unmapped. */
   where: string | null;
   /** A short quote of the span, whitespace collapsed. */
   quote: string;

@@ -235,7 +235,7 @@ function setFocusItem(id: string | null): void {
   saveMemory();
 }
 
-/** The scope line: "Item: <title> ✕" (or "Whole corpus") and the session ("follow-up of N questions · New topic"). */
+/** The scope line: "Item: <title> ✕" (or "Whole corpus") and the session ("· N earlier questions · New topic"). */
 function renderAskScope(): void {
   askScopeEl.replaceChildren();
   const title = focusItem ? itemTitles.get(focusItem) : undefined;
@@ -247,7 +247,7 @@ function renderAskScope(): void {
     });
     chip.id = 'ask-chip';
     chip.dataset['itemId'] = focusItem;
-    chip.append(el('span', 'ask-chip-label', 'Item: '), el('span', 'ask-chip-title', title), el('span', 'ask-chip-x', '✕'));
+    chip.append(el('span', 'ask-chip-label', 'Item:'), el('span', 'ask-chip-title', title), el('span', 'ask-chip-x', '✕'));
     chip.setAttribute('aria-label', `Limited to the item ${title}; switch to the whole corpus`);
     askScopeEl.append(chip);
   } else {
@@ -257,7 +257,7 @@ function renderAskScope(): void {
     askScopeEl.append(whole);
   }
   if (askHistory.length) {
-    const session = el('span', 'ask-session', `follow-ups use ${plural(Math.min(askHistory.length, ASK_SESSION_SENT), 'earlier question')}`);
+    const session = el('span', 'ask-session', `· ${plural(Math.min(askHistory.length, ASK_SESSION_SENT), 'earlier question')}`);
     session.title = `Earlier questions (pronouns like "he" or "it" refer to them):\n${askHistory.slice(-ASK_SESSION_SENT).map((q) => `• ${q}`).join('\n')}`;
     const reset = button('icon-button ask-new-topic', 'New topic', 'Forget the earlier questions: the next question starts a new conversation', () => {
       askHistory = [];
@@ -270,7 +270,7 @@ function renderAskScope(): void {
   }
 }
 
-/** One line per hit: title, speaker and time; then the quote and the strategies that found it. */
+/** Two lines per hit: the item's title and the strategies that found it; then speaker, time and the quote. */
 function renderHit(h: AskHitView): HTMLLIElement {
   const li = el('li', `ask-hit part-${h.part}`);
   li.dataset['itemId'] = h.itemId;
@@ -282,16 +282,16 @@ function renderHit(h: AskHitView): HTMLLIElement {
   const meta = [h.speaker, h.time].filter((x): x is string => !!x);
   const head = el('div', 'hit-head');
   head.append(el('span', 'hit-rank', `${h.rank}`), el('span', 'hit-title', h.title));
-  if (meta.length) head.append(el('span', 'hit-meta', meta.join(' · ')));
-  const body = el('div', 'hit-body');
-  body.append(el('span', 'hit-quote', h.quote));
   const badges = el('span', 'hit-badges');
   for (const s of ASK_STRATEGIES) if (h.matchedBy.includes(s)) {
     const b = el('span', `hit-badge badge-${s}`, s);
     b.dataset['strategy'] = s;
     badges.append(b);
   }
-  body.append(badges);
+  head.append(badges);
+  const body = el('div', 'hit-body');
+  if (meta.length) body.append(el('span', 'hit-meta', meta.join(' · ')));
+  body.append(el('span', 'hit-quote', h.quote));
   li.append(head, body);
   li.title = [
     `${h.title} (${h.part})`,

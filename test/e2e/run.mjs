@@ -42,8 +42,8 @@ const ASK_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'ask.png');
 const DEMO_ASK = {
   entity: { question: 'What did Daniel say about injuries?', intent: 'search_entity', entity: 'Daniel', item: 'city-cycling-podcast', strategy: 'entity' },
   followUp: { question: 'And what did he say about the construction cost?', entity: 'Daniel', item: 'city-cycling-podcast' },
-  scoped: { item: 'ev-winter-range', question: 'How much range do the cars lose in winter with a heat pump?' },
-  palette: { question: '热泵对冬季续航有什么影响？', item: 'ev-winter-range' },
+  scoped: { item: 'ev-winter-range', question: '热泵对冬季续航有什么影响？' },
+  palette: { question: 'What do viewers say about coffee prices?', intent: 'analyze_reception', item: 'coffee-market-report', strategy: 'reception' },
 };
 const OUTPUT_CHANNEL = 'Marker Research';
 const ACTIVATION_LINE = 'Marker Research activated';
@@ -1058,27 +1058,30 @@ async function main() {
     /** Clicks the hit of rank `rank` and checks the editor: its file at its line, the span selected, its quote there. */
     const openHitAndCheck = async (hit) => {
       if (!hit.where) throw new Error(`hit #${hit.rank} has no data-where (unmapped span)`);
-      const m = /^(.*):(\d+)$/.exec(hit.where);
-      const [file, line] = [m[1], Number(m[2])];
+      const m = /^(.*):(\d+):(\d+)$/.exec(hit.where);
+      if (!m) throw new Error(`hit #${hit.rank}: data-where "${hit.where}" is not file:line:column`);
+      const [file, line, col] = [m[1], Number(m[2]), Number(m[3])];
       await webview.locator(`li.ask-hit[data-rank="${hit.rank}"]`).click();
+      // one wait for all three: a tab of the same name may be open already (another item's transcript.json), and large files take a moment
       const tab = page.locator('.editor-group-container.active .tab.active');
-      await waitFor(`the active editor tab "${path.basename(file)}"`, 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes(path.basename(file)), 200)
-        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
-      const crumbs = (await page.locator('.editor-group-container.active .breadcrumbs-control').innerText().catch(() => '')).replace(/\s+/g, ' ');
-      if (path.dirname(file) !== '.' && !crumbs.includes(path.dirname(file))) throw new Error(`breadcrumbs "${crumbs}" do not name ${path.dirname(file)}`);
-      let text = '';
-      await waitFor(`status bar "Ln ${line}, …"`, 10_000, async () => {
-        text = (await page.locator('[id="status.editor.selection"]').innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').trim();
-        return Number(/Ln (\d+)/.exec(text)?.[1]) === line;
-      }, 200).catch(() => { throw new Error(`status bar says "${text}", the hit starts at ${hit.where}`); });
+      const dir = path.dirname(file);
+      let seen = { tab: '', crumbs: '', text: '' };
+      await waitFor(`the editor on ${file} at "Ln ${line}, Col ${col}"`, 15_000, async () => {
+        seen = {
+          tab: await tab.innerText({ timeout: 1_000 }).catch(() => ''),
+          crumbs: (await page.locator('.editor-group-container.active .breadcrumbs-control').innerText({ timeout: 1_000 }).catch(() => '')).replace(/\s+/g, ' '),
+          text: (await page.locator('[id="status.editor.selection"]').innerText({ timeout: 1_000 }).catch(() => '')).replace(/\s+/g, ' ').trim(),
+        };
+        return seen.tab.includes(path.basename(file)) && (dir === '.' || seen.crumbs.includes(dir)) && seen.text.startsWith(`Ln ${line}, Col ${col} `);
+      }, 200).catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}: tab ${JSON.stringify(seen.tab)}, breadcrumbs "${seen.crumbs}", status bar "${seen.text}"${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const text = seen.text;
       if (!/selected/.test(text)) throw new Error(`status bar "${text}": the hit's span is not selected`);
       const lineNumbers = await page.locator('.editor-group-container.active .monaco-editor .margin-view-overlays .line-numbers').allInnerTexts();
       if (!lineNumbers.map((t) => t.trim()).includes(String(line))) throw new Error(`line ${line} is not in view`);
-      // the quote is the original's text, from the hit's start line on
-      const flat = (t) => t.replace(/\s+/g, ' ');
-      const head = flat(hit.quote.replace(/^…/, '')).trim().slice(0, 12);
+      // the quote is the original's text, from the hit's start line on (its first word: a span may join turns that the file keeps apart)
+      const head = (/^\S+/.exec(hit.quote.replace(/^…/, '').trim())?.[0] ?? '').slice(0, 12);
       const original = fs.readFileSync(path.join(folder, file), 'utf8').split(/\r?\n/);
-      if (!flat(original.slice(line - 1, line + 60).join(' ')).includes(head)) throw new Error(`"${head}" (the hit's quote) is not in ${file} from line ${line} on`);
+      if (!original.slice(line - 1, line + 500).join('\n').includes(head)) throw new Error(`"${head}" (the hit's quote) is not in ${file} from line ${line} on`);
       const highlighted = await page.locator('.editor-group-container.active .monaco-editor .view-overlays .cdr').count();
       return `${hit.where} "${text}"${highlighted ? `, ${highlighted} highlight decorations` : ''}`;
     };
@@ -1097,6 +1100,7 @@ async function main() {
       const r2 = await askInBox(ax.followUp.question, 'button');
       const h2 = expectAnswer(`follow-up "${ax.followUp.question}"`, r2, ax.followUp);
       const session = (await webview.locator('.ask-session').innerText().catch(() => '')).trim();
+      if (!/2 earlier questions/.test(session)) throw new Error(`the scope line says "${session}" after two questions, expected "2 earlier questions"`);
       askWorks = true;
       lastAnswer = { r: r2, hit: h2 };
       console.log(`     "${ax.entity.question}" → ${r1.line}; ${r1.summary}; e.g. #${h1.rank} ${h1.title} · ${h1.meta} [${h1.badges.join(',')}] "${h1.quote.slice(0, 60)}"`);
