@@ -102,7 +102,7 @@ export function toJson(r: AskResult, explain: boolean): Record<string, unknown> 
     },
     hits: r.hits.map((h) => ({
       rank: h.rank, itemId: h.itemId, title: h.title, part: h.part, start: h.start, end: h.end, words: h.words, score: h.score, source: h.source, text: h.text,
-      matchedBy: h.matchedBy, ...(explain ? { why: h.why } : {}),
+      matchedBy: h.matchedBy, focus: h.focus, ...(explain ? { why: h.why } : {}),
     })),
     passages: r.passages.map((p) => ({ itemId: p.itemId, part: p.part, start: p.start, end: p.end, words: p.words, source: p.source, matchedBy: p.matchedBy })),
     notes: r.notes,

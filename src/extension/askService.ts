@@ -15,7 +15,7 @@ import { openAskContext } from '../core/ask/askContext';
 import type { ParsedQuery } from '../core/ask/query';
 import type { AskContext, AskHit, VectorSearcher } from '../core/ask/types';
 import { mapSpan } from '../core/corpus/spans';
-import type { Corpus, PartKind, TextRange } from '../core/corpus/types';
+import type { Corpus, CorpusItem, PartKind, TextRange } from '../core/corpus/types';
 import type { ModelClient } from '../core/llm/client';
 import type { ItemMarkers } from '../core/markers/schema';
 import { formatClock } from '../core/text/clock';
@@ -108,19 +108,22 @@ export function queryView(q: ParsedQuery): AskQueryView {
 }
 
 /** How the box shows a hit. */
-export function hitView(h: AskHit, keywords: readonly string[]): AskHitView {
-  const src = h.source;
+export function hitView(h: AskHit, keywords: readonly string[], item?: CorpusItem): AskHitView {
+  // The focus (the best turns of the span) is what the box quotes and opens; the whole span stays in the tooltip's reasons.
+  const focused = item ? mapSpan(item, { part: h.part, start: h.focus.start, end: h.focus.end }) : undefined;
+  const src = focused ?? h.source;
+  const text = focused && item ? (h.part === 'transcript' ? item.transcript : item.comments)!.text.slice(h.focus.start, h.focus.end) : h.text;
   return {
     rank: h.rank,
     itemId: h.itemId,
     title: h.title,
     part: h.part,
-    start: h.start,
-    end: h.end,
+    start: focused ? h.focus.start : h.start,
+    end: focused ? h.focus.end : h.end,
     speaker: src ? speakersOf(src.speakers) : null,
     time: src ? timeRange(src.startTime, src.endTime) : null,
     where: src ? `${src.file.relPath}:${src.range.startLine + 1}:${src.range.startColumn + 1}` : null,
-    quote: quoteOf(h.text, keywords),
+    quote: quoteOf(text, keywords),
     matchedBy: [...h.matchedBy],
     why: [...h.why],
     score: h.score,
@@ -128,9 +131,10 @@ export function hitView(h: AskHit, keywords: readonly string[]): AskHitView {
 }
 
 /** The whole answer as the box shows it. */
-export function askResultView(askId: number, r: AskResult, scope: AskResultView['scope'], notes: readonly string[] = []): AskResultView {
+export function askResultView(askId: number, r: AskResult, scope: AskResultView['scope'], notes: readonly string[] = [], corpus?: Corpus): AskResultView {
   const keywords = [...r.query.keywords, ...r.query.entities.map((e) => e.label)];
-  return { askId, query: queryView(r.query), hits: r.hits.map((h) => hitView(h, keywords)), scope, ms: Math.round(r.ms), notes: [...notes, ...r.notes] };
+  const items = new Map(corpus?.items.map((i) => [i.id, i]));
+  return { askId, query: queryView(r.query), hits: r.hits.map((h) => hitView(h, keywords, items.get(h.itemId))), scope, ms: Math.round(r.ms), notes: [...notes, ...r.notes] };
 }
 
 /** The markers of the current corpus that could be read, by item id. */
@@ -222,7 +226,7 @@ export class AskService implements vscode.Disposable {
         }),
       );
       if (this.current?.askId !== askId) return; // superseded
-      const view = askResultView(askId, result, item && itemId ? { itemId: item.id, title: item.title } : null, notes);
+      const view = askResultView(askId, result, item && itemId ? { itemId: item.id, title: item.title } : null, notes, corpus);
       this.log.info(
         `ask #${askId}: "${clip(question)}"${itemId ? ` in ${itemId}` : ''}${q.session.length ? ` (after ${q.session.length} earlier question${q.session.length > 1 ? 's' : ''})` : ''} → ${view.query.line}; ${result.hits.length} hits in ${Math.round(result.ms)} ms${result.hits.length ? `: ${result.hits.slice(0, 3).map((h) => `${h.itemId}/${h.part} [${h.matchedBy.join(',')}]`).join('; ')}` : ''}`,
       );

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { AskService } from './askService';
+import { VectorService } from './vectorService';
 import { createCommands, refreshSidebar, showError } from './commands';
 import { CorpusService } from './corpusService';
 import { CorpusLanguageClient } from './languageClient';
@@ -26,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
     const fullItems = new FullItemDocuments(log, corpus);
     const research = new ResearchService(log, settings, corpus, apiKey, context.asAbsolutePath('prompts'), (c) => markers.searchIndex(c));
     const ask = new AskService(log, settings, corpus, markers, apiKey, context.asAbsolutePath('prompts'), (uri, ranges) => evidence.reveal(uri, ranges));
+    const vectors = new VectorService(log, settings, apiKey, (c) => markers.searchIndex(c));
     const client = new CorpusLanguageClient(context, log);
     const sidebar = new SidebarViewProvider(
       context.extensionUri,
@@ -69,6 +71,9 @@ export function activate(context: vscode.ExtensionContext): void {
       research.onDidChangeStep((e) => sidebar.setStepStatus(e.runId, e.stepId, e.status)),
       ask,
       ask.onDidUpdate((msg) => sidebar.postAsk(msg)),
+      ask.setVectorSearcherProvider(vectors.provider),
+      // A new provider, server or embedding model: the next question rebuilds the ask context (and its vectors).
+      settings.onDidChange(() => ask.invalidate()),
       vscode.window.registerWebviewViewProvider(SidebarViewProvider.viewId, sidebar),
       vscode.workspace.registerTextDocumentContentProvider(FULL_ITEM_SCHEME, fullItems),
       ...Object.entries(commands).map(([id, fn]) => vscode.commands.registerCommand(id, fn)),

@@ -153,6 +153,10 @@ describe('coreference from the session', () => {
   test('a plural pronoun takes every entity of that question', () => {
     assert.deepEqual(entityStrings(understand('Did they agree in the end?', 'lab', ['What did PhD A and PhD B say about the features?'])), ['PhD A', 'PhD B']);
   });
+  test('a possessive next to a name of the question belongs to that name', () => {
+    assert.deepEqual(entityStrings(understand('¿Qué cuenta Maria Lopez sobre su equipo?', 'lab', ['What did PhD A say about latency?'])), ['Maria Lopez']);
+    assert.deepEqual(entityStrings(understand('Did he agree with Maria Lopez?', 'lab', ['What did PhD A say about latency?'])), ['Maria Lopez', 'PhD A']);
+  });
   test('no pronoun, no entity from the session; a citation lookup takes none', () => {
     assert.deepEqual(entityStrings(understand('What about the deadline?', 'lab', ['What did PhD A say?'])), []);
     assert.deepEqual(entityStrings(understand('What does [1] say about him?', 'lab', ['What did PhD A say?'])), []);

@@ -6,6 +6,8 @@
 import type { LinkedEntity } from './query';
 
 const SINGULAR_LATIN = /(?<![\p{L}])(?:he|him|his|himself|she|her|hers|herself|él|ella|su|sus|suyo|suya)(?![\p{L}])/iu;
+/** Pronouns that stand for a person themselves, not only for what is theirs ("his", "su"). */
+const PERSONAL = /(?<![\p{L}])(?:he|him|himself|she|her|herself|they|them|themselves|él|ella|ellos|ellas)(?![\p{L}])|[他她祂]/iu;
 const PLURAL_LATIN = /(?<![\p{L}])(?:they|them|their|theirs|themselves|ellos|ellas)(?![\p{L}])/iu;
 const SINGULAR_CJK = /[他她祂](?![们們])/u;
 const PLURAL_CJK = /(?:他们|她们|他們|她們)/u;
@@ -24,11 +26,14 @@ export function pronounKind(question: string): 'singular' | 'plural' | null {
  * The session entities a question refers to.
  *
  * @param sessionEntities entities of each earlier question, oldest first
+ * @param namesOwn the question names an entity itself
  * @returns the entities to add (marked `fromSession`), possibly none
  */
-export function resolveCoreference(question: string, sessionEntities: readonly (readonly LinkedEntity[])[]): LinkedEntity[] {
+export function resolveCoreference(question: string, sessionEntities: readonly (readonly LinkedEntity[])[], namesOwn = false): LinkedEntity[] {
   const kind = pronounKind(question);
   if (!kind) return [];
+  // "¿Qué cuenta Ilia sobre su dieta?": a possessive next to a name of the question's own belongs to that name.
+  if (namesOwn && !PERSONAL.test(question) && !DEFINITE_PERSON.test(question)) return [];
   for (let i = sessionEntities.length - 1; i >= 0; i--) {
     const ents = sessionEntities[i]!;
     if (!ents.length) continue;

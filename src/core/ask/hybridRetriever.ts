@@ -9,6 +9,7 @@
 import { mapSpan, type SpanSource } from '../corpus/spans';
 import type { CorpusItem, PartKind } from '../corpus/types';
 import { chunkText } from '../search/chunker';
+import { tokenize, tokenizeQuery } from '../search/tokenize';
 import { countWords } from '../text/words';
 import { throwIfAborted } from '../util/abort';
 import type { ParsedQuery, StrategyName } from './query';
@@ -161,7 +162,8 @@ export async function hybridRetrieve(q: ParsedQuery, ctx: AskContext, options: H
   const time = timeFilter(q, ctx);
   const lists = outputs.map(({ name, out }) => ({ name, weight: fusionWeight(name, q.intent, q.keywords.length > 0), list: out.list.filter(time.keep) }));
   const fused = diversify(fuse(lists));
-  const hits = fused.slice(0, k).map((f, i) => toHit(ctx, f, i + 1));
+  const terms = new Set(tokenizeQuery([...q.keywords, ...q.entities.map((e) => e.text)].join(' ')));
+  const hits = fused.slice(0, k).map((f, i) => toHit(ctx, f, i + 1, terms));
 
   // Passages: with topical words, the supporting strategies only lift what keyword (or vector) search found; they do not spend the budget on their own.
   const lead = new Set<StrategyName>(['keyword', 'vector']);
@@ -208,10 +210,45 @@ function timeFilter(q: ParsedQuery, ctx: AskContext): { keep: (c: Candidate) => 
   return { keep, notes };
 }
 
-function toHit(ctx: AskContext, f: Fused, rank: number): AskHit {
+/**
+ * The best one to three consecutive transcript turns of a span for the question's terms (by
+ * distinct terms matched, then by matches per word); the span itself for a comment, a single
+ * turn, or when no turn matches.
+ */
+export function focusOf(item: CorpusItem | undefined, c: Candidate, terms: ReadonlySet<string>): { start: number; end: number } {
+  const whole = { start: c.start, end: c.end };
+  const t = item?.transcript;
+  if (!t || c.part !== 'transcript' || !terms.size) return whole;
+  const segs = t.segments.filter((s) => s.offset + s.text.length > c.start && s.offset < c.end);
+  if (segs.length <= 1) return whole;
+  const counts = segs.map((s) => {
+    const toks = tokenize(s.text);
+    return { hit: new Set(toks.filter((x) => terms.has(x))), n: toks.filter((x) => terms.has(x)).length, words: Math.max(1, toks.length) };
+  });
+  let best: { a: number; z: number; distinct: number; density: number } | undefined;
+  for (let a = 0; a < segs.length; a++) {
+    for (let z = a; z < Math.min(segs.length, a + 3); z++) {
+      const hit = new Set<string>();
+      let n = 0;
+      let words = 0;
+      for (let i = a; i <= z; i++) {
+        for (const x of counts[i]!.hit) hit.add(x);
+        n += counts[i]!.n;
+        words += counts[i]!.words;
+      }
+      const cand = { a, z, distinct: hit.size, density: n / words };
+      if (!best || cand.distinct > best.distinct || (cand.distinct === best.distinct && cand.density > best.density)) best = cand;
+    }
+  }
+  if (!best || best.distinct === 0) return whole;
+  return { start: Math.max(c.start, segs[best.a]!.offset), end: Math.min(c.end, segs[best.z]!.offset + segs[best.z]!.text.length) };
+}
+
+function toHit(ctx: AskContext, f: Fused, rank: number, terms: ReadonlySet<string>): AskHit {
   const item = ctx.index.item(f.c.itemId) as CorpusItem | undefined;
   const text = item ? chunkText(item, f.c) : '';
   return {
+    focus: focusOf(item, f.c, terms),
     rank,
     itemId: f.c.itemId,
     title: item?.title ?? f.c.itemId,

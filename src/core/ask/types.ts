@@ -84,6 +84,11 @@ export interface RetrievalStrategy {
 
 /** A retrieved span after fusion, de-duplication, filtering and reranking (`score`: fused, or the reranker's order). */
 export interface AskHit extends SpanHit {
+  /**
+   * The turn (or few turns) inside the span that carry the most of the question's words, to open
+   * and quote; the span itself when it is one turn or comment, or when no turn stands out.
+   */
+  focus: { start: number; end: number };
   /** The strategies that proposed this span (or one it was merged with). */
   matchedBy: StrategyName[];
   /** One reason per strategy, for `--explain`. */

@@ -182,6 +182,6 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
 function resolveWith(question: string, own: readonly LinkedEntity[], session: readonly (readonly LinkedEntity[])[], isCitation: boolean): LinkedEntity[] {
   if (isCitation) return [...own];
   const out = [...own];
-  for (const e of resolveCoreference(question, session)) if (!out.some((o) => o.label === e.label)) out.push(e);
+  for (const e of resolveCoreference(question, session, own.length > 0)) if (!out.some((o) => o.label === e.label)) out.push(e);
   return out;
 }
