@@ -163,7 +163,8 @@ export async function hybridRetrieve(q: ParsedQuery, ctx: AskContext, options: H
   const lists = outputs.map(({ name, out }) => ({ name, weight: fusionWeight(name, q.intent, q.keywords.length > 0), list: out.list.filter(time.keep) }));
   const fused = diversify(fuse(lists));
   const terms = new Set(tokenizeQuery([...q.keywords, ...q.entities.map((e) => e.text)].join(' ')));
-  const hits = fused.slice(0, k).map((f, i) => toHit(ctx, f, i + 1, terms));
+  const speakers = new Set(q.entities.map((e) => e.speaker).filter((x): x is string => !!x));
+  const hits = fused.slice(0, k).map((f, i) => toHit(ctx, f, i + 1, terms, speakers));
 
   // Passages: with topical words, the supporting strategies only lift what keyword (or vector) search found; they do not spend the budget on their own.
   const lead = new Set<StrategyName>(['keyword', 'vector']);
@@ -215,12 +216,15 @@ function timeFilter(q: ParsedQuery, ctx: AskContext): { keep: (c: Candidate) => 
  * distinct terms matched, then by matches per word); the span itself for a comment, a single
  * turn, or when no turn matches.
  */
-export function focusOf(item: CorpusItem | undefined, c: Candidate, terms: ReadonlySet<string>): { start: number; end: number } {
+export function focusOf(item: CorpusItem | undefined, c: Candidate, terms: ReadonlySet<string>, speakers: ReadonlySet<string> = new Set()): { start: number; end: number } {
   const whole = { start: c.start, end: c.end };
   const t = item?.transcript;
-  if (!t || c.part !== 'transcript' || !terms.size) return whole;
-  const segs = t.segments.filter((s) => s.offset + s.text.length > c.start && s.offset < c.end);
-  if (segs.length <= 1) return whole;
+  if (!t || c.part !== 'transcript' || (!terms.size && !speakers.size)) return whole;
+  let segs = t.segments.filter((s) => s.offset + s.text.length > c.start && s.offset < c.end);
+  // A question about a speaker is answered in their own turns, when the span has any.
+  const own = segs.filter((s) => s.speaker !== undefined && speakers.has(s.speaker));
+  if (own.length) segs = own;
+  if (segs.length <= 1) return segs.length === 1 && own.length ? { start: Math.max(c.start, segs[0]!.offset), end: Math.min(c.end, segs[0]!.offset + segs[0]!.text.length) } : whole;
   const counts = segs.map((s) => {
     const toks = tokenize(s.text);
     return { hit: new Set(toks.filter((x) => terms.has(x))), n: toks.filter((x) => terms.has(x)).length, words: Math.max(1, toks.length) };
@@ -240,15 +244,15 @@ export function focusOf(item: CorpusItem | undefined, c: Candidate, terms: Reado
       if (!best || cand.distinct > best.distinct || (cand.distinct === best.distinct && cand.density > best.density)) best = cand;
     }
   }
-  if (!best || best.distinct === 0) return whole;
+  if (!best || (best.distinct === 0 && !own.length)) return whole;
   return { start: Math.max(c.start, segs[best.a]!.offset), end: Math.min(c.end, segs[best.z]!.offset + segs[best.z]!.text.length) };
 }
 
-function toHit(ctx: AskContext, f: Fused, rank: number, terms: ReadonlySet<string>): AskHit {
+function toHit(ctx: AskContext, f: Fused, rank: number, terms: ReadonlySet<string>, speakers: ReadonlySet<string>): AskHit {
   const item = ctx.index.item(f.c.itemId) as CorpusItem | undefined;
   const text = item ? chunkText(item, f.c) : '';
   return {
-    focus: focusOf(item, f.c, terms),
+    focus: focusOf(item, f.c, terms, speakers),
     rank,
     itemId: f.c.itemId,
     title: item?.title ?? f.c.itemId,
