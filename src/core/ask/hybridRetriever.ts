@@ -104,14 +104,15 @@ function fuse(lists: { name: StrategyName; weight: number; list: Candidate[] }[]
   return out.sort((a, b) => b.score - a.score);
 }
 
-/** Hits from different places first: a span touching an already listed one of the same part waits. */
+/** Hits from different places first: a transcript span touching an already listed one waits. */
 function diversify(fused: Fused[]): Fused[] {
   const first: Fused[] = [];
   const rest: Fused[] = [];
   const listed = new Map<string, Candidate[]>();
   for (const f of fused) {
     const same = listed.get(key(f.c)) ?? [];
-    const near = same.some((g) => g.start <= f.c.end + 1 && f.c.start <= g.end + 1);
+    // Neighbouring transcript windows are one passage; neighbouring comments are different people.
+    const near = f.c.part === 'transcript' && same.some((g) => g.start <= f.c.end + 1 && f.c.start <= g.end + 1);
     if (near) {
       rest.push(f);
       continue;

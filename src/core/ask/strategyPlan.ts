@@ -27,6 +27,8 @@ export function hasTopic(keywords: readonly string[]): boolean {
  * to it rather than outvote it, except where the intent is their own.
  */
 export function fusionWeight(strategy: StrategyName, intent: Intent, hasKeywords = true): number {
+  // Reception and clips rank by the topic themselves; plain text search only supports them there.
+  if ((strategy === 'keyword' || strategy === 'vector') && (intent === 'analyze_reception' || intent === 'recommend_clip')) return 0.3;
   if (strategy === 'keyword') return 1;
   if (strategy === 'vector') return 0.8;
   // Strategies whose intent has no topical words to rank by (a citation, the comments, clips): they lead.

@@ -43,7 +43,9 @@ export const receptionStrategy: RetrievalStrategy = {
     const bm25 = new Map<number, number>();
     if (weights.size) for (const h of index.searchWeighted(weights, filters).slice(0, MAX_SCORED)) bm25.set(h.id, h.score);
     const maxBm = Math.max(1, ...bm25.values());
-    const items = scope.itemIds ?? ctx.corpus.items.filter((i) => i.comments).map((i) => i.id);
+    // With a topic ("what do viewers say about coffee prices?") the audience of the items the topic is in speaks; without one, every item's.
+    const topicalItems = new Set([...bm25.keys()].map((id) => index.chunk(id)!.itemId));
+    const items = scope.itemIds ?? ctx.corpus.items.filter((i) => i.comments && (!topicalItems.size || topicalItems.has(i.id))).map((i) => i.id);
     // Candidates: the most-liked comments of each item (all of them for one item) and the on-topic ones.
     const pre: { id: number; score: number }[] = [];
     const seen = new Set<number>();
