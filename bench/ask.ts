@@ -44,20 +44,29 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const ctx = await openAskContext(corpus, index, { markers: new Map() });
   const entityMs = performance.now() - t0;
-  const run = async (vectors: VectorSearcher | undefined): Promise<{ p50: number; p95: number; n: number }> => {
+  const run = async (vectors: VectorSearcher | undefined): Promise<{ p50: number; p95: number; n: number; slowest: string[] }> => {
     const c = { ...ctx, ...(vectors ? { vectors } : {}) };
     const items = corpus.items.slice(0, 20).map((i) => i.id);
-    await askCorpus(c, { question: 'warm up the tagger 电池' }); // jieba loads once per process
+    // The first questions after opening pay one-time costs (the tagger's dictionary, the name lookup, per-item caches):
+    // measured apart, with questions that are not in the measured set.
+    const w0 = performance.now();
+    await askCorpus(c, { question: '这些节目谈到了哪些公司？' });
+    cold.push(performance.now() - w0);
+    for (const q of ['What do the commenters complain about?', 'Which parts would make good highlights?', 'What did the host say about the weather?']) await askCorpus(c, { question: q });
     const ms: number[] = [];
+    const named: [number, string][] = [];
     for (const [i, q] of QUESTIONS.entries()) {
       for (const itemId of [undefined, items[i % items.length]]) {
         const r = await askCorpus(c, { question: q, ...(itemId ? { itemId } : {}), session: [`unrelated ${i}`] });
-        ms.push(r.ms - (embedMs.get(q) ?? 0));
+        const t = r.ms - (embedMs.get(q) ?? 0);
+        ms.push(t);
+        named.push([t, `${t.toFixed(0)} ms ${itemId ? 'item' : 'corpus'} ${r.query.intent}: ${q}`]);
       }
     }
-    return { p50: percentile(ms, 50), p95: percentile(ms, 95), n: ms.length };
+    return { p50: percentile(ms, 50), p95: percentile(ms, 95), n: ms.length, slowest: named.sort((a, b) => b[0] - a[0]).slice(0, 3).map(([, s]) => s) };
   };
   const embedMs = new Map<string, number>();
+  const cold: number[] = [];
   const plain = await run(undefined);
   // Vectors: one per window from the fake server's embedding function (64 dims), searched in the flat store.
   const store = new FlatVectorStore({ provider: 'openai', model: 'fake-embed', dimensions: 64 });
@@ -83,12 +92,18 @@ async function main(): Promise<void> {
   const lines = [
     `# Ask benchmark (${params.items} items, ${corpus.stats.words.toLocaleString('en')} words, ${index.size.chunks.toLocaleString('en')} windows)`,
     '',
-    `Entity index build/open: ${Math.round(entityMs)} ms. ${QUESTIONS.length} questions × (whole corpus, one item), understanding included.`,
+    `Entity index build/open: ${Math.round(entityMs)} ms. ${QUESTIONS.length} questions × (whole corpus, one item), understanding included, after four warm-up questions; the first question after opening took ${cold.map((x) => `${Math.round(x)} ms`).join(' / ')} (without / with vectors: one-time loading of the Chinese tagger and the name lookup).`,
     '',
     '| retrieval | questions | p50 ms | p95 ms | target |',
     '|---|---|---|---|---|',
     `| offline (no vectors) | ${plain.n} | ${plain.p50.toFixed(1)} | ${plain.p95.toFixed(1)} | ≤ 50 |`,
     `| with vectors (64 dims, embedding call excluded) | ${withVectors.n} | ${withVectors.p50.toFixed(1)} | ${withVectors.p95.toFixed(1)} | ≤ 100 |`,
+    '',
+    'Slowest without vectors:',
+    ...plain.slowest.map((x) => `- ${x}`),
+    '',
+    'Slowest with vectors:',
+    ...withVectors.slowest.map((x) => `- ${x}`),
     '',
   ];
   await mkdir(path.join(__dirname, 'results'), { recursive: true });

@@ -204,6 +204,7 @@ function question(text: string, keywords: string[] = []): ParsedQuery {
     intent: 'search_semantic',
     entities: [],
     keywords,
+    searchText: keywords.join(' '),
     timeConstraint: null,
     part: null,
     citationNumbers: [],

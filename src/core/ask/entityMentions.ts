@@ -170,7 +170,7 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
 
   // 4. Chinese proper nouns: jieba tags, with the corpus's own names added to its dictionary; kept when the corpus has them.
   if (/\p{Script=Han}/u.test(question)) {
-    const cjkKnown = [...lookup.values()].flat().filter((n) => /^\p{Script=Han}{2,4}$/u.test(n.name)).map((n) => n.name);
+    const cjkKnown = cjkNamesOf(entities);
     addNames(cjkKnown);
     let at = 0;
     const tagged = tagChinese(question);
@@ -196,7 +196,7 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
       }
       const r: [number, number] = [start, start + word.length];
       if (overlaps(r, taken)) continue;
-      const isKnown = cjkKnown.includes(word);
+      const isKnown = cjkKnown.has(word);
       // Abstract-noun suffixes (最大化, 重要性, 满意度, 增长率) make concepts, whatever the tagger says.
       const concept = /[化性度率力感]$/u.test(word) && !isKnown;
       const proper = PROPER_TAGS.has(tag) && !concept && (tag !== 'nr' || word.length > 2 || CJK_SURNAMES.has(word[0]!) || isKnown);
@@ -208,6 +208,19 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
   }
   out.sort((a, b) => a.range[0] - b.range[0]);
   return out;
+}
+
+/** The Chinese names the index knows (two to four characters), computed once per name lookup. */
+const cjkCache = new WeakMap<object, Set<string>>();
+function cjkNamesOf(entities: EntityIndex): Set<string> {
+  const lookup = entities.names();
+  let set = cjkCache.get(lookup);
+  if (!set) {
+    set = new Set();
+    for (const [key, list] of lookup) if (/^\p{Script=Han}/u.test(key)) for (const n of list) if (/^\p{Script=Han}{2,4}$/u.test(n.name)) set.add(n.name);
+    cjkCache.set(lookup, set);
+  }
+  return set;
 }
 
 function isSentenceStart(text: string, at: number): boolean {

@@ -78,7 +78,7 @@ export const REACTION_CUES: CueList = {
 /** Clips, highlights, quotable moments. */
 export const CLIP_CUES: CueList = {
   latin: [
-    'clip', 'clips', 'short video', 'short videos', 'shorts', 'tiktok', 'tik tok', 'reels', 'reel', 'highlight reel', 'highlights', 'quotable', 'quote-worthy',
+    'short clip', 'short clips', 'good clip', 'good clips', 'clip', 'clips', 'short video', 'short videos', 'shorts', 'tiktok', 'tik tok', 'reels', 'reel', 'highlight reel', 'highlights', 'quotable', 'quote-worthy',
     'soundbite*', 'sound bite*', 'snippets', 'teaser', 'trailer', 'viral', 'best moments', 'memorable moments', 'shareable', 'social media', 'cut into',
     'clips cortos', 'fragmentos', 'momentos destacados', 'mejores momentos', 'momentos virales', 'citas memorables', 'recortes',
   ],

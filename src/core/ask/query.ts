@@ -72,6 +72,8 @@ export const parsedQuerySchema = z.object({
   entities: z.array(linkedEntitySchema),
   /** Content words to search for (in the corpus's language where the engine could give them). */
   keywords: z.array(z.string()),
+  /** What keyword search runs on: the question without its time, citation and intent phrases and speaker labels (rules), or the keywords (model). */
+  searchText: z.string(),
   timeConstraint: timeConstraintSchema.nullable(),
   /** `comments`: about what viewers say; `transcript`: explicitly about what is said in the item; null: either. */
   part: z.enum(['transcript', 'comments']).nullable(),

@@ -10,7 +10,7 @@ import type { Intent, StrategyName } from './query';
 /** Nouns for the material itself: "the meeting", "this episode", "本期节目" say nothing about a topic. */
 const GENERIC = new Set(
   ('meeting meetings episode episodes video videos podcast podcasts interview interviews session sessions item items discussion discussions talk conversation ' +
-    'seminar panel committee corpus part parts segment segments whole short give brief general main key point points ' +
+    'seminar panel committee corpus part parts segment segments whole short give brief general main key point points moment moments make good best ' +
     'episodio episodios vídeo video entrevista entrevistas charla conversación reunión reuniones sesión programa parte momento momentos ' +
     '会议 会上 视频 节目 本期 这期 对谈 讨论 内容 部分 片段 一下 主要 整体 會議 視頻 節目 對談 討論 內容').split(/\s+/),
 );

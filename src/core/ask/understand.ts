@@ -58,6 +58,7 @@ export async function understand(input: AskInput, ctx: UnderstandContext, option
       intent,
       entities: intent === 'citation_lookup' ? [] : entities,
       keywords: keywords.length ? keywords : rules.keywords,
+      searchText: keywords.length ? keywords.join(' ') : rules.searchText,
       timeConstraint: toTimeConstraint(reply.time_constraint) ?? rules.timeConstraint,
       part: reply.part,
       citationNumbers: rules.citationNumbers.length ? rules.citationNumbers : reply.citation_numbers,

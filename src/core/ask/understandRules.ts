@@ -9,6 +9,7 @@ import { STOPWORDS } from '../search/tokenize';
 import { findCitationNumbers } from './citationForms';
 import { resolveCoreference } from './coreference';
 import { coreName, type EntityIndex } from './entityIndex';
+import { tagChinese } from './chineseTagger';
 import { findMentions, type Mention } from './entityMentions';
 import {
   AUDIENCE_CUES, CLIP_CUES, COMMENT_CUES, cueMatches, fold, hasCue, OPEN_SUMMARY, PLATFORMS, REACTION_CUES, RELATION_CUES, STRONG_RELATION_CUES, SUMMARY_CUES, TOPIC_CUES, TRANSCRIPT_CUES,
@@ -43,7 +44,10 @@ function keywordsOf(text: string): string[] {
   for (const m of text.normalize('NFKC').matchAll(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu)) {
     const w = m[0].toLowerCase().replace(/['’]s$/u, '');
     if (/\p{Script=Han}/u.test(w)) {
-      for (const run of w.match(/\p{Script=Han}+/gu) ?? []) if (run.length >= 2) out.push(run);
+      // Chinese: the content words of each run (jieba), without pronouns, particles, prepositions, conjunctions, adverbs and measure words.
+      for (const run of w.match(/\p{Script=Han}+/gu) ?? []) {
+        for (const { word, tag } of tagChinese(run)) if (word.length >= 2 && !ZH_FUNCTION_TAGS.test(tag) && !ZH_QUESTION_WORDS.has(word)) out.push(word);
+      }
       for (const rest of w.split(/\p{Script=Han}+/u)) if (rest.length >= 2 && !STOPWORDS.has(rest)) out.push(rest);
       continue;
     }
@@ -52,6 +56,11 @@ function keywordsOf(text: string): string[] {
   }
   return [...new Set(out)];
 }
+
+/** jieba tags of words that carry no topic: pronouns, particles, prepositions, conjunctions, adverbs, numerals, measure words, modal particles. */
+const ZH_FUNCTION_TAGS = /^(?:r|u.*|p|c|d|m|q|mq|y|e|o|x|zg|uj|ul)$/u;
+/** Chinese words of the question itself (what, which, discuss, say). */
+const ZH_QUESTION_WORDS = new Set('什么 什麼 哪些 哪个 哪個 怎么 怎麼 怎样 怎樣 如何 为什么 為什麼 是否 有没有 有沒有 讨论 討論 谈到 談到 提到 说 說 讲 講 认为 認為 觉得 覺得 看法 一下 这些 這些 那些 里面 裡面 有关 有關 关于 關於'.split(' '));
 
 const QUESTION_WORDS = new Set(
   ('what which who whom whose why how when where did does do is are was were can could would should will tell show give list find summarize summarise ' +
@@ -158,8 +167,11 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
   }
   const cueRanges = [CLIP_CUES, AUDIENCE_CUES, COMMENT_CUES].flatMap((l) => cueMatches(question, l).map((c) => c.range));
   const resolvedQuery = resolvePronoun(question, entities);
-  const searchText = cut(question, [...blocked, ...cueRanges]);
-  const keywords = keywordsOf(`${searchText} ${entities.filter((e) => e.fromSession && e.kind !== 'speaker').map((e) => coreName(e.label)).join(' ')}`);
+  // A speaker label is not said in the text ("PhD C", "the host"): its words are no keywords; a name is.
+  const speakerRanges = mentions.filter((m) => m.entity.kind === 'speaker').map((m) => m.range);
+  const searchText = cut(question, [...blocked, ...cueRanges, ...speakerRanges]);
+  const sessionNames = entities.filter((e) => e.fromSession && e.kind !== 'speaker').map((e) => coreName(e.label)).join(' ');
+  const keywords = keywordsOf(`${searchText} ${sessionNames}`);
   const linked = entities.filter((e) => e.kind !== 'unlinked').length;
   const confidence = Math.min(0.95, intent === 'citation_lookup' ? 0.95 : 0.5 + (cue ? 0.25 : 0) + (linked ? 0.1 : 0) + (time ? 0.05 : 0));
   return {
@@ -167,6 +179,8 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
     intent,
     entities,
     keywords,
+    // Chinese runs stay whole here: their cross-word bigrams find more than the segmented words (measured on VCSum).
+    searchText: `${searchText} ${sessionNames}`.trim(),
     timeConstraint: time?.constraint ?? null,
     part,
     citationNumbers: citations.numbers,

@@ -23,6 +23,9 @@ export interface IndexOptions {
   bm25: { k: number; b: number; d: number };
 }
 
+/** Weighted searches whose results {@link CorpusIndex.searchWeighted} keeps. */
+const RECENT_SEARCHES = 8;
+
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = { chunk: DEFAULT_CHUNK_OPTIONS, bm25: { k: 1.2, b: 0.75, d: 0.5 } };
 
 /** Filters every search accepts. */
@@ -113,6 +116,8 @@ export class CorpusIndex {
   private readonly chunks = new Map<number, Chunk>();
   private readonly byItem = new Map<string, { hash: string; ids: number[] }>();
   private readonly itemMap = new Map<string, CorpusItem>();
+  /** Results of recent weighted searches (cleared whenever the index changes). */
+  private readonly recent = new Map<string, SearchHit[]>();
   private nextId = 0;
 
   private constructor(readonly options: IndexOptions, ms?: MiniSearch<Doc>) {
@@ -197,6 +202,7 @@ export class CorpusIndex {
   }
 
   private addItem(item: CorpusItem): void {
+    this.recent.clear();
     this.itemMap.set(item.id, item);
     const docs: Doc[] = [];
     const ids: number[] = [];
@@ -212,6 +218,7 @@ export class CorpusIndex {
   }
 
   private removeItem(itemId: string): void {
+    this.recent.clear();
     const known = this.byItem.get(itemId);
     if (!known) return;
     this.ms.discardAll(known.ids);
@@ -250,6 +257,17 @@ export class CorpusIndex {
    * expansion). All scored matches, best first.
    */
   searchWeighted(weights: ReadonlyMap<string, number>, filters: SearchFilters = {}): SearchHit[] {
+    // Several strategies of one question run the same weighted search: the last few results are kept.
+    const key = JSON.stringify([[...weights], filters]);
+    const cached = this.recent.get(key);
+    if (cached) return cached;
+    const hits = this.searchWeightedUncached(weights, filters);
+    this.recent.set(key, hits);
+    if (this.recent.size > RECENT_SEARCHES) this.recent.delete(this.recent.keys().next().value!);
+    return hits;
+  }
+
+  private searchWeightedUncached(weights: ReadonlyMap<string, number>, filters: SearchFilters): SearchHit[] {
     const filter = this.filterFor(filters);
     const terms = [...weights.keys()];
     if (!terms.length) return [];

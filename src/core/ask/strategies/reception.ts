@@ -14,8 +14,8 @@ export const PROMO = /https?:\/\/|www\.|\.com\b|subscribe to my|check out my|my 
 
 /** Comments scored in full (promotion check, sentiment) per question: the best by engagement and by topic. */
 const MAX_SCORED = 600;
-/** Most-liked comments of each item considered for a corpus-wide question. */
-const PER_ITEM = 30;
+/** Most-liked comments of each item considered for a corpus-wide question (fewer per item in a large corpus: 3,000 in all). */
+const perItem = (items: number): number => Math.max(3, Math.min(30, Math.floor(3000 / Math.max(1, items))));
 
 /** Comment windows of an item, most liked (then most replied) first; computed once per index and item. */
 const byLikes = new WeakMap<object, Map<string, number[]>>();
@@ -55,7 +55,7 @@ export const receptionStrategy: RetrievalStrategy = {
     };
     for (const itemId of items) {
       const ids = mostLiked(index, itemId);
-      for (const id of items.length === 1 ? ids : ids.slice(0, PER_ITEM)) {
+      for (const id of items.length === 1 ? ids : ids.slice(0, perItem(items.length))) {
         if (seen.has(id)) continue;
         pre.push({ id, score: engagement(id) });
         seen.add(id);

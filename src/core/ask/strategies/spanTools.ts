@@ -11,9 +11,9 @@ export function chunkCandidate(c: Chunk, score: number, why?: string): Candidate
   return { itemId: c.itemId, part: c.part, start: c.start, end: c.end, score, ...(why ? { why } : {}) };
 }
 
-/** The words keyword search looks for: the understood keywords, else the resolved question. */
+/** The words keyword search looks for: the query's search text, else the resolved question. */
 export function searchText(q: ParsedQuery): string {
-  return q.keywords.length ? q.keywords.join(' ') : q.resolvedQuery;
+  return q.searchText.trim() || (q.keywords.length ? q.keywords.join(' ') : q.resolvedQuery);
 }
 
 /** Search-index filters for a scope. Time is filtered after fusion (estimated times need the item). */
