@@ -124,7 +124,10 @@ async function evalAskCommand(ctx: CliContext): Promise<number> {
   const r = await evalAsk(askCtx, labels, { budgetWords, signal: ctx.signal });
   const gold = await readGoldQueries(corpus.root);
   const known = new Set(corpus.items.map((i) => i.id));
-  const goldRun = gold.found ? await evalHybridOnGold(askCtx, gold.queries.filter((q) => known.has(q.item_id)), budgetWords) : null;
+  const goldQueries = gold.queries.filter((q) => known.has(q.item_id));
+  const goldRun = gold.found
+    ? { item: await evalHybridOnGold(askCtx, goldQueries, budgetWords, 'item'), corpus: await evalHybridOnGold(askCtx, goldQueries, budgetWords, 'corpus') }
+    : null;
   const { perQuery, ...summary } = r;
   const report = { corpus: corpus.root, budget_words: budgetWords, ...summary, gold_queries: goldRun };
   if (values.json) {
@@ -136,7 +139,11 @@ async function evalAskCommand(ctx: CliContext): Promise<number> {
     .map(([k, v]) => `${k.padEnd(26)} ${v === null ? '-' : String(v)}`);
   lines.push('', 'confusion (gold → predicted):');
   for (const [g, row] of Object.entries(r.confusion)) lines.push(`  ${g.padEnd(18)} ${Object.entries(row).map(([p, n]) => `${p}:${n}`).join('  ')}`);
-  if (goldRun) lines.push('', `queries.jsonl (${goldRun.queries}): hybrid hit@5 ${goldRun.hybrid.hit_at_5} recall ${goldRun.hybrid.recall_at_budget} · keyword hit@5 ${goldRun.keyword.hit_at_5} recall ${goldRun.keyword.recall_at_budget}`);
+  if (goldRun) {
+    for (const g of [goldRun.item, goldRun.corpus]) {
+      lines.push(`queries.jsonl (${g.queries}, ${g.scope} scope): hybrid hit@5 ${g.hybrid.hit_at_5} recall ${g.hybrid.recall_at_budget} · keyword hit@5 ${g.keyword.hit_at_5} recall ${g.keyword.recall_at_budget}`);
+    }
+  }
   const wrong = perQuery.filter((q) => q.intent !== q.gold_intent || !q.time_ok || !q.citation_ok);
   if (wrong.length) lines.push('', 'missed:', ...wrong.map((q) => `  ${q.query_id}: ${q.intent} (gold ${q.gold_intent})${q.time_ok ? '' : ' time'}${q.citation_ok ? '' : ' citation'}`));
   ctx.out.write(`${lines.join('\n')}\n`);

@@ -79,7 +79,7 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
 
   // 1. Speaker labels of the items in scope: whole label, the name inside it, its role word when unique.
   const speakers = entities.speakers(scope);
-  const forms: { form: string; label: string }[] = [];
+  const forms: { form: string; label: string; role?: boolean }[] = [];
   for (const label of speakers) {
     forms.push({ form: label, label });
     if (ANONYMOUS_LABEL.test(label)) {
@@ -96,7 +96,7 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
     const m = /^([\p{L}][\p{L} .'-]*?)\s+[A-Z0-9]$/u.exec(label);
     if (m) roles.set(m[1]!.toLowerCase(), [...(roles.get(m[1]!.toLowerCase()) ?? []), label]);
   }
-  for (const [role, labels] of roles) if (labels.length === 1) forms.push({ form: role, label: labels[0]! });
+  for (const [role, labels] of roles) if (labels.length === 1) forms.push({ form: role, label: labels[0]!, role: true });
   // Surnames of speakers with a full name, when unique in scope ("Trudeau").
   const surnames = new Map<string, string[]>();
   for (const label of speakers) {
@@ -108,9 +108,11 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
   }
   for (const [s, labels] of surnames) if (labels.length === 1) forms.push({ form: s, label: labels[0]! });
   forms.sort((a, b) => b.form.length - a.form.length);
-  for (const { form, label } of forms) {
+  for (const { form, label, role } of forms) {
     for (const r of findAll(question, folded, form)) {
       if (overlaps(r, taken)) continue;
+      // A label that is a common word ("Marketing") written in lower case is the word, not the speaker ("findings for marketing").
+      if (!role && /^\p{Lu}/u.test(form) && !/\p{Lu}/u.test(question.slice(r[0], r[1]))) continue;
       push({ text: question.slice(r[0], r[1]), label, kind: 'speaker', speaker: label, itemIds: itemsWithSpeaker(entities, label, scope), fromSession: false }, r);
     }
   }

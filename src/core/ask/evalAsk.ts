@@ -195,9 +195,9 @@ export async function evalAsk(ctx: AskContext, labels: readonly AskLabel[], opti
   };
 }
 
-/** Keyword retrieval alone (as `eval retrieval --scope item`) on one question. */
-export function keywordScores(index: CorpusIndex, q: GoldQuery, budgetWords: number): { hit: boolean; recall: number } {
-  const res = retrieve(index, q.query, { budgetWords, itemIds: [q.item_id], part: 'transcript' });
+/** Keyword retrieval alone (as `eval retrieval --scope item|corpus`) on one question. */
+export function keywordScores(index: CorpusIndex, q: GoldQuery, budgetWords: number, scope: 'item' | 'corpus' = 'item'): { hit: boolean; recall: number } {
+  const res = retrieve(index, q.query, { budgetWords, ...(scope === 'item' ? { itemIds: [q.item_id] } : {}), part: 'transcript' });
   return rangeScores(
     q.item_id,
     q.relevant_turn_ranges,
@@ -210,12 +210,17 @@ export function keywordScores(index: CorpusIndex, q: GoldQuery, budgetWords: num
  * The gold queries of `eval retrieval` (queries.jsonl) through the hybrid retriever (offline
  * understanding, item scope, transcript), beside keyword retrieval alone.
  */
-export async function evalHybridOnGold(ctx: AskContext, queries: readonly GoldQuery[], budgetWords = 2000): Promise<{ queries: number; hybrid: { hit_at_5: number; recall_at_budget: number; p95_ms: number }; keyword: { hit_at_5: number; recall_at_budget: number } }> {
+export async function evalHybridOnGold(
+  ctx: AskContext,
+  queries: readonly GoldQuery[],
+  budgetWords = 2000,
+  scope: 'item' | 'corpus' = 'item',
+): Promise<{ queries: number; scope: 'item' | 'corpus'; hybrid: { hit_at_5: number; recall_at_budget: number; p95_ms: number }; keyword: { hit_at_5: number; recall_at_budget: number } }> {
   const h: { hit: boolean; recall: number; ms: number }[] = [];
   const k: { hit: boolean; recall: number }[] = [];
   for (const g of queries) {
     const t0 = performance.now();
-    const q = understandWithRules({ question: g.query, itemId: g.item_id }, { entities: ctx.entities, corpus: ctx.corpus, vectors: !!ctx.vectors });
+    const q = understandWithRules({ question: g.query, ...(scope === 'item' ? { itemId: g.item_id } : {}) }, { entities: ctx.entities, corpus: ctx.corpus, vectors: !!ctx.vectors });
     const res = await hybridRetrieve({ ...q, part: 'transcript' }, ctx, { k: 10, budgetWords });
     const ms = performance.now() - t0;
     const s = rangeScores(
@@ -225,11 +230,11 @@ export async function evalHybridOnGold(ctx: AskContext, queries: readonly GoldQu
       res.passages.filter((x) => x.source).map((x) => ({ itemId: x.itemId, first: x.source!.firstIndex, last: x.source!.lastIndex })),
     );
     h.push({ ...s, ms });
-    k.push(keywordScores(ctx.index, g, budgetWords));
+    k.push(keywordScores(ctx.index, g, budgetWords, scope));
   }
   const mean = (xs: readonly { hit: boolean; recall: number }[]): { hit_at_5: number; recall_at_budget: number } => ({
     hit_at_5: xs.length ? round(xs.filter((x) => x.hit).length / xs.length) : 0,
     recall_at_budget: xs.length ? round(xs.reduce((a, x) => a + x.recall, 0) / xs.length) : 0,
   });
-  return { queries: queries.length, hybrid: { ...mean(h), p95_ms: round(percentile(h.map((x) => x.ms), 95)) }, keyword: mean(k) };
+  return { queries: queries.length, scope, hybrid: { ...mean(h), p95_ms: round(percentile(h.map((x) => x.ms), 95)) }, keyword: mean(k) };
 }

@@ -68,6 +68,13 @@ const QUESTION_WORDS = new Set(
     'que cual cuales quien quienes como cuando donde dime dame muestra explica describe resume dice dicen cuenta habla hablan sobre exactamente').split(/\s+/),
 );
 
+/** True for a speaker label that names a person ("Right Hon. Justin Trudeau", "Kirsty Williams AM") as the question said it, not a role or a number. */
+function isPersonalName(label: string, said: string): boolean {
+  if (/^(?:speaker|spk|s)[\s_-]*\d+$/iu.test(label) || /\s[A-Z0-9]$/u.test(label)) return false;
+  const core = coreName(label);
+  return core.split(/\s+/).length >= 2 && fold(said).includes(fold(core.split(/\s+/).pop()!));
+}
+
 /** Removes character ranges from a string (replaced by a space). */
 function cut(text: string, ranges: readonly [number, number][]): string {
   const sorted = [...ranges].sort((a, b) => b[0] - a[0]);
@@ -167,8 +174,9 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
   }
   const cueRanges = [CLIP_CUES, AUDIENCE_CUES, COMMENT_CUES].flatMap((l) => cueMatches(question, l).map((c) => c.range));
   const resolvedQuery = resolvePronoun(question, entities);
-  // A speaker label is not said in the text ("PhD C", "the host"): its words are no keywords; a name is.
-  const speakerRanges = mentions.filter((m) => m.entity.kind === 'speaker').map((m) => m.range);
+  // A speaker label that is no name ("PhD C", "speaker_2", "the professor") is not said in the text: its words are no
+  // keywords. A name ("John Williamson") is said, by others addressing them: it stays.
+  const speakerRanges = mentions.filter((m) => m.entity.kind === 'speaker' && !isPersonalName(m.entity.label, m.entity.text)).map((m) => m.range);
   const searchText = cut(question, [...blocked, ...cueRanges, ...speakerRanges]);
   const sessionNames = entities.filter((e) => e.fromSession && e.kind !== 'speaker').map((e) => coreName(e.label)).join(' ');
   const keywords = keywordsOf(`${searchText} ${sessionNames}`);
