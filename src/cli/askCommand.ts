@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { askCorpus, describeQuery, entityStrings, type AskResult } from '../core/ask/ask';
 import { openAskContext } from '../core/ask/askContext';
+import { readReportCitations } from '../core/ask/reportCitations';
 import { loadCorpus } from '../core/corpus/loader';
 import { createVectorSearcher } from '../core/ask/strategies/vector';
 import type { VectorSearcher } from '../core/ask/types';
@@ -20,6 +21,7 @@ import { promptsDir } from './markersCommand';
 export const ASK_USAGE = `marker-research ask <corpusDir> "<question>" [options]
   --item ID          the item in focus (default: the whole corpus)
   --history Q        an earlier question of the conversation (repeatable, oldest first)
+  --run ID           the research run whose report's citations "[3]", "引用3", "fuente 3" refer to (or "latest")
   --k N              hits to show (default 10)
   --budget-words N   words of the passages chosen for an answer (default 2000)
   --explain          say why each strategy matched each hit
@@ -37,7 +39,7 @@ export async function askCommand(ctx: CliContext): Promise<number> {
     options: {
       item: { type: 'string' }, history: { type: 'string', multiple: true }, k: { type: 'string' }, 'budget-words': { type: 'string' },
       explain: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, provider: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' },
-      'embedding-model': { type: 'string' }, rerank: { type: 'boolean', default: false },
+      'embedding-model': { type: 'string' }, rerank: { type: 'boolean', default: false }, run: { type: 'string' },
     },
   });
   if (positionals.length !== 2) throw new UsageError('ask: expected a corpus folder and a question');
@@ -73,7 +75,9 @@ export async function askCommand(ctx: CliContext): Promise<number> {
       ctx.err.write(`note: the vector strategy is off for this question: embedding the corpus failed (${(e as Error).message})\n`);
     }
   }
-  const askCtx = await openAskContext(corpus, index, { signal: ctx.signal, ...(vectors ? { vectors } : {}) });
+  const cited = values.run ? await readReportCitations(corpus.root, values.run) : undefined;
+  if (cited) ctx.err.write(`citations: ${cited.citations.length} from the report of run ${cited.runId}\n`);
+  const askCtx = await openAskContext(corpus, index, { signal: ctx.signal, ...(vectors ? { vectors } : {}), ...(cited ? { citations: cited.citations } : {}) });
   const model = provider && values.model ? createModelClient({ provider, baseUrl, model: values.model, apiKey }) : undefined;
   const result = await askCorpus(askCtx, { question, itemId: values.item, session: values.history ?? [] }, { k, budgetWords, model, promptsDir: promptsDir(), rerank: values.rerank, signal: ctx.signal });
   for (const n of result.notes) ctx.err.write(`note: ${n}\n`);

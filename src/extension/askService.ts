@@ -10,8 +10,10 @@
  * hook (see {@link AskService.setVectorSearcherProvider}).
  */
 import * as vscode from 'vscode';
-import { askCorpus, describeQuery, type AskResult } from '../core/ask/ask';
+import { askCorpus, describeQuery, forgetAnswers, type AskResult } from '../core/ask/ask';
 import { openAskContext } from '../core/ask/askContext';
+import { findCitationNumbers } from '../core/ask/citationForms';
+import { readReportCitations } from '../core/ask/reportCitations';
 import type { ParsedQuery } from '../core/ask/query';
 import type { AskContext, AskHit, VectorSearcher } from '../core/ask/types';
 import { mapSpan } from '../core/corpus/spans';
@@ -221,6 +223,12 @@ export class AskService implements vscode.Disposable {
       const result = await runningWork.run(controller.signal, async (signal) =>
         vscode.window.withProgress({ location: { viewId: SidebarViewProvider.viewId } }, async () => {
           const ctx = await this.contextFor(corpus, signal);
+          // "[3]", "引用3", "fuente 3" refer to the newest report of the corpus, read when a question cites (a run may have finished since).
+          if (findCitationNumbers(question).numbers.length) {
+            const cited = await readReportCitations(corpus.root, 'latest').catch(() => undefined);
+            ctx.citations = cited?.citations;
+            forgetAnswers(ctx);
+          }
           const model = await this.modelFor(notes);
           return askCorpus(ctx, { question, itemId, session: q.session }, { k: HITS, model, promptsDir: this.promptsDir, signal });
         }),

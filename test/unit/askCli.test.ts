@@ -3,7 +3,7 @@
  * small labelled ask.jsonl written here.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -46,6 +46,22 @@ describe('ask and eval ask', () => {
     assert.match(r.out, /understood: search_entity · Daniel · 0:00–3:00/);
     assert.match(r.out, /transcript\.vtt:\d+/);
     assert.match(r.out, /\[(?:entity|keyword)/);
+  });
+
+  test('ask --run latest: a citation number resolves to the span the report cites', async () => {
+    const research = await runCli(['research', dir, '--json']);
+    assert.equal(research.code, 0, research.err);
+    const sources = JSON.parse(await readFile(path.join(dir, '.marker-research', 'runs', (JSON.parse(research.out) as { runId: string }).runId, 'report.sources.json'), 'utf8')) as { citations: { number: number; span: { item_id: string; start: number; end: number } }[] };
+    const second = sources.citations.find((c) => c.number === 2)!;
+    const r = await runCli(['ask', dir, '引用 2 说的是什么？', '--run', 'latest', '--json']);
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out) as { query: { intent: string; citationNumbers: number[] }; hits: { itemId: string; start: number; end: number; matchedBy: string[] }[] };
+    assert.equal(j.query.intent, 'citation_lookup');
+    assert.deepEqual(j.query.citationNumbers, [2]);
+    assert.deepEqual([j.hits[0]!.itemId, j.hits[0]!.start, j.hits[0]!.end], [second.span.item_id, second.span.start, second.span.end]);
+    assert.deepEqual(j.hits[0]!.matchedBy, ['citation']);
+    const missing = await runCli(['ask', dir, 'What does [999] say?', '--run', 'latest', '--json']);
+    assert.match(missing.err, /no citation \[999\]/);
   });
 
   test('ask rejects an unknown item with a usage error', async () => {

@@ -68,6 +68,11 @@ export async function askCorpus(ctx: AskContext, input: AskInput, options: AskOp
   return result;
 }
 
+/** Drops the cached answers of a context (its citations or markers changed). */
+export function forgetAnswers(ctx: AskContext): void {
+  caches.delete(ctx);
+}
+
 /** One line saying how a question was understood: `search_entity · PhD C · 0:00–15:00 · transcript · rules`. */
 export function describeQuery(q: ParsedQuery): string {
   const parts: string[] = [q.intent];

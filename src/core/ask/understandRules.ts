@@ -161,7 +161,7 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
   if (intent === 'recommend_clip') entities = entities.filter((e) => !PLATFORMS.test(e.text));
 
   const comments = hasCue(question, COMMENT_CUES) || hasCue(question, AUDIENCE_CUES);
-  const part: ParsedQuery['part'] = intent === 'analyze_reception' || comments ? 'comments' : intent === 'recommend_clip' || hasCue(question, TRANSCRIPT_CUES) ? 'transcript' : null;
+  const part: ParsedQuery['part'] = intent === 'citation_lookup' ? null : intent === 'analyze_reception' || comments ? 'comments' : intent === 'recommend_clip' || hasCue(question, TRANSCRIPT_CUES) ? 'transcript' : null;
 
   const filters: QueryFilters = {};
   if (scope) filters.itemIds = [...scope];
