@@ -1158,6 +1158,16 @@ async function main() {
       console.log(`     "${pq.question}" → ${r.line}; ${r.summary}; #${hit.rank} ${hit.title} · ${hit.meta} [${hit.badges.join(',')}] → ${await openHitAndCheck(hit)}`);
     });
 
+    await check('Ask box: "What does [1] say?" resolves citation 1 of the newest report and opens its span', async () => {
+      if (!askWorks) throw new Error('no answer in the Ask box');
+      if (!reportOpen) throw new Error('no report was written earlier in this run');
+      if (await webview.locator('#ask-chip').count()) await webview.locator('#ask-chip').click();
+      const r = await askInBox('What does [1] say?');
+      const hit = expectAnswer('"What does [1] say?"', r, { intent: 'citation_lookup', strategy: 'citation' });
+      if (!hit.badges.includes('citation')) throw new Error(`the first hit's badges are ${JSON.stringify(hit.badges)}, expected "citation"`);
+      console.log(`     → ${r.line}; #${hit.rank} ${hit.title} [${hit.badges.join(',')}] → ${await openHitAndCheck(hit)}`);
+    });
+
     await check('screenshot test-results/e2e/ask.png (Ask box with hits, a hit\'s span open)', async () => {
       fs.mkdirSync(path.dirname(ASK_SCREENSHOT), { recursive: true });
       await webview.locator('#ask').evaluate((e) => e.scrollIntoView({ block: 'start' })).catch(() => {});
