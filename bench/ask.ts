@@ -20,7 +20,8 @@ import { fakeEmbedding } from '../test/support/fakeModelServer';
 import { ensureSyntheticCorpus, syntheticCorpusDirName } from './syntheticCorpus';
 
 const quick = process.argv.includes('--quick');
-const params = { items: quick ? 100 : 1000, wordsPerItem: 10_000, seed: 42 };
+// The same synthetic corpus as the retrieval benchmark (bench/run.ts).
+const params = { items: quick ? 100 : 1000, wordsPerItem: 10_000, seed: 1 };
 const cache = process.env['MARKER_RESEARCH_BENCH_CACHE'] ?? path.join(os.homedir(), '.cache', 'marker-research-bench');
 const dir = path.join(cache, syntheticCorpusDirName(params));
 
