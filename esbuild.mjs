@@ -1,5 +1,5 @@
-// Builds the four bundles: extension and language server (cjs/node, `vscode` external),
-// webview (iife/browser) and CLI (cjs/node). Flags: --watch, --production.
+// Builds the bundles: extension and language server (cjs/node, `vscode` external),
+// the sidebar and chat webviews (iife/browser) and CLI (cjs/node). Flags: --watch, --production.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
@@ -38,6 +38,7 @@ const configs = [
   { ...node, entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' },
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/chat.ts'], outfile: 'dist/chat.js' },
 ];
 
 // jieba-wasm (Chinese tagging) reads its dictionary from `${__dirname}/jieba_rs_wasm_bg.wasm`: ship it beside the bundles.

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { askCorpus, describeQuery, entityStrings, type AskResult } from '../core/ask/ask';
 import { openAskContext } from '../core/ask/askContext';
+import type { ParsedQuery } from '../core/ask/query';
 import { readReportCitations } from '../core/ask/reportCitations';
 import { loadCorpus } from '../core/corpus/loader';
 import { createVectorSearcher } from '../core/ask/strategies/vector';
@@ -88,22 +89,8 @@ export async function askCommand(ctx: CliContext): Promise<number> {
 
 /** The `--json` shape: the understood query, hits as `search --json` prints them plus `matchedBy`, and the time taken. */
 export function toJson(r: AskResult, explain: boolean): Record<string, unknown> {
-  const q = r.query;
   return {
-    query: {
-      intent: q.intent,
-      entities: entityStrings(q),
-      keywords: q.keywords,
-      timeConstraint: q.timeConstraint,
-      part: q.part,
-      citationNumbers: q.citationNumbers,
-      resolvedQuery: q.resolvedQuery,
-      confidence: Math.round(q.confidence * 100) / 100,
-      strategies: q.strategies,
-      engine: q.engine,
-      linkedEntities: q.entities,
-      filters: q.filters,
-    },
+    query: queryJson(r.query),
     hits: r.hits.map((h) => ({
       rank: h.rank, itemId: h.itemId, title: h.title, part: h.part, start: h.start, end: h.end, words: h.words, score: h.score, source: h.source, text: h.text,
       matchedBy: h.matchedBy, focus: h.focus, ...(explain ? { why: h.why } : {}),
@@ -111,6 +98,24 @@ export function toJson(r: AskResult, explain: boolean): Record<string, unknown> 
     passages: r.passages.map((p) => ({ itemId: p.itemId, part: p.part, start: p.start, end: p.end, words: p.words, source: p.source, matchedBy: p.matchedBy })),
     notes: r.notes,
     ms: Math.round(r.ms * 10) / 10,
+  };
+}
+
+/** The understood query as `ask --json` and `chat --json` print it. */
+export function queryJson(q: ParsedQuery): Record<string, unknown> {
+  return {
+    intent: q.intent,
+    entities: entityStrings(q),
+    keywords: q.keywords,
+    timeConstraint: q.timeConstraint,
+    part: q.part,
+    citationNumbers: q.citationNumbers,
+    resolvedQuery: q.resolvedQuery,
+    confidence: Math.round(q.confidence * 100) / 100,
+    strategies: q.strategies,
+    engine: q.engine,
+    linkedEntities: q.entities,
+    filters: q.filters,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { CancelledError } from '../core/util/abort';
 import { ASK_USAGE, askCommand } from './askCommand';
+import { CHAT_USAGE, chatCommand } from './chatCommand';
 import { EVAL_USAGE, evalCommand } from './evalCommand';
 import { indexCommand } from './indexCommand';
 import { MARKERS_USAGE, markersCommand } from './markersCommand';
@@ -19,6 +20,7 @@ Commands:
       Load a corpus folder and report items, words, comments and problems.
   ${SEARCH_USAGE.replace(/\n/g, '\n  ')}
   ${ASK_USAGE.replace(/\n/g, '\n  ')}
+  ${CHAT_USAGE.replace(/\n/g, '\n  ')}
   ${EVAL_USAGE.replace(/\n/g, '\n  ')}
   ${MARKERS_USAGE.replace(/\n/g, '\n  ')}
   ${RESEARCH_USAGE.replace(/\n/g, '\n  ')}
@@ -31,6 +33,7 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   index: indexCommand,
   search: searchCommand,
   ask: askCommand,
+  chat: chatCommand,
   eval: evalCommand,
   markers: markersCommand,
   research: researchCommand,

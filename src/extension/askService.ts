@@ -274,6 +274,15 @@ export class AskService implements vscode.Disposable {
     this.log.info(`ask: opened ${itemId}/${part} [${start}, ${end}) at ${src.file.relPath}:${src.range.startLine + 1}:${src.range.startColumn + 1}-${src.range.endLine + 1}:${src.range.endColumn + 1}`);
   }
 
+  /**
+   * The shared ask context of `corpus` and the model of the settings (none offline), for
+   * other askers of the corpus (the Chat view); `notes` hears why a model could not be used.
+   */
+  async resources(corpus: Corpus, signal: AbortSignal, notes: string[]): Promise<{ ctx: AskContext; model: ModelClient | undefined }> {
+    const ctx = await this.contextFor(corpus, signal);
+    return { ctx, model: await this.modelFor(notes) };
+  }
+
   /** The ask context of `corpus`: the cached one, or a new one (the search index, the markers read, vectors from the hook). */
   private contextFor(corpus: Corpus, signal: AbortSignal): Promise<AskContext> {
     if (this.context?.corpus === corpus) return this.context.ctx;

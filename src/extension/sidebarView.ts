@@ -31,6 +31,8 @@ export interface SidebarActions {
   planResearch(goal: SidebarGoal): Promise<void>;
   runResearch(goal: SidebarGoal | undefined): Promise<void>;
   openReport(runId: string | undefined): Promise<void>;
+  /** Opens the Chat view about the report of `runId`. */
+  askFollowup(runId: string): Promise<void>;
   showRun(runId: string): Promise<void>;
   cancel(): Promise<void>;
   /** Answers a question of the Ask box (results come back through {@link SidebarViewProvider.postAsk}). */
@@ -183,6 +185,8 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
           return await this.actions.runResearch(msg.goal);
         case 'openReport':
           return await this.actions.openReport(msg.runId);
+        case 'askFollowup':
+          return await this.actions.askFollowup(msg.runId);
         case 'showRun':
           return await this.actions.showRun(msg.runId);
         case 'cancel':

@@ -261,6 +261,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('planResearch'), goal: researchGoal }),
   z.object({ type: z.literal('runResearch'), goal: researchGoal.optional() }),
   z.object({ type: z.literal('openReport'), runId: runId.optional() }),
+  /** "Ask about this report": the Chat view, attached to the run's report. */
+  z.object({ type: z.literal('askFollowup'), runId }),
   z.object({ type: z.literal('showRun'), runId }),
   z.object({ type: z.literal('cancel') }),
   /** A question for the corpus, limited to the item in focus (`itemId`) or not (null); `session`: earlier questions, oldest first. */

@@ -779,7 +779,11 @@ function renderResearch(r: ResearchState): void {
     run.append(ol);
     if (r.run.report) {
       const link = button('icon-button run-report', `Open ${r.run.report.split('/').pop() ?? 'report'}`, r.run.report, () => vscode.postMessage({ type: 'openReport', runId: r.run!.runId }));
-      run.append(link);
+      const askAbout = button('icon-button run-ask', 'Ask about this report', 'Ask follow-up questions about this report in the Chat view', () => vscode.postMessage({ type: 'askFollowup', runId: r.run!.runId }));
+      askAbout.id = 'run-ask';
+      const links = el('div', 'run-links');
+      links.append(link, askAbout);
+      run.append(links);
     }
     runEl.append(run);
   }

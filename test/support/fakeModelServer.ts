@@ -152,6 +152,13 @@ export interface SlowFault extends FaultBase {
 /** HTTP 200 with a body (or first stream event) that is truncated, invalid JSON. */
 export interface MalformedJsonFault extends FaultBase {
   readonly kind: 'malformedJson';
+  /**
+   * Streamed chat replies only: send this many stream events (OpenAI SSE events, the first
+   * being the role-only one; Ollama NDJSON lines) intact, then the next one cut in half, then
+   * end the body (a malformed stream mid-answer). Default: the first event is the cut one.
+   * Ignored for replies that are not streamed.
+   */
+  readonly afterChunks?: number;
 }
 
 /** A valid protocol envelope whose message content is the given text (e.g. invalid JSON for a structured request). */
@@ -170,6 +177,12 @@ export interface ContextLengthFault extends FaultBase {
 /** Read the request, then destroy the socket without replying. */
 export interface ResetConnectionFault extends FaultBase {
   readonly kind: 'resetConnection';
+  /**
+   * Chat requests only: reply first (status line, headers and this many body chunks: stream
+   * events or NDJSON lines; a non-streamed body is one chunk), then destroy the socket — a
+   * connection lost mid-stream. Default: destroy it without replying.
+   */
+  readonly afterChunks?: number;
 }
 
 /**
@@ -1390,6 +1403,19 @@ function corruptPlan(plan: ReplyPlan): ReplyPlan {
   return { ...plan, headers: { ...plan.headers, 'content-length': String(Buffer.byteLength(cut)) }, chunks: [cut] };
 }
 
+/**
+ * A streamed plan whose first `afterChunks` events are intact and the next one (or the last,
+ * when there are fewer) is cut in half, with nothing after it. Plans that are not streamed get
+ * {@link corruptPlan}.
+ */
+function corruptPlanAfter(plan: ReplyPlan, afterChunks: number): ReplyPlan {
+  if ((plan.kind !== 'sse' && plan.kind !== 'ndjson') || plan.chunks.length === 0) return corruptPlan(plan);
+  const n = Math.min(afterChunks, plan.chunks.length - 1);
+  const body = (plan.chunks[n] ?? '{}').trimEnd();
+  const cut = body.slice(0, Math.max(1, Math.floor(body.length / 2)));
+  return { ...plan, chunks: [...plan.chunks.slice(0, n), plan.kind === 'sse' ? `${cut}\n\n` : `${cut}\n`] };
+}
+
 function finaliseReply(info: ChatRequestInfo, result: ResponderResult): FinalReply {
   const content = typeof result === 'string' ? result : result.content;
   const reportUsage = typeof result === 'string' || result.reportUsage !== false;
@@ -1449,6 +1475,9 @@ function validateFault(fault: Fault): void {
   }
   if (fault.kind === 'badContent' && typeof fault.content !== 'string') {
     throw new Error('fakeModelServer: badContent fault needs a string content');
+  }
+  if ((fault.kind === 'malformedJson' || fault.kind === 'resetConnection') && fault.afterChunks !== undefined && !(Number.isInteger(fault.afterChunks) && fault.afterChunks >= 0)) {
+    throw new Error(`fakeModelServer: fault.afterChunks must be a non-negative integer, got ${fault.afterChunks}`);
   }
 }
 
@@ -1686,7 +1715,11 @@ class FakeModelServerImpl implements FakeModelServer {
     res.end();
   }
 
-  private async deliver(res: http.ServerResponse, record: RecordedRequest, plan: ReplyPlan, slow: SlowFault | undefined): Promise<void> {
+  /**
+   * Sends `plan` (after a `slow` fault's delay). With `resetAfter`, destroys the socket once
+   * that many chunks went out (see {@link ResetConnectionFault.afterChunks}).
+   */
+  private async deliver(res: http.ServerResponse, record: RecordedRequest, plan: ReplyPlan, slow: SlowFault | undefined, resetAfter?: number): Promise<void> {
     if (slow !== undefined) {
       if (slow.headersFirst === true && !this.gone(res)) {
         record.status = plan.status;
@@ -1701,8 +1734,24 @@ class FakeModelServerImpl implements FakeModelServer {
     if (this.gone(res)) return;
     if (!res.headersSent) {
       record.status = plan.status;
-      res.writeHead(plan.status, plan.headers);
+      const headers: Record<string, string> = { ...plan.headers };
+      if (resetAfter !== undefined) delete headers['content-length']; // the body never completes
+      res.writeHead(plan.status, headers);
       this.notify(record);
+    }
+    if (resetAfter !== undefined) {
+      res.flushHeaders();
+      for (const chunk of plan.chunks.slice(0, resetAfter)) {
+        if (this.gone(res)) return;
+        // Wait until each chunk is handed to the socket, so the client gets it before the reset.
+        await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
+        if (this.chunkDelayMs > 0 && !(await this.pause(res, this.chunkDelayMs))) return;
+      }
+      if (this.gone(res)) return;
+      record.outcome = 'reset';
+      res.socket?.destroy();
+      this.notify(record);
+      return;
     }
     for (let i = 0; i < plan.chunks.length; i++) {
       if (this.gone(res)) return;
@@ -1829,6 +1878,7 @@ class FakeModelServerImpl implements FakeModelServer {
         return this.send(res, record, contextLengthPlan(protocol, contextTokens, Math.max(info.promptTokens, contextTokens + 1)));
       }
       case 'resetConnection':
+        if (fault.afterChunks !== undefined) break; // replies first, see deliver()
         record.outcome = 'reset';
         req.socket.destroy();
         this.notify(record);
@@ -1856,8 +1906,9 @@ class FakeModelServerImpl implements FakeModelServer {
       protocol === 'openai'
         ? openaiReplyPlan(info, reply, Math.floor(this.now() / 1000), this.chunkChars)
         : ollamaReplyPlan(info, reply, new Date(this.now()).toISOString(), this.chunkChars);
-    if (fault?.kind === 'malformedJson') plan = corruptPlan(plan);
-    return this.deliver(res, record, plan, fault?.kind === 'slow' ? fault : undefined);
+    if (fault?.kind === 'malformedJson') plan = fault.afterChunks === undefined || !info.stream ? corruptPlan(plan) : corruptPlanAfter(plan, fault.afterChunks);
+    const resetAfter = fault?.kind === 'resetConnection' ? fault.afterChunks : undefined;
+    return this.deliver(res, record, plan, fault?.kind === 'slow' ? fault : undefined, resetAfter);
   }
 
   private async handleEmbed(

@@ -9,7 +9,15 @@ import { OllamaProvider } from './ollamaProvider';
 import { OpenAIProvider } from './openaiProvider';
 import { withRetry, type RetryOptions } from './retry';
 import { Semaphore } from './semaphore';
-import { LlmError, type ModelProvider, type StructuredRequest, type StructuredResult } from './types';
+import {
+  LlmError,
+  type ModelProvider,
+  type StructuredRequest,
+  type StructuredResult,
+  type TextDeltaHandler,
+  type TextStreamRequest,
+  type TextStreamResult,
+} from './types';
 import { UsageLedger } from './usage';
 
 /** Settings of a model connection. */
@@ -63,6 +71,26 @@ export interface ModelClient {
    * @throws LlmError for every other failure (see {@link LlmError.reason}).
    */
   complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>>;
+  /**
+   * One streamed text call (e.g. a chat answer in Markdown): waits for a slot (held until the
+   * stream ends), calls `onDelta` with each piece in order, records the usage under
+   * `req.phase`/`req.step` (also of a cancelled or failed partial answer). Retryable failures
+   * are retried only while nothing has been delivered: once `onDelta` has been called, a failure
+   * is thrown as it is, so no piece ever reaches `onDelta` twice.
+   *
+   * Cancel: `req.signal` aborting after the first delta resolves with the text so far and
+   * `finishReason: 'cancelled'` (usage estimated), so the caller can keep the partial answer.
+   * @throws CancelledError when `req.signal` aborts before the first delta (queued, waiting to
+   * retry, or in flight).
+   * @throws LlmError for every other failure (`config` when the provider cannot stream); an
+   * error thrown by `onDelta` aborts the stream and is rethrown unchanged.
+   */
+  streamText(req: TextStreamRequest, onDelta: TextDeltaHandler): Promise<TextStreamResult>;
+}
+
+/** A provider failure after deltas were delivered: carried through withRetry so it is not retried. */
+class AfterDelivery {
+  constructor(readonly error: unknown) {}
 }
 
 /**
@@ -128,7 +156,58 @@ export function createModelClient(config: ModelConfigInput, deps: ModelClientDep
     }
   }
 
-  return { provider: provider.kind, model: provider.model, contextTokens: provider.contextTokens, semaphore, ledger, complete };
+  async function streamText(req: TextStreamRequest, onDelta: TextDeltaHandler): Promise<TextStreamResult> {
+    const where = req.step === undefined ? req.phase : `${req.phase}/${req.step}`;
+    const started = Date.now();
+    const stream = provider.streamText?.bind(provider);
+    if (stream === undefined) throw new LlmError('config', `the ${provider.kind} provider for ${provider.model} cannot stream text`);
+    let delivered = false;
+    const deliver: TextDeltaHandler = (text) => {
+      delivered = true;
+      onDelta(text);
+    };
+    try {
+      const result = await semaphore.run(
+        () =>
+          withRetry(
+            async () => {
+              try {
+                return await stream(req, deliver);
+              } catch (error) {
+                // Never retried once deltas went out: the caller would see them twice.
+                throw delivered ? new AfterDelivery(error) : error;
+              }
+            },
+            {
+              ...deps.retry,
+              signal: req.signal,
+              onRetry: ({ attempt, delayMs, error }) =>
+                log.warn(`llm: ${where}: ${error.reason}, retry ${attempt}/${deps.retry?.retries ?? 4} in ${delayMs} ms (${error.message})`),
+            },
+          ),
+        req.signal,
+      );
+      ledger.add(req.phase, result.usage, req.step);
+      log.debug(
+        `llm: ${where}: text stream ${result.finishReason} in ${Date.now() - started} ms, ${result.text.length} chars, ${result.usage.promptTokens}+${result.usage.completionTokens} tokens${result.usage.estimated ? ' (estimated)' : ''}`,
+      );
+      return result;
+    } catch (caught) {
+      const error = caught instanceof AfterDelivery ? caught.error : caught;
+      if (error instanceof LlmError && error.usage !== undefined) ledger.add(req.phase, error.usage, req.step);
+      if (error instanceof CancelledError || (error instanceof LlmError && error.reason === 'cancelled') || (req.signal?.aborted && !delivered)) {
+        log.debug(`llm: ${where}: text stream cancelled`);
+        throw error instanceof CancelledError ? error : new CancelledError('llm: call cancelled');
+      }
+      if (error instanceof LlmError) {
+        error.message = redact(error.message);
+        log.warn(`llm: ${where}: text stream failed${delivered ? ' mid-answer' : ''} (${error.reason}): ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  return { provider: provider.kind, model: provider.model, contextTokens: provider.contextTokens, semaphore, ledger, complete, streamText };
 }
 
 function buildProvider(cfg: ModelConfig, log: Logger, fetchImpl: typeof fetch | undefined): ModelProvider {

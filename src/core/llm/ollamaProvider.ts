@@ -2,7 +2,9 @@
  * Ollama provider through the `ollama` package. Every request sets `num_ctx` (Ollama silently
  * truncates prompts beyond its context otherwise) and `truncate: false` (so an over-long prompt
  * is an error, not a cut), and is aborted through a custom `fetch` that carries the request's
- * signal (ollama 0.6.4 passes none for `stream: false`).
+ * signal (ollama 0.6.4 passes none for `stream: false`; for `stream: true` it passes its own,
+ * which only `ollama.abort()`/the iterator's `abort()` trigger, and only once the response has
+ * started — our signal aborts at any stage, also before the headers).
  */
 import { Ollama, type ChatRequest, type ChatResponse } from 'ollama';
 import type { Logger } from '../util/log';
@@ -10,7 +12,18 @@ import { nullLogger } from '../util/log';
 import { parseRetryAfter } from './retry';
 import { jsonSchemaFor, runStructured, type RawReply } from './structured';
 import { estimateMessagesTokens, estimateTokens } from './tokens';
-import { LlmError, type ChatMessage, type ModelProvider, type StructuredRequest, type StructuredResult } from './types';
+import {
+  LlmError,
+  runTextStream,
+  type ChatMessage,
+  type ModelProvider,
+  type StructuredRequest,
+  type StructuredResult,
+  type TextDeltaHandler,
+  type TextStreamPiece,
+  type TextStreamRequest,
+  type TextStreamResult,
+} from './types';
 
 /** Options of {@link OllamaProvider}. */
 export interface OllamaProviderOptions {
@@ -30,6 +43,8 @@ export interface OllamaProviderOptions {
 
 /** ollama 0.6.4's ChatRequest lacks `truncate`; recent servers honour it. */
 type ChatRequestWithTruncate = ChatRequest & { stream: false; truncate: boolean };
+/** The same, streamed. */
+type StreamChatRequestWithTruncate = ChatRequest & { stream: true; truncate: boolean };
 
 /**
  * A {@link ModelProvider} for an Ollama server's `/api/chat`.
@@ -93,6 +108,128 @@ export class OllamaProvider implements ModelProvider {
     };
     return runStructured(req, call, { timeoutMs: this.#options.timeoutMs, toLlmError: ollamaErrorToLlmError, log: this.#log });
   }
+
+  /**
+   * See {@link ModelProvider.streamText}. `num_ctx` and `truncate: false` as for `complete`;
+   * `timeoutMs` bounds the wait for the response and each silence between lines. Aborted
+   * through the fetch's signal (see the module comment), never `ollama.abort()`.
+   */
+  streamText(req: TextStreamRequest, onDelta: TextDeltaHandler): Promise<TextStreamResult> {
+    const open = async (signal: AbortSignal): Promise<AsyncIterable<TextStreamPiece>> => {
+      const baseFetch = this.#options.fetch ?? fetch;
+      const { client, failedHeaders } = createOllamaClient({ ...this.#options, fetch: strictNdjsonFetch(baseFetch) }, signal);
+      const request: StreamChatRequestWithTruncate = {
+        model: this.model,
+        messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+        stream: true,
+        truncate: false,
+        options: {
+          num_ctx: this.contextTokens,
+          temperature: req.temperature ?? 0,
+          ...(req.maxTokens !== undefined ? { num_predict: req.maxTokens } : {}),
+        },
+      };
+      try {
+        return ollamaPieces(await client.chat(request));
+      } catch (error) {
+        throw attachRetryAfter(error, failedHeaders());
+      }
+    };
+    return runTextStream(req, onDelta, { timeoutMs: this.#options.timeoutMs, open, toLlmError: ollamaStreamErrorToLlmError });
+  }
+}
+
+/** The client's messages as {@link TextStreamPiece}s; counts from the final (`done`) message. */
+async function* ollamaPieces(stream: AsyncIterable<ChatResponse>): AsyncGenerator<TextStreamPiece> {
+  for await (const message of stream) {
+    const piece: TextStreamPiece = {};
+    const content = message.message?.content;
+    if (typeof content === 'string' && content !== '') piece.text = content;
+    if (message.done === true) {
+      piece.finish = message.done_reason === 'length' ? 'length' : 'stop';
+      if (Number.isInteger(message.prompt_eval_count)) piece.promptTokens = message.prompt_eval_count;
+      if (Number.isInteger(message.eval_count)) piece.completionTokens = message.eval_count;
+    }
+    yield piece;
+  }
+}
+
+/**
+ * A fetch whose successful NDJSON bodies are checked line by line: the first line that is not
+ * JSON becomes `{"error": "invalid JSON line in stream ..."}` and ends the body (the client then
+ * throws it, after every good line before it: → `server`), where ollama 0.6.4 would
+ * `console.warn` the line and skip it.
+ */
+function strictNdjsonFetch(baseFetch: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await baseFetch(input, init);
+    if (!response.ok || response.body === null) return response;
+    return new Response(response.body.pipeThrough(ndjsonValidator()), { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+function ndjsonValidator(): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder('utf-8');
+  const encoder = new TextEncoder();
+  let buffer = '';
+  let broken = false;
+  /** Passes the good lines of `lines` on; at the first bad one, an error line instead, then the end. */
+  const pass = (lines: readonly string[], controller: TransformStreamDefaultController<Uint8Array>): void => {
+    let good = '';
+    for (const line of lines) {
+      if (line.trim() !== '') {
+        try {
+          JSON.parse(line);
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          controller.enqueue(encoder.encode(`${good}${JSON.stringify({ error: `invalid JSON line in stream (${reason})` })}\n`));
+          broken = true;
+          // Queued lines stay readable; the source is cancelled, which closes the connection.
+          controller.terminate();
+          return;
+        }
+      }
+      good += `${line}\n`;
+    }
+    if (good !== '') controller.enqueue(encoder.encode(good));
+  };
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      if (broken) return;
+      buffer += decoder.decode(chunk, { stream: true });
+      const end = buffer.lastIndexOf('\n');
+      if (end < 0) return;
+      const lines = buffer.slice(0, end).split('\n');
+      buffer = buffer.slice(end + 1);
+      pass(lines, controller);
+    },
+    flush(controller) {
+      if (broken) return;
+      buffer += decoder.decode();
+      if (buffer.trim() !== '') pass([buffer], controller);
+    },
+  });
+}
+
+const STREAM_INCOMPLETE = 'Did not receive done or success response in stream.';
+
+/**
+ * {@link ollamaErrorToLlmError} plus what only happens mid-stream: the client's plain `Error`s
+ * (an `{"error": ...}` line in the stream → `context-length` when it names the context, else
+ * `server`; a stream that ended without its `done` line → `server`).
+ */
+export function ollamaStreamErrorToLlmError(error: unknown): unknown {
+  const mapped = ollamaErrorToLlmError(error);
+  if (mapped !== error) return mapped;
+  if (error instanceof Error && error.constructor === Error) {
+    if (error.message === STREAM_INCOMPLETE) return new LlmError('server', 'the stream ended before the answer was complete', { cause: error });
+    const message = runnerMessage(error.message);
+    if (isRunnerContextError(error.message) || CONTEXT_MESSAGE.test(message)) {
+      return new LlmError('context-length', `prompt exceeds the model's context: ${message}`, { cause: error });
+    }
+    return new LlmError('server', `error in stream: ${message}`, { cause: error });
+  }
+  return error;
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * OpenAI-compatible provider (OpenAI, Qwen/DashScope, DeepSeek, vLLM, LM Studio, ...) through
  * the `openai` package. Structured output with `response_format: json_schema` (or `json_object`
- * plus the schema in the system prompt, for servers without json_schema). The SDK's own retries
- * are off: the model client's retry layer decides.
+ * plus the schema in the system prompt, for servers without json_schema); streamed text with
+ * `stream: true` and `stream_options.include_usage`. The SDK's own retries are off: the model
+ * client's retry layer decides.
  */
 import OpenAI from 'openai';
 import type { Logger } from '../util/log';
@@ -10,7 +11,18 @@ import { nullLogger } from '../util/log';
 import { parseRetryAfter } from './retry';
 import { jsonSchemaFor, runStructured, safeSchemaName, type RawReply } from './structured';
 import { estimateMessagesTokens, estimateTokens } from './tokens';
-import { LlmError, type ChatMessage, type ModelProvider, type StructuredRequest, type StructuredResult } from './types';
+import {
+  LlmError,
+  runTextStream,
+  type ChatMessage,
+  type ModelProvider,
+  type StructuredRequest,
+  type StructuredResult,
+  type TextDeltaHandler,
+  type TextStreamPiece,
+  type TextStreamRequest,
+  type TextStreamResult,
+} from './types';
 
 /** How an OpenAI-compatible server is asked for JSON. */
 export type OpenAIJsonMode = 'json_schema' | 'json_object';
@@ -92,6 +104,70 @@ export class OpenAIProvider implements ModelProvider {
     };
     return runStructured(req, call, { timeoutMs: this.#options.timeoutMs, toLlmError: openaiErrorToLlmError, log: this.#log });
   }
+
+  /**
+   * See {@link ModelProvider.streamText}. `timeoutMs` bounds the wait for the response and each
+   * silence between events. Refusal text is streamed like content.
+   */
+  streamText(req: TextStreamRequest, onDelta: TextDeltaHandler): Promise<TextStreamResult> {
+    const open = async (signal: AbortSignal): Promise<AsyncIterable<TextStreamPiece>> => {
+      const stream = await this.#client.chat.completions.create(
+        {
+          model: this.model,
+          messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+          ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+          ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+        { signal },
+      );
+      return openaiPieces(stream);
+    };
+    return runTextStream(req, onDelta, { timeoutMs: this.#options.timeoutMs, open, toLlmError: openaiStreamErrorToLlmError });
+  }
+}
+
+/** The SDK's chunks as {@link TextStreamPiece}s. (On abort the SDK's iterator just ends.) */
+async function* openaiPieces(stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>): AsyncGenerator<TextStreamPiece> {
+  for await (const chunk of stream) {
+    const piece: TextStreamPiece = {};
+    const choice = chunk.choices?.[0];
+    const delta = choice?.delta;
+    const text = `${typeof delta?.content === 'string' ? delta.content : ''}${typeof delta?.refusal === 'string' ? delta.refusal : ''}`;
+    if (text !== '') piece.text = text;
+    if (choice?.finish_reason !== undefined && choice.finish_reason !== null) piece.finish = choice.finish_reason === 'length' ? 'length' : 'stop';
+    const usage = chunk.usage;
+    if (usage !== undefined && usage !== null) {
+      if (Number.isInteger(usage.prompt_tokens)) piece.promptTokens = usage.prompt_tokens;
+      if (Number.isInteger(usage.completion_tokens)) piece.completionTokens = usage.completion_tokens;
+    }
+    yield piece;
+  }
+}
+
+const NETWORK_MESSAGE = /terminated|fetch failed|network|socket|other side closed|ECONN|EPIPE/i;
+
+/**
+ * {@link openaiErrorToLlmError} plus what only happens mid-stream: an `error` event in the
+ * stream (an APIError without a status) → `context-length` when it names the context, else
+ * `server`; the connection lost while reading the body (undici's `TypeError: terminated`) →
+ * `network`.
+ */
+export function openaiStreamErrorToLlmError(error: unknown): unknown {
+  if (error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIConnectionError) && !(error instanceof OpenAI.APIUserAbortError) && error.status === undefined) {
+    if (error.code === 'context_length_exceeded' || CONTEXT_MESSAGE.test(error.message)) {
+      return new LlmError('context-length', `prompt exceeds the model's context: ${error.message}`, { cause: error });
+    }
+    return new LlmError('server', `error in stream: ${error.message}`, { cause: error });
+  }
+  const mapped = openaiErrorToLlmError(error);
+  if (mapped !== error) return mapped;
+  if (error instanceof TypeError && NETWORK_MESSAGE.test(`${error.message} ${String(error.cause ?? '')}`)) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : `: ${error.message}`;
+    return new LlmError('network', `connection lost${cause}`, { cause: error });
+  }
+  return error;
 }
 
 /**
