@@ -119,21 +119,25 @@ async function interactive(ctx: CliContext, askCtx: AskContext, first: Conversat
   let answering: AbortController | undefined;
   rl.on('SIGINT', () => (answering ? answering.abort() : rl.close()));
   ctx.out.write('Ask a question (/sources, /new, /quit).\n');
-  const ask = (): Promise<string | undefined> => new Promise((resolve) => {
-    rl.question('> ', resolve);
-    rl.once('close', () => resolve(undefined));
-  });
-  for (;;) {
-    const line = (await ask())?.trim();
-    if (line === undefined || line === '/quit' || line === '/exit') break;
-    if (!line) continue;
+  rl.setPrompt('> ');
+  rl.prompt();
+  // Lines typed while an answer streams wait in the iterator; the end of the input ends the loop.
+  for await (const raw of rl) {
+    const line = raw.trim();
+    if (line === '/quit' || line === '/exit') break;
+    if (!line) {
+      rl.prompt();
+      continue;
+    }
     if (line === '/sources') {
       ctx.out.write(conversation.citations.length ? `${conversation.citations.map((c) => `  ${citationLabel(c)}`).join('\n')}\n` : 'no citations yet\n');
+      rl.prompt();
       continue;
     }
     if (line === '/new') {
       conversation = await createConversation(askCtx.corpus.root, { runId: conversation.header.runId });
       ctx.out.write(`new conversation ${conversation.header.id}\n`);
+      rl.prompt();
       continue;
     }
     answering = new AbortController();
@@ -150,6 +154,7 @@ async function interactive(ctx: CliContext, askCtx: AskContext, first: Conversat
       ctx.signal.removeEventListener('abort', onOuter);
       answering = undefined;
     }
+    rl.prompt();
   }
   rl.close();
   return 0;

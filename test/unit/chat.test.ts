@@ -6,6 +6,7 @@
  * conversation file survives a reload (a bad line is reported, the rest loads).
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { appendFile, cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -119,6 +120,15 @@ describe('chat (extractive) over a research report and the corpus', () => {
     assert.equal(r2.code, 0);
     const bad = await runCli(['chat', dir, '--run', 'nope', '--message', 'x']);
     assert.equal(bad.code, 2);
+  });
+
+  test('CLI: the interactive prompt answers line by line; /sources lists the citations; /quit leaves', () => {
+    const main = path.join(__dirname, '..', '..', 'src', 'cli', 'main.ts');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', main, 'chat', dir, '--run', 'latest'], { input: 'What does [2] say?\n/sources\n/quit\n', encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /Ask a question/);
+    assert.match(r.stdout, /\*\*\[2\] city-cycling-podcast\/transcript\.vtt:21/);
+    assert.match(r.stdout, /\[1\] city-cycling-podcast\/transcript\.vtt:6/, '/sources lists the report citations');
   });
 });
 
