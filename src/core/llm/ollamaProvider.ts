@@ -14,16 +14,15 @@ import { jsonSchemaFor, runStructured, type RawReply } from './structured';
 import { estimateMessagesTokens, estimateTokens } from './tokens';
 import {
   LlmError,
-  runTextStream,
   type ChatMessage,
   type ModelProvider,
   type StructuredRequest,
   type StructuredResult,
   type TextDeltaHandler,
-  type TextStreamPiece,
   type TextStreamRequest,
   type TextStreamResult,
 } from './types';
+import { runTextStream, type TextStreamPiece } from './textStream';
 
 /** Options of {@link OllamaProvider}. */
 export interface OllamaProviderOptions {

@@ -13,16 +13,15 @@ import { jsonSchemaFor, runStructured, safeSchemaName, type RawReply } from './s
 import { estimateMessagesTokens, estimateTokens } from './tokens';
 import {
   LlmError,
-  runTextStream,
   type ChatMessage,
   type ModelProvider,
   type StructuredRequest,
   type StructuredResult,
   type TextDeltaHandler,
-  type TextStreamPiece,
   type TextStreamRequest,
   type TextStreamResult,
 } from './types';
+import { runTextStream, type TextStreamPiece } from './textStream';
 
 /** How an OpenAI-compatible server is asked for JSON. */
 export type OpenAIJsonMode = 'json_schema' | 'json_object';
