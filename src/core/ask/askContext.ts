@@ -8,6 +8,7 @@ import type { ItemMarkers } from '../markers/schema';
 import { readItemMarkers } from '../markers/store';
 import type { CorpusIndex } from '../search/corpusIndex';
 import { throwIfAborted } from '../util/abort';
+import { tagChinese } from './chineseTagger';
 import { EntityIndex } from './entityIndex';
 import type { AskContext, CitedSpan, VectorSearcher } from './types';
 
@@ -40,4 +41,13 @@ export async function openAskContext(corpus: Corpus, index: CorpusIndex, opts: O
   throwIfAborted(opts.signal);
   const markers = opts.markers ?? (await readAllMarkers(corpus));
   return { corpus, index, entities, markers, ...(opts.vectors ? { vectors: opts.vectors } : {}), ...(opts.citations ? { citations: opts.citations } : {}) };
+}
+
+/**
+ * Pays the one-time costs of a first question ahead of it: the name lookup of the entity index
+ * and, when the corpus or the questions may be Chinese, the Chinese tagger's dictionary (~0.3 s).
+ */
+export function warmUp(ctx: AskContext): void {
+  ctx.entities.names();
+  tagChinese('预热');
 }
