@@ -122,6 +122,7 @@ export class ChatService implements vscode.Disposable {
   private chosen = false;
   private unsent = '';
   private deltaTimer: NodeJS.Timeout | undefined;
+  private refreshTimer: NodeJS.Timeout | undefined;
   private readonly updated = new vscode.EventEmitter<HostToChat>();
   private readonly subs: vscode.Disposable[];
   /** Messages for the Chat view: state, streamed deltas, errors. */
@@ -139,8 +140,8 @@ export class ChatService implements vscode.Disposable {
     /** The indexed corpus, indexing it first when there is none (undefined: no corpus folder, or indexing failed). */
     private readonly ensureCorpus: () => Promise<Corpus | undefined>,
   ) {
-    // A new index or a finished run changes titles, quotes and run goals: show them.
-    this.subs = [corpus.onDidLoad(() => this.refresh()), research.onDidChange(() => this.refresh())];
+    // A new index or a finished run changes titles, quotes and run goals: show them (coalesced: research reports often).
+    this.subs = [corpus.onDidLoad(() => this.refreshSoon()), research.onDidChange(() => this.refreshSoon())];
   }
 
   /** The corpus folder: the indexed one, else the configured one. */
@@ -164,23 +165,23 @@ export class ChatService implements vscode.Disposable {
 
   /**
    * Shows a conversation about `runId` (null: the whole corpus): the one shown
-   * when it is about that run already, else a new one (started by its first question).
+   * when it is about that run already, else the newest one about it, else a
+   * new one (started by its first question).
    */
   async attach(runId: string | null): Promise<void> {
     await this.restore();
     if (this.chosen && this.runId === runId) return this.refresh();
+    const root = this.root;
+    const latest = root ? (await listConversations(root).catch(() => [])).find((c) => c.runId === runId && c.turns > 0) : undefined;
+    if (latest) return this.open(latest.id);
     await this.newConversation(runId);
   }
 
-  /** Shows what was shown last (also before a reload); the first time, a conversation about `runId`. */
+  /** Shows what was shown last (also before a reload); the first time, a conversation about `runId` (see {@link attach}). */
   async showDefault(runId: string | null): Promise<void> {
     await this.restore();
-    if (!this.chosen) {
-      this.chosen = true;
-      this.draftRunId = runId;
-      await this.remember();
-    }
-    await this.refresh();
+    if (this.chosen) return this.refresh();
+    await this.attach(runId);
   }
 
   /** A new conversation about `runId` (null: the whole corpus); nothing is written before its first question. */
@@ -240,6 +241,7 @@ export class ChatService implements vscode.Disposable {
     const done = new Promise<void>((r) => (settle = r));
     const started = Date.now();
     let pending: PendingTurn | undefined;
+    let withModel = false;
     try {
       const corpus = await this.ensureCorpus();
       if (!corpus) throw new ChatServiceError('no-corpus', 'no corpus is indexed; open a corpus folder and run "Marker Research: Index Corpus".');
@@ -252,9 +254,10 @@ export class ChatService implements vscode.Disposable {
       this.message = null;
       this.updated.fire({ type: 'turnStart', pending: { askId, conversationId: conversation.header.id, question: q, text: '' } });
       const notes: string[] = [];
-      const turn = await runningWork.run(controller.signal, (signal) =>
+      const turn = await runningWork.run(controller.signal, async (signal) =>
         vscode.window.withProgress({ location: { viewId: ChatViewProvider.viewId } }, async () => {
           const { ctx, model } = await this.ask.resources(corpus, signal, notes);
+          withModel = model !== undefined;
           return runChatTurn(ctx, conversation, q, {
             model,
             promptsDir: this.promptsDir,
@@ -281,7 +284,7 @@ export class ChatService implements vscode.Disposable {
         // Core did not keep the turn: show what came, marked stopped (not on disk).
         if (pending) {
           const list = this.unsaved.get(pending.conversationId) ?? [];
-          list.push({ turn: 0, question: q, answer: pending.text, mode: this.runId ? 'report' : 'corpus', engine: 'extractive', understood: '', cited: [], loaded: [], cancelled: true, notes: ['Stopped before the answer was kept.'], ms: Date.now() - started, createdAt: new Date().toISOString() });
+          list.push({ turn: 0, question: q, answer: pending.text, mode: this.runId ? 'report' : 'corpus', engine: withModel ? 'model' : 'extractive', understood: '', cited: [], loaded: [], cancelled: true, notes: ['Stopped before the answer was kept.'], ms: Date.now() - started, createdAt: new Date().toISOString() });
           this.unsaved.set(pending.conversationId, list);
         }
         return undefined;
@@ -344,6 +347,14 @@ export class ChatService implements vscode.Disposable {
       pending: p ? { askId: p.askId, conversationId: p.conversationId, question: p.question, text: p.text } : null,
       message: this.message ?? (root ? null : 'Open a corpus folder to ask about it.'),
     };
+  }
+
+  /** {@link refresh} a little later, once for a burst of changes. */
+  private refreshSoon(): void {
+    this.refreshTimer ??= setTimeout(() => {
+      this.refreshTimer = undefined;
+      void this.refresh();
+    }, 200);
   }
 
   /** Posts the whole state (a switch, a finished turn, a new index or run). */
@@ -418,6 +429,7 @@ export class ChatService implements vscode.Disposable {
   dispose(): void {
     this.pending?.controller.abort();
     if (this.deltaTimer) clearTimeout(this.deltaTimer);
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
     for (const d of this.subs) d.dispose();
     this.updated.dispose();
   }

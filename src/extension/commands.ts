@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CancelledError } from '../core/util/abort';
 import { AskServiceError, type AskService } from './askService';
+import { ChatServiceError, runIdOfReport, type ChatService } from './chatService';
+import { ChatViewProvider, type ChatActions } from './chatView';
 import { sidebarStateFor } from '../shared/sidebarModel';
 import type { SidebarState } from '../shared/webviewProtocol';
 import type { CorpusService } from './corpusService';
@@ -25,6 +27,8 @@ export interface Services {
   apiKey: ApiKeyStore;
   research: ResearchService;
   ask: AskService;
+  chat: ChatService;
+  chatView: ChatViewProvider;
 }
 
 /**
@@ -345,6 +349,41 @@ export function createCommands(s: Services): CommandMap {
     }
   };
 
+  // ---- follow-up chat ----------------------------------------------------------------------
+
+  /**
+   * "Ask Follow-up": the Chat view. Takes a run id (a string, or `{ runId }`,
+   * null for the whole corpus) and an optional `{ question }` to ask at once;
+   * without a run: the report in the active editor, else what the view showed
+   * last, else the run shown in the sidebar (or the newest with a report).
+   */
+  const askFollowup = async (arg?: unknown): Promise<void> => {
+    const o = arg && typeof arg === 'object' ? (arg as { runId?: unknown; question?: unknown }) : {};
+    const given = typeof arg === 'string' ? arg : typeof o.runId === 'string' || o.runId === null ? o.runId : undefined;
+    const question = typeof o.question === 'string' && o.question.trim() ? o.question.trim().slice(0, 2000) : null;
+    if (!(await ensureCorpus())) return;
+    const fromEditor = runIdOfReport(vscode.window.activeTextEditor?.document.uri);
+    if (given !== undefined) await s.chat.attach(given);
+    else if (fromEditor) await s.chat.attach(fromEditor);
+    else await s.chat.showDefault(s.chat.defaultRunId());
+    await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+    if (question) return s.chatView.focusInput(question);
+    if (await s.chatView.whenReady(5_000)) s.chatView.focusInput(null);
+  };
+
+  /** "Ask about this report" (the report's editor title, or the palette with a report open). */
+  const askAboutReport = async (arg?: unknown): Promise<void> => {
+    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    const runId = runIdOfReport(uri);
+    if (!runId) return void vscode.window.showInformationMessage('Marker Research: open a research report (report.md of a run) to ask about it, or run "Marker Research: Ask Follow-up".');
+    await askFollowup({ runId });
+  };
+
+  const newConversation = async (): Promise<void> => {
+    await s.chat.newConversation(s.chat.runId);
+    if (await s.chatView.whenReady(2_000)) s.chatView.focusInput(null);
+  };
+
   const cancel = (): void => {
     const n = runningWork.cancelAll();
     s.log.info(n ? `cancel: asked ${n} running operation${n > 1 ? 's' : ''} to stop` : 'cancel: nothing is running');
@@ -369,5 +408,32 @@ export function createCommands(s: Services): CommandMap {
     'markerResearch.showLogs': () => s.log.show(),
     'markerResearch.askCorpus': askCorpus,
     'markerResearch.openHit': openHit,
+    'markerResearch.askFollowup': askFollowup,
+    'markerResearch.askAboutReport': askAboutReport,
+    'markerResearch.newConversation': newConversation,
+  };
+}
+
+/** What the Chat view's buttons do, with failures turned into messages. */
+export function createChatActions(s: Pick<Services, 'log' | 'chat'>): ChatActions {
+  const boundary = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
+    try {
+      await fn();
+    } catch (e) {
+      if (e instanceof ChatServiceError || (e instanceof Error && e.message.startsWith('chat: '))) {
+        s.log.warn(e.message);
+        return void vscode.window.showWarningMessage(`Marker Research: ${e.message.replace(/^chat: /, '')}`);
+      }
+      await showError(s.log, `${what} failed: ${(e as Error).message}`);
+    }
+  };
+  return {
+    state: () => s.chat.state(),
+    ask: (conversationId, question) => boundary('asking', () => s.chat.askQuestion(conversationId, question)),
+    stop: () => s.chat.stop(),
+    newConversation: (runId) => boundary('starting a conversation', () => s.chat.newConversation(runId)),
+    openConversation: (id) => boundary('opening the conversation', () => s.chat.open(id)),
+    openCitation: (conversationId, n) => boundary('opening the citation', () => s.chat.openCitation(conversationId, n)),
+    openReport: async (runId) => void (await vscode.commands.executeCommand('markerResearch.openReport', runId)),
   };
 }

@@ -6,7 +6,9 @@
 import * as vscode from 'vscode';
 import { AskService } from './askService';
 import { VectorService } from './vectorService';
-import { createCommands, refreshSidebar, showError } from './commands';
+import { ChatService, registerChatParticipant } from './chatService';
+import { ChatViewProvider } from './chatView';
+import { createChatActions, createCommands, refreshSidebar, showError } from './commands';
 import { CorpusService } from './corpusService';
 import { CorpusLanguageClient } from './languageClient';
 import { ApiKeyStore, EvidenceNavigator, FULL_ITEM_SCHEME, FullItemDocuments, MarkerService } from './markerService';
@@ -42,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): void {
         planResearch: (goal) => run('markerResearch.planResearch', { goal })(),
         runResearch: (goal) => run('markerResearch.runResearch', { goal })(),
         openReport: (runId) => run('markerResearch.openReport', runId ?? null)(),
+        askFollowup: (runId) => run('markerResearch.askFollowup', { runId })(),
         showRun: (runId) => run('markerResearch.showRun', runId)(),
         cancel: run('markerResearch.cancel'),
         ask: (question) => ask.ask(question),
@@ -49,7 +52,12 @@ export function activate(context: vscode.ExtensionContext): void {
       },
       log,
     );
-    const services = { log, settings, corpus, client, sidebar, markers, evidence, fullItems, apiKey, research, ask };
+    const chat = new ChatService(log, settings, corpus, research, ask, context.workspaceState, context.asAbsolutePath('prompts'), (uri, ranges) => evidence.reveal(uri, ranges), async () => {
+      if (!corpus.current) await vscode.commands.executeCommand('markerResearch.indexCorpus');
+      return corpus.current;
+    });
+    const chatView = new ChatViewProvider(context.extensionUri, createChatActions({ log, chat }), log);
+    const services = { log, settings, corpus, client, sidebar, markers, evidence, fullItems, apiKey, research, ask, chat, chatView };
     const commands = createCommands(services);
     context.subscriptions.push(
       settings,
@@ -75,6 +83,11 @@ export function activate(context: vscode.ExtensionContext): void {
       // A new provider, server or embedding model: the next question rebuilds the ask context (and its vectors).
       settings.onDidChange(() => ask.invalidate()),
       vscode.window.registerWebviewViewProvider(SidebarViewProvider.viewId, sidebar),
+      chat,
+      chatView,
+      chat.onDidUpdate((msg) => chatView.post(msg)),
+      vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chatView),
+      registerChatParticipant(chat, log, context.extensionUri) ?? new vscode.Disposable(() => undefined),
       vscode.workspace.registerTextDocumentContentProvider(FULL_ITEM_SCHEME, fullItems),
       ...Object.entries(commands).map(([id, fn]) => vscode.commands.registerCommand(id, fn)),
     );

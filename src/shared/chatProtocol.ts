@@ -148,11 +148,15 @@ export type ChatToHost = z.infer<typeof chatToHostSchema>;
 
 // ---- the minimal Markdown of answers (parsed here so both sides and the tests agree) ----------
 
-/** An inline piece of an answer: text, bold text, code, or a citation number. */
-export type InlinePiece = { kind: 'text'; text: string } | { kind: 'bold'; text: string } | { kind: 'code'; text: string } | { kind: 'cite'; number: number };
+/** An inline piece of an answer: text, code, a citation number, or bold text (which may hold citations). */
+export type InlinePiece = { kind: 'text'; text: string } | { kind: 'code'; text: string } | { kind: 'cite'; number: number } | { kind: 'bold'; pieces: InlinePiece[] };
 
-/** A block of an answer: a paragraph, a heading (shown bold), or a bullet / numbered list. */
-export type AnswerBlock = { kind: 'paragraph'; pieces: InlinePiece[] } | { kind: 'heading'; pieces: InlinePiece[] } | { kind: 'list'; ordered: boolean; items: InlinePiece[][] };
+/** A block of an answer: a paragraph, a heading (shown bold), a quote (`>`), or a bullet / numbered list. */
+export type AnswerBlock =
+  | { kind: 'paragraph'; pieces: InlinePiece[] }
+  | { kind: 'heading'; pieces: InlinePiece[] }
+  | { kind: 'quote'; pieces: InlinePiece[] }
+  | { kind: 'list'; ordered: boolean; items: InlinePiece[][] };
 
 /** `[3]`, `[1, 2]`, `[1,2,5]`: citation numbers (a link `[text](url)` is not one). */
 const CITE = /\[(\d{1,5}(?:\s*,\s*\d{1,5})*)\](?!\()/gu;
@@ -174,8 +178,11 @@ export function parseInline(text: string): InlinePiece[] {
   let last = 0;
   for (const m of text.matchAll(re)) {
     if (m.index > last) citesAndText(text.slice(last, m.index), out);
-    if (m[1] !== undefined) out.push({ kind: 'bold', text: m[1] });
-    else out.push({ kind: 'code', text: m[2]! });
+    if (m[1] !== undefined) {
+      const inner: InlinePiece[] = [];
+      citesAndText(m[1], inner);
+      out.push({ kind: 'bold', pieces: inner });
+    } else out.push({ kind: 'code', text: m[2]! });
     last = m.index + m[0].length;
   }
   if (last < text.length) citesAndText(text.slice(last), out);
@@ -191,18 +198,22 @@ export function parseInline(text: string): InlinePiece[] {
 const BULLET = /^\s{0,3}[-*•]\s+(.*)$/u;
 const NUMBERED = /^\s{0,3}\d{1,3}[.)]\s+(.*)$/u;
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/u;
+const QUOTE = /^\s{0,3}>\s?(.*)$/u;
 
 /**
  * Splits an answer into blocks: paragraphs (blank lines between; single line
- * breaks join with a space), `#` headings, and lists (`-`, `*`, `•` or `1.`).
+ * breaks join with a space), `#` headings, `>` quotes, and lists (`-`, `*`, `•` or `1.`).
  */
 export function parseAnswer(markdown: string): AnswerBlock[] {
   const blocks: AnswerBlock[] = [];
   let para: string[] = [];
   let list: { ordered: boolean; items: string[] } | undefined;
+  let quote: string[] = [];
   const flushPara = (): void => {
     if (para.length) blocks.push({ kind: 'paragraph', pieces: parseInline(para.join(' ')) });
     para = [];
+    if (quote.length) blocks.push({ kind: 'quote', pieces: parseInline(quote.join(' ')) });
+    quote = [];
   };
   const flushList = (): void => {
     if (list) blocks.push({ kind: 'list', ordered: list.ordered, items: list.items.map(parseInline) });
@@ -215,6 +226,14 @@ export function parseAnswer(markdown: string): AnswerBlock[] {
       flushList();
       continue;
     }
+    const quoted = QUOTE.exec(line);
+    if (quoted) {
+      if (para.length) flushPara();
+      flushList();
+      if (quoted[1]!.trim()) quote.push(quoted[1]!.trim());
+      continue;
+    }
+    if (quote.length) flushPara();
     const heading = HEADING.exec(line);
     const bullet = BULLET.exec(line);
     const numbered = bullet ? null : NUMBERED.exec(line);

@@ -64,18 +64,20 @@ const head = el('header', 'chat-head');
 const aboutEl = el('div', 'chat-about');
 aboutEl.id = 'chat-about';
 const headActions = el('div', 'chat-head-actions');
-const newBtn = button('secondary chat-new', 'New conversation', 'Start a new conversation about the same run (earlier ones stay in the list)', () => {
+const newBtn = button('secondary chat-new', 'New conversation', 'New conversation: start again about the same run (earlier ones stay in the list)', () => {
   vscode.postMessage({ type: 'newConversation', runId: state?.conversation.run?.runId ?? null });
   input.focus();
 });
 newBtn.id = 'chat-new';
-const historyBtn = button('secondary chat-history-toggle', 'Conversations', 'Earlier conversations of this corpus', () => {
+const historyBtn = button('secondary chat-history-toggle', 'History', 'Earlier conversations of this corpus', () => {
   historyEl.hidden = !historyEl.hidden;
   historyBtn.setAttribute('aria-expanded', String(!historyEl.hidden));
 });
 historyBtn.id = 'chat-history-toggle';
 historyBtn.setAttribute('aria-expanded', 'false');
-headActions.append(newBtn, historyBtn);
+const runIdEl = el('span', 'about-run');
+runIdEl.id = 'chat-run-id';
+headActions.append(runIdEl, newBtn, historyBtn);
 head.append(aboutEl, headActions);
 
 const historyEl = el('section', 'chat-history');
@@ -99,7 +101,7 @@ input.id = 'chat-input';
 input.rows = 2;
 input.maxLength = CHAT_MAX_QUESTION_CHARS;
 input.spellcheck = false;
-input.placeholder = 'Ask a follow-up (Enter to send, Shift+Enter for a new line)';
+input.placeholder = 'Ask a follow-up… (Enter sends, Shift+Enter: new line)';
 input.setAttribute('aria-label', 'Question');
 input.value = memory.draft;
 const askBtn = el('button', 'primary chat-ask', 'Ask');
@@ -131,6 +133,7 @@ function ask(): void {
   if (!q || !state) return void input.focus();
   vscode.postMessage({ type: 'ask', conversationId: state.conversation.id, question: q });
   input.value = '';
+  fitInput();
   saveMemory();
   // shown at once; the host's turnStart confirms it
   setPending({ askId: -1, conversationId: state.conversation.id ?? '', question: q, text: '' });
@@ -149,7 +152,15 @@ input.addEventListener('keydown', (e) => {
     vscode.postMessage({ type: 'stop' });
   }
 });
-input.addEventListener('input', saveMemory);
+/** The box grows with the question, up to a few lines. */
+function fitInput(): void {
+  input.style.height = 'auto';
+  input.style.height = `${Math.min(input.scrollHeight + 2, 140)}px`;
+}
+input.addEventListener('input', () => {
+  fitInput();
+  saveMemory();
+});
 
 // ---- rendering: the answer's minimal Markdown ------------------------------------------------
 
@@ -175,7 +186,11 @@ function chip(n: number): HTMLElement {
 function inline(parent: HTMLElement, pieces: readonly InlinePiece[]): void {
   for (const p of pieces) {
     if (p.kind === 'text') parent.append(document.createTextNode(p.text));
-    else if (p.kind === 'bold') parent.append(el('strong', undefined, p.text));
+    else if (p.kind === 'bold') {
+      const strong = el('strong');
+      inline(strong, p.pieces);
+      parent.append(strong);
+    }
     else if (p.kind === 'code') parent.append(el('code', undefined, p.text));
     else parent.append(chip(p.number));
   }
@@ -191,6 +206,10 @@ function renderBlocks(parent: HTMLElement, blocks: readonly AnswerBlock[]): void
         list.append(li);
       }
       parent.append(list);
+    } else if (b.kind === 'quote') {
+      const q = el('blockquote', 'answer-quote');
+      inline(q, b.pieces);
+      parent.append(q);
     } else {
       const p = el('p', b.kind === 'heading' ? 'answer-heading' : undefined);
       inline(p, b.pieces);
@@ -279,23 +298,24 @@ function renderAbout(c: ChatConversationView): void {
     goal.title = `Open the report of run ${c.run.runId}`;
     goal.dataset['runId'] = c.run.runId;
     goal.addEventListener('click', () => vscode.postMessage({ type: 'openReport', runId: c.run!.runId }));
-    const id = el('span', 'about-run', c.run.runId);
-    id.id = 'chat-run-id';
     const x = button('icon-button about-detach', '✕', 'Ask about the whole corpus instead (a new conversation)', () => vscode.postMessage({ type: 'newConversation', runId: null }));
     x.setAttribute('aria-label', 'Ask the whole corpus instead');
-    aboutEl.append(label, goal, x, id);
+    aboutEl.append(label, goal, x);
     aboutEl.dataset['runId'] = c.run.runId;
+    runIdEl.textContent = c.run.runId;
+    runIdEl.title = `Run ${c.run.runId}${c.run.status ? ` (${c.run.status})` : ''}`;
   } else {
     const whole = el('span', 'about-whole', 'Whole corpus');
     whole.id = 'chat-whole';
     whole.title = 'Questions search every item. "Ask about this report" on a run attaches a conversation to its report.';
     aboutEl.append(whole);
     delete aboutEl.dataset['runId'];
+    runIdEl.textContent = '';
   }
 }
 
 function renderHistory(list: readonly ChatHistoryEntry[], currentId: string | null): void {
-  historyBtn.textContent = list.length ? `Conversations (${list.length})` : 'Conversations';
+  historyBtn.textContent = list.length ? `History (${list.length})` : 'History';
   historyBtn.disabled = !list.length;
   historyEl.replaceChildren();
   if (!list.length) return void (historyEl.hidden = true);

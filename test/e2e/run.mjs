@@ -31,6 +31,9 @@ const SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'workbench.png');
 const MARKERS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'markers.png');
 const RESEARCH_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'research.png');
 const ASK_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'ask.png');
+const CHAT_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'chat.png');
+/** The Chat view checks: a follow-up about the finished run's report, then a citation question. */
+const DEMO_CHAT = { followUp: 'What is the main conclusion?', citation: 2 };
 /**
  * The Ask box checks for a corpus whose expected.json has no "ask" (the demo corpus):
  *   entity     a speaker question over the whole corpus, then a follow-up saying "he"
@@ -1173,6 +1176,237 @@ async function main() {
       await webview.locator('#ask').evaluate((e) => e.scrollIntoView({ block: 'start' })).catch(() => {});
       await sleep(300);
       await page.screenshot({ path: ASK_SCREENSHOT, timeout: 30_000 });
+    });
+
+    // 21. Follow-up chat: the Chat view (a second webview view of the container) about the finished
+    //     run's report — streamed answers with [n] chips that open the cited span, a citation
+    //     question showing the cited original inline, the conversation listed and reopened
+    const cx = expected.chat ?? DEMO_CHAT;
+    /**
+     * The content frame of the extension's webview view whose document has `selector`: with the
+     * Chat view open there are two (Corpus and Chat), and a frame locator must name one.
+     */
+    const webviewWith = (selector, ms) => waitFor(`a webview view with ${selector}`, ms, async () => {
+      const frames = page.locator(webviewFrame);
+      const n = await frames.count();
+      for (let i = 0; i < n; i++) {
+        const f = frames.nth(i).contentFrame().locator('#active-frame').contentFrame();
+        if (await f.locator(selector).count().catch(() => 0)) return f;
+      }
+      return null;
+    }, 200);
+    /** Waits for the active editor on `file` with the cursor at one-based `line`:`col` and a selection; returns the status bar text. */
+    const editorAt = async (file, line, col) => {
+      const tab = page.locator('.editor-group-container.active .tab.active');
+      const dir = path.dirname(file);
+      let seen = { tab: '', crumbs: '', text: '' };
+      await waitFor(`the editor on ${file} at "Ln ${line}, Col ${col}"`, 15_000, async () => {
+        seen = {
+          tab: await tab.innerText({ timeout: 1_000 }).catch(() => ''),
+          crumbs: (await page.locator('.editor-group-container.active .breadcrumbs-control').innerText({ timeout: 1_000 }).catch(() => '')).replace(/\s+/g, ' '),
+          text: (await page.locator('[id="status.editor.selection"]').innerText({ timeout: 1_000 }).catch(() => '')).replace(/\s+/g, ' ').trim(),
+        };
+        return seen.tab.includes(path.basename(file)) && (dir === '.' || seen.crumbs.includes(dir)) && seen.text.startsWith(`Ln ${line}, Col ${col} `);
+      }, 200).catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}: tab ${JSON.stringify(seen.tab)}, breadcrumbs "${seen.crumbs}", status bar "${seen.text}"${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      if (!/selected/.test(seen.text)) throw new Error(`status bar "${seen.text}": the cited span is not selected`);
+      const lineNumbers = await page.locator('.editor-group-container.active .monaco-editor .margin-view-overlays .line-numbers').allInnerTexts();
+      if (!lineNumbers.map((t) => t.trim()).includes(String(line))) throw new Error(`line ${line} is not in view`);
+      return seen.text;
+    };
+    let chat = null; // the Chat view's content frame
+    let chatRun = null; // { runId, goal, citations: Map<number, span> }
+    /** Asks `question` in the Chat view (typed, Enter) and waits for its finished turn; returns what the turn shows. */
+    const askInChat = async (question) => {
+      const turns = chat.locator('li.chat-turn[data-turn]:not(.is-pending)');
+      const before = await turns.count();
+      let sawPending = false;
+      await chat.locator('#chat-input').fill(question);
+      await chat.locator('#chat-input').press('Enter');
+      await waitFor(`the answer to "${question}" in the Chat view`, 30_000, async () => {
+        const err = chat.locator('#chat-message.is-error:not([hidden])');
+        if (await err.count()) throw Object.assign(new Error(`the Chat view shows an error: ${await err.innerText()}`), { fatal: true });
+        if (await chat.locator('#chat-pending').count()) sawPending = true;
+        const busy = await chat.locator('#chat').getAttribute('data-busy', { timeout: 1_000 });
+        return busy === null && (await turns.count()) > before && (await turns.last().locator('.chat-q').innerText()).trim() === question;
+      }, 100);
+      const turn = turns.last();
+      return {
+        turn,
+        sawPending,
+        answer: (await turn.locator('.chat-a').innerText()).replace(/\s+/g, ' ').trim(),
+        engine: await turn.getAttribute('data-engine'),
+        mode: await turn.getAttribute('data-mode'),
+        badge: (await turn.locator('.engine-badge').innerText().catch(() => '')).trim(),
+        meta: (await turn.locator('.chat-meta-line').innerText().catch(() => '')).trim(),
+        chips: await turn.locator('.chat-a button.cite-chip').evaluateAll((bs) => bs.map((b) => ({ n: Number(b.getAttribute('data-n')), where: b.getAttribute('data-where'), text: b.textContent }))),
+      };
+    };
+    /** The `file:line:col` a citation's span starts at (one-based), as the chips say. */
+    const whereOf = (span) => `${span.source.file}:${span.source.startLine + 1}:${span.source.startColumn + 1}`;
+
+    const chatOpen = await check('Chat: "Ask about this report" on the finished run opens the Chat view about that run', async () => {
+      if (!researchDone) throw new Error('research did not finish');
+      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click().catch(() => {});
+      const runEl = webview.locator('.run[data-run-id]');
+      const runId = await runEl.getAttribute('data-run-id');
+      if ((await runEl.getAttribute('data-run-status')) !== 'done') throw new Error(`the run shown (${runId}) is not done`);
+      const runDir = path.join(folder, '.marker-research', 'runs', runId);
+      const goal = JSON.parse(fs.readFileSync(path.join(runDir, 'run.json'), 'utf8')).goal;
+      const sources = JSON.parse(fs.readFileSync(path.join(runDir, 'report.sources.json'), 'utf8'));
+      chatRun = { runId, goal, citations: new Map(sources.citations.map((c) => [c.number, c.span])) };
+      const askBtn = webview.locator('#run-ask');
+      await askBtn.scrollIntoViewIfNeeded();
+      await askBtn.click();
+      chat = await webviewWith('#chat-turns', 20_000).catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      await waitFor(`#chat-about for run ${runId}`, 10_000, async () => (await chat.locator('#chat-about').getAttribute('data-run-id')) === runId, 200)
+        .catch(async () => { throw new Error(`#chat-about says "${(await chat.locator('#chat-about').innerText().catch(() => '')).replace(/\s+/g, ' ')}", expected run ${runId}`); });
+      const shownGoal = (await chat.locator('#chat-run-goal').innerText()).trim();
+      const shownId = (await chat.locator('#chat-run-id').innerText()).trim();
+      if (shownGoal !== goal || shownId !== runId) throw new Error(`the Chat view is about "${shownGoal}" (${shownId}), expected "${goal}" (${runId})`);
+      await waitFor('#chat-input focused', 10_000, async () => chat.locator('body').evaluate(() => document.hasFocus() && document.activeElement?.id === 'chat-input'), 200)
+        .catch(() => { throw new Error('the question box of the Chat view is not focused'); });
+      // VS Code opens a collapsed view at its minimum height: drag the sash above it up, as a user would, to give it room
+      const header = page.locator('.part.sidebar .pane-header').filter({ hasText: /^\s*chat\s*$/i }).first();
+      const before = await header.boundingBox();
+      const sidebarBox = await page.locator('.part.sidebar').boundingBox();
+      const sashes = await page.locator('.part.sidebar .monaco-sash.horizontal').evaluateAll((ss) => ss.map((e) => { const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2, w: r.width }; }));
+      const sash = before && sashes.filter((x) => x.w > 0).sort((a, b) => Math.abs(a.y - before.y) - Math.abs(b.y - before.y))[0];
+      if (!before || !sidebarBox || !sash || Math.abs(sash.y - before.y) > 10) throw new Error(`no sash above the Chat view (header at ${before?.y}, sashes ${JSON.stringify(sashes)})`);
+      await page.mouse.move(sash.x, sash.y);
+      await page.mouse.down();
+      await page.mouse.move(sash.x, sidebarBox.y + sidebarBox.height * 0.3, { steps: 8 });
+      await page.mouse.up();
+      const after = await header.boundingBox();
+      const height = await chat.locator('body').evaluate(() => window.innerHeight);
+      console.log(`     Chat view about "${shownGoal}" · ${shownId}; ${chatRun.citations.size} report citations; dragged its sash from y=${Math.round(before.y)} to y=${Math.round(after?.y ?? -1)}: ${height}px tall`);
+    });
+
+    let chatAnswer = null;
+    await check('Chat: a follow-up is answered from the report (extractive label), with [n] chips of the report\'s citations', async () => {
+      if (!chatOpen) throw new Error('the Chat view did not open');
+      const r = await askInChat(cx.followUp);
+      if (!r.answer) throw new Error('the answer is empty');
+      if (r.engine !== 'extractive' || r.badge !== 'extractive') throw new Error(`engine "${r.engine}", badge "${r.badge}": an offline answer must be labelled extractive`);
+      if (r.mode !== 'report') throw new Error(`mode "${r.mode}" (${r.meta}), expected an answer from the report`);
+      if (!r.chips.length) throw new Error(`no citation chips in "${r.answer.slice(0, 200)}"`);
+      const bad = r.chips.filter((c) => !chatRun.citations.has(c.n) || c.where !== whereOf(chatRun.citations.get(c.n)) || c.text !== String(c.n));
+      if (bad.length) throw new Error(`chips that are not the report's citations: ${JSON.stringify(bad.slice(0, 3))}`);
+      const plain = await r.turn.locator('.chat-a').evaluate((e) => /\[\d+\]/.test([...e.childNodes].map((n) => n.nodeType === 3 ? n.textContent : '').join('')));
+      if (plain) throw new Error('a [n] of the answer is left as text next to the chips');
+      chatAnswer = r;
+      const file = path.join(folder, '.marker-research', 'chats');
+      const saved = listFiles(file).filter((f) => f.endsWith('.jsonl'));
+      if (saved.length !== 1) throw new Error(`${saved.length} conversation files in ${file}, expected 1`);
+      const lines = fs.readFileSync(saved[0], 'utf8').trim().split('\n');
+      if (lines.length !== 2 || JSON.parse(lines[0]).runId !== chatRun.runId) throw new Error(`${saved[0]}: ${lines.length} lines, header ${lines[0].slice(0, 160)}`);
+      console.log(`     "${cx.followUp}" → ${r.mode}, ${r.badge}${r.sawPending ? ', streamed (pending turn seen)' : ''}; chips ${JSON.stringify(r.chips.map((c) => c.n))}; "${r.answer.slice(0, 110)}…"; saved ${path.relative(folder, saved[0])}`);
+    });
+
+    await check('Chat: clicking a chip opens the cited span in the original file, selected and in view', async () => {
+      if (!chatAnswer) throw new Error('no answer in the Chat view');
+      const c = chatAnswer.chips[0];
+      const src = chatRun.citations.get(c.n).source;
+      await chatAnswer.turn.locator(`.chat-a button.cite-chip[data-n="${c.n}"]`).first().click();
+      const text = await editorAt(src.file, src.startLine + 1, src.startColumn + 1);
+      const highlighted = await page.locator('.editor-group-container.active .monaco-editor .view-overlays .cdr').count();
+      console.log(`     chip [${c.n}] → ${c.where} "${text}"${highlighted ? `, ${highlighted} highlight decorations` : ''}`);
+    });
+
+    let citationTurn = null;
+    await check(`Chat: "What does [${cx.citation}] say?" shows citation ${cx.citation}'s original inline, verbatim, its context dimmed`, async () => {
+      if (!chatAnswer) throw new Error('no answer in the Chat view');
+      const n = cx.citation;
+      const span = chatRun.citations.get(n);
+      if (!span) throw new Error(`the report has no citation [${n}]`);
+      const r = await askInChat(`What does [${n}] say?`);
+      if (r.mode !== 'citation') throw new Error(`mode "${r.mode}" (${r.meta}), expected a citation answer`);
+      const loaded = r.turn.locator(`details.chat-loaded[data-n="${n}"]`);
+      if (!(await loaded.count())) throw new Error(`no details.chat-loaded[data-n="${n}"] under the answer "${r.answer.slice(0, 160)}"`);
+      if (!(await loaded.evaluate((d) => d.open))) throw new Error('the loaded original is collapsed');
+      const cited = (await loaded.locator('mark.loaded-cited').innerText()).trim();
+      const context = (await loaded.locator('.loaded-context').allInnerTexts()).join(' ').trim();
+      const opacity = Number(await loaded.locator('.loaded-context').first().evaluate((e) => getComputedStyle(e).opacity).catch(() => '1'));
+      if (!cited) throw new Error('the loaded original is empty');
+      if (!context || !(opacity < 1)) throw new Error(`the context around the original is missing or not dimmed (opacity ${opacity})`);
+      const norm = (t) => t.replace(/\s+/g, ' ').trim();
+      const original = fs.readFileSync(path.join(folder, span.source.file), 'utf8').split(/\r?\n/).slice(span.source.startLine, span.source.endLine + 1).join('\n');
+      if (!norm(original).includes(norm(cited))) throw new Error(`"${cited.slice(0, 80)}" is not the text of ${whereOf(span)} ("${norm(original).slice(0, 80)}")`);
+      if (!r.chips.some((c) => c.n === n)) throw new Error(`the answer has no chip [${n}]`);
+      // the original collapses (it is a <details>)
+      await loaded.locator('summary').click();
+      if (await loaded.evaluate((d) => d.open)) throw new Error('the loaded original does not collapse');
+      await loaded.locator('summary').click();
+      citationTurn = r;
+      console.log(`     [${n}] → ${whereOf(span)}: «${cited.slice(0, 90)}»; ${context.length} chars of context (opacity ${opacity})`);
+    });
+
+    await check('screenshot test-results/e2e/chat.png (Chat view: a follow-up, a loaded original; fits, nothing overflows)', async () => {
+      if (!chatOpen) throw new Error('the Chat view did not open');
+      fs.mkdirSync(path.dirname(CHAT_SCREENSHOT), { recursive: true });
+      await chat.locator('#chat-turns').evaluate((e) => { e.scrollTop = e.scrollHeight; });
+      await sleep(300);
+      await page.screenshot({ path: CHAT_SCREENSHOT, timeout: 30_000 });
+      const layout = await chat.locator('body').evaluate(() => {
+        const over = [...document.querySelectorAll('#chat *')].filter((e) => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible' && e.clientWidth > 0)
+          .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${e.scrollWidth}>${e.clientWidth}`);
+        const form = document.querySelector('form.chat-form').getBoundingClientRect();
+        return { page: document.documentElement.scrollWidth - document.documentElement.clientWidth, over, formBottom: form.bottom, height: window.innerHeight, width: window.innerWidth };
+      });
+      if (layout.page > 0) throw new Error(`the Chat view scrolls sideways by ${layout.page}px`);
+      if (layout.over.length) throw new Error(`elements overflow: ${layout.over.slice(0, 4).join(', ')}`);
+      if (layout.formBottom > layout.height + 1) throw new Error(`the question box is cut off (bottom ${layout.formBottom} > ${layout.height})`);
+      console.log(`     Chat view ${layout.width}×${layout.height}px; ${citationTurn ? 'two turns' : 'turns'}, the input in view`);
+    });
+
+    await check('Chat: "Ask about this report" on report.md (editor title) keeps the conversation; "New conversation", then the earlier one reopens from the list', async () => {
+      if (!chatAnswer) throw new Error('no answer in the Chat view');
+      const reportBtn = webviewWith('.run button.run-report', 5_000);
+      await (await reportBtn).locator('.run button.run-report').click();
+      const tab = page.locator('.editor-group-container.active .tab.active');
+      await waitFor('report.md in the editor', 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes('report.md'), 200);
+      const action = page.locator('.editor-group-container.active .editor-actions .action-label[aria-label^="Ask about this report"]');
+      await action.first().waitFor({ state: 'visible', timeout: 10_000 }).catch(async (e) => {
+        const labels = await page.locator('.editor-group-container.active .editor-actions .action-label').evaluateAll((as) => as.map((a) => a.getAttribute('aria-label')));
+        throw new Error(`no "Ask about this report" in the editor title of report.md (${firstLine(e)}; actions ${JSON.stringify(labels)})`);
+      });
+      await action.first().click();
+      const conversationId = await chat.locator('#chat').getAttribute('data-conversation-id');
+      await waitFor('#chat-input focused', 10_000, async () => chat.locator('body').evaluate(() => document.activeElement?.id === 'chat-input'), 200);
+      const kept = await chat.locator('li.chat-turn[data-turn]:not(.is-pending)').count();
+      if ((await chat.locator('#chat').getAttribute('data-conversation-id')) !== conversationId || kept < 2) throw new Error(`the conversation about the same report was not kept (${kept} turns)`);
+      await chat.locator('#chat-new').click();
+      await waitFor('an empty conversation', 10_000, async () => (await chat.locator('#chat').getAttribute('data-conversation-id')) === '' && (await chat.locator('li.chat-turn').count()) === 0, 200);
+      if ((await chat.locator('#chat-about').getAttribute('data-run-id')) !== chatRun.runId) throw new Error('"New conversation" left the run');
+      await chat.locator('#chat-history-toggle').click();
+      const entry = chat.locator(`li.history-entry[data-conversation-id="${conversationId}"]`);
+      await entry.waitFor({ state: 'visible', timeout: 5_000 }).catch(async () => { throw new Error(`conversation ${conversationId} is not in the list (${JSON.stringify(await chat.locator('li.history-entry').allInnerTexts().catch(() => []))})`); });
+      const listed = (await entry.innerText()).replace(/\s+/g, ' ').trim();
+      await entry.click();
+      await waitFor(`conversation ${conversationId} reopened`, 10_000, async () => (await chat.locator('#chat').getAttribute('data-conversation-id')) === conversationId && (await chat.locator('li.chat-turn[data-turn]').count()) >= 2, 200);
+      const chips = await chat.locator('li.chat-turn').first().locator('button.cite-chip').count();
+      if (!chips) throw new Error('the reopened conversation shows no citation chips');
+      console.log(`     editor title action kept ${conversationId} (${kept} turns); list entry "${listed.slice(0, 100)}" reopened it with ${chips} chips in its first answer`);
+    });
+
+    await check('Chat: after "Developer: Reload Window", "Ask Follow-up" from the palette reopens the conversation (turns, chips)', async () => {
+      if (!chatAnswer) throw new Error('no answer in the Chat view');
+      const conversationId = await chat.locator('#chat').getAttribute('data-conversation-id');
+      const logText = () => outputChannelLogs(dirs.data).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+      const reopenedLines = () => (logText().match(new RegExp(`(reopened|opened) conversation ${conversationId}`, 'g')) ?? []).length;
+      const before = reopenedLines();
+      await runFromPalette('Developer: Reload Window');
+      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+      await page.locator('.part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+      await runFromPalette('Marker Research: Ask Follow-up');
+      chat = await webviewWith('#chat-turns', 30_000);
+      await waitFor(`conversation ${conversationId} back after the reload`, 30_000, async () =>
+        reopenedLines() > before && (await chat.locator('#chat').getAttribute('data-conversation-id')) === conversationId && (await chat.locator('li.chat-turn[data-turn]').count()) >= 2, 300)
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}; shown ${await chat.locator('#chat').getAttribute('data-conversation-id').catch(() => '?')} with ${await chat.locator('li.chat-turn[data-turn]').count().catch(() => '?')} turns${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const chips = await chat.locator('button.cite-chip').count();
+      const loaded = await chat.locator('details.chat-loaded').count();
+      if (!chips || !loaded) throw new Error(`after the reload: ${chips} chips, ${loaded} loaded originals`);
+      const line = logText().split('\n').filter((l) => l.includes(`conversation ${conversationId}`)).pop()?.replace(/^.*?chat: /, '') ?? '';
+      console.log(`     "${line}"; ${chips} chips, ${loaded} loaded original(s) shown`);
     });
   } finally {
     // 6. screenshot of the whole workbench, Marker Research view visible (also taken after a failure: it helps)
