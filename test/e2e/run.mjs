@@ -749,17 +749,22 @@ async function main() {
       // The webview's context menu opens asynchronously and a click can land while it is still
       // being laid out: one more try (right-click again) before failing.
       for (let attempt = 1; ; attempt++) {
+        await webview.locator(`li.item[data-item-id="${id}"] .item-title`).scrollIntoViewIfNeeded().catch(() => {});
         await webview.locator(`li.item[data-item-id="${id}"] .item-title`).click({ button: 'right' });
         const entry = page.locator('.context-view .monaco-menu .action-item').filter({ hasText: 'Retrieve Full Item' }).first();
         try {
           await entry.waitFor({ state: 'visible', timeout: 5_000 })
             .catch(async (e) => { throw new Error(`no "Retrieve Full Item" in the context menu (${firstLine(e)}; menu: ${JSON.stringify(await page.locator('.context-view').allInnerTexts().catch(() => []))})`); });
-          await entry.click();
+          // Let the menu settle where it will stay, then point at the entry: the first try clicks it, the second runs it from the keyboard.
+          await sleep(200);
+          await entry.hover();
+          if (attempt === 1) await entry.click();
+          else await page.keyboard.press('Enter');
           await waitFor(`a tab "${id} (full item)"`, 8_000, async () => (await tab.innerText({ timeout: 1_000 })).includes(`${id} (full item)`), 200)
             .catch(async (e) => { throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})`); });
           break;
         } catch (e) {
-          if (attempt >= 2) throw e;
+          if (attempt >= 3) throw e;
           console.log(`     context menu: try ${attempt} did not open the item (${firstLine(e)}); trying again`);
           await page.keyboard.press('Escape');
         }
