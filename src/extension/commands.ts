@@ -293,7 +293,7 @@ export function createCommands(s: Services): CommandMap {
     if (!runId && arg === undefined && s.research.runManifests.filter((r) => r.report).length > 1) {
       const pick = await vscode.window.showQuickPick(
         s.research.runManifests.filter((r) => r.report).map((r) => ({ label: r.goal, description: `${r.run_id} · ${r.status}`, detail: `${r.complexity} · ${r.engine}${r.model ? ` ${r.model}` : ''}`, runId: r.run_id })),
-        { title: 'Marker Research: Open Report', placeHolder: 'The report of which run? (newest first)' },
+        { title: 'Marker Research: Open Report', placeHolder: 'The report of which run? (newest first; type a goal or a run id)', matchOnDescription: true },
       );
       if (!pick) return;
       runId = pick.runId;

@@ -887,6 +887,13 @@ async function main() {
     const reportOpen = await check('command palette: Marker Research: Open Report shows report.md with [1]', async () => {
       if (!researchDone) throw new Error('research did not finish');
       await runFromPalette('Marker Research: Open Report');
+      // With several runs it asks which report: the one the chat is about.
+      const picker = page.locator('.quick-input-widget');
+      if (await picker.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false)) {
+        await page.keyboard.insertText(chatRun.runId);
+        await sleep(300);
+        await page.keyboard.press('Enter');
+      }
       const tab = page.locator('.editor-group-container.active .tab.active');
       await waitFor('the active editor tab "report.md"', 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes('report.md'), 200)
         .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
@@ -1270,20 +1277,10 @@ async function main() {
       if (shownGoal !== goal || shownId !== runId) throw new Error(`the Chat view is about "${shownGoal}" (${shownId}), expected "${goal}" (${runId})`);
       await waitFor('#chat-input focused', 10_000, async () => chat.locator('body').evaluate(() => document.hasFocus() && document.activeElement?.id === 'chat-input'), 200)
         .catch(() => { throw new Error('the question box of the Chat view is not focused'); });
-      // VS Code opens a collapsed view at its minimum height: drag the sash above it up, as a user would, to give it room
-      const header = page.locator('.part.sidebar .pane-header').filter({ hasText: /^\s*chat\s*$/i }).first();
-      const before = await header.boundingBox();
-      const sidebarBox = await page.locator('.part.sidebar').boundingBox();
-      const sashes = await page.locator('.part.sidebar .monaco-sash.horizontal').evaluateAll((ss) => ss.map((e) => { const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2, w: r.width }; }));
-      const sash = before && sashes.filter((x) => x.w > 0).sort((a, b) => Math.abs(a.y - before.y) - Math.abs(b.y - before.y))[0];
-      if (!before || !sidebarBox || !sash || Math.abs(sash.y - before.y) > 10) throw new Error(`no sash above the Chat view (header at ${before?.y}, sashes ${JSON.stringify(sashes)})`);
-      await page.mouse.move(sash.x, sash.y);
-      await page.mouse.down();
-      await page.mouse.move(sash.x, sidebarBox.y + sidebarBox.height * 0.3, { steps: 8 });
-      await page.mouse.up();
-      const after = await header.boundingBox();
+      // The Chat view has its own activity-bar container: the whole height of the side bar.
       const height = await chat.locator('body').evaluate(() => window.innerHeight);
-      console.log(`     Chat view about "${shownGoal}" · ${shownId}; ${chatRun.citations.size} report citations; dragged its sash from y=${Math.round(before.y)} to y=${Math.round(after?.y ?? -1)}: ${height}px tall`);
+      if (height < 400) throw new Error(`the Chat view is ${height}px tall; expected the side bar's height`);
+      console.log(`     Chat view about "${shownGoal}" · ${shownId}; ${chatRun.citations.size} report citations; ${height}px tall`);
     });
 
     let chatAnswer = null;
@@ -1365,8 +1362,15 @@ async function main() {
 
     await check('Chat: "Ask about this report" on report.md (editor title) keeps the conversation; "New conversation", then the earlier one reopens from the list', async () => {
       if (!chatAnswer) throw new Error('no answer in the Chat view');
-      const reportBtn = webviewWith('.run button.run-report', 5_000);
-      await (await reportBtn).locator('.run button.run-report').click();
+      // The Chat view has its own container (the Corpus view is hidden now): open the report from the palette.
+      await runFromPalette('Marker Research: Open Report');
+      // With several runs it asks which report: the one the chat is about.
+      const picker = page.locator('.quick-input-widget');
+      if (await picker.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false)) {
+        await page.keyboard.insertText(chatRun.runId);
+        await sleep(300);
+        await page.keyboard.press('Enter');
+      }
       const tab = page.locator('.editor-group-container.active .tab.active');
       await waitFor('report.md in the editor', 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes('report.md'), 200);
       const action = page.locator('.editor-group-container.active .editor-actions .action-label[aria-label^="Ask about this report"]');
