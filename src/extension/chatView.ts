@@ -5,8 +5,8 @@
  * conversations. Talks to its webview only through the typed protocol in
  * src/shared/chatProtocol.ts; what the webview sends is parsed, never trusted.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewPage, whenReady } from './webviewHost';
 import { chatToHostSchema, type ChatState, type ChatToHost, type HostToChat } from '../shared/chatProtocol';
 
 /** What the view's buttons and links do (the extension wires them to the chat service and commands). */
@@ -58,19 +58,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** Resolves true when the webview is ready, false after `ms`. */
   whenReady(ms: number): Promise<boolean> {
-    if (this.isReady) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        sub.dispose();
-        resolve(false);
-      }, ms);
-      const sub = this.readyEmitter.event(() => {
-        clearTimeout(timer);
-        sub.dispose();
-        resolve(true);
-      });
-    });
+    return whenReady(() => this.isReady, this.readyEmitter.event, ms);
   }
+
 
   /** A message of the chat service (state, deltas, errors); dropped while the view is not ready (`ready` brings the whole state). */
   post(msg: HostToChat): void {
@@ -119,24 +109,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'chat.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css'));
-    const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${style.toString()}" rel="stylesheet">
-<title>Marker Research Chat</title>
-</head>
-<body>
-<div id="chat"><p class="chat-loading" role="status">Loading…</p></div>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewPage(webview, this.extensionUri, { script: 'chat.js', style: 'chat.css', title: 'Marker Research Chat', body: '<div id="chat"><p class="chat-loading" role="status">Loading…</p></div>' });
   }
 
   dispose(): void {

@@ -2,8 +2,8 @@
  * The "Corpus" webview view in the Marker Research container. Talks to its
  * webview only through the typed protocol in src/shared/webviewProtocol.ts.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewPage, whenReady } from './webviewHost';
 import type { ProgressUpdate } from '../core/util/abort';
 import { webviewToHostSchema, type HostToWebview, type ResearchState, type ResearchStepStatus, type SidebarState, type WebviewToHost } from '../shared/webviewProtocol';
 
@@ -116,19 +116,9 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
 
   /** Resolves true when the webview is ready, false after `ms`. */
   whenReady(ms: number): Promise<boolean> {
-    if (this.isReady) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        sub.dispose();
-        resolve(false);
-      }, ms);
-      const sub = this.readyEmitter.event(() => {
-        clearTimeout(timer);
-        sub.dispose();
-        resolve(true);
-      });
-    });
+    return whenReady(() => this.isReady, this.readyEmitter.event, ms);
   }
+
 
   /** Progress, result or error of a question of the Ask box. */
   postAsk(msg: AskMessage): void {
@@ -202,24 +192,7 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'sidebar.css'));
-    const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${style.toString()}" rel="stylesheet">
-<title>Marker Research</title>
-</head>
-<body>
-<div id="app"><p id="status" role="status">Loading…</p></div>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewPage(webview, this.extensionUri, { script: 'webview.js', style: 'sidebar.css', title: 'Marker Research', body: '<div id="app"><p id="status" role="status">Loading…</p></div>' });
   }
 
   dispose(): void {

@@ -8,6 +8,7 @@
  * never parsed as HTML.
  */
 import { CHAT_MAX_QUESTION_CHARS, parseAnswer, type AnswerBlock, type ChatCitationView, type ChatConversationView, type ChatHistoryEntry, type ChatPendingView, type ChatState, type ChatToHost, type ChatTurnView, type HostToChat, type InlinePiece } from '../shared/chatProtocol';
+import { button, el } from './dom';
 
 /** What the webview remembers across being hidden (vscode.getState/setState). */
 interface ViewMemory {
@@ -32,25 +33,6 @@ function loadMemory(): ViewMemory {
   return { draft: typeof raw?.draft === 'string' ? raw.draft : '', state: ok ? state : null };
 }
 const memory = loadMemory();
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-function button(cls: string, label: string, title: string, onClick: () => void): HTMLButtonElement {
-  const b = el('button', cls, label);
-  b.type = 'button';
-  b.title = title;
-  b.addEventListener('click', (e) => {
-    e.preventDefault(); // inside a <summary>: do not toggle
-    e.stopPropagation();
-    onClick();
-  });
-  return b;
-}
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 const when = (iso: string): string => {

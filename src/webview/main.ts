@@ -12,6 +12,7 @@ import { ASK_MAX_QUESTION_CHARS, ASK_STRATEGIES } from '../shared/webviewProtoco
 import type {
   AskHitView, AskResultView, GoalView, HostToWebview, ItemSummary, MarkerGroup, MarkerKindName, MarkerSummary, ProblemSummary, ResearchState, ResearchStepStatus, SidebarState, StepView, WebviewToHost,
 } from '../shared/webviewProtocol';
+import { button, el } from './dom';
 
 /** What the webview remembers across reloads (vscode.getState/setState). */
 interface ViewMemory {
@@ -57,25 +58,6 @@ const memory = loadMemory();
 const openKeys = new Set(memory.open);
 const saveMemory = (): void =>
   vscode.setState({ filter: filterInput.value, kinds: ALL_KINDS.filter((k) => kindsOn.has(k)), open: [...openKeys], focusItem, askHistory, askResult: shownAsk });
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-function button(cls: string, label: string, title: string, onClick: () => void): HTMLButtonElement {
-  const b = el('button', cls, label);
-  b.type = 'button';
-  b.title = title;
-  b.addEventListener('click', (e) => {
-    e.preventDefault(); // inside a <summary>: do not toggle
-    e.stopPropagation();
-    onClick();
-  });
-  return b;
-}
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
