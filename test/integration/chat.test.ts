@@ -102,6 +102,11 @@ for (const provider of ['openai', 'ollama'] as const) {
         const c = conv.citations.find((k) => k.number === l.number)!;
         const item = corpus.items.find((i) => i.id === c.span.item_id)!;
         assert.equal(l.text, item.transcript!.text.slice(c.span.start, c.span.end));
+        // …and the original file's own text at the cited range (the demo's transcripts keep text verbatim).
+        const src = c.span.source;
+        const lines = (await readFile(path.join(dir, src.file), 'utf8')).split('\n');
+        const slice = src.startLine === src.endLine ? lines[src.startLine]!.slice(src.startColumn, src.endColumn) : [lines[src.startLine]!.slice(src.startColumn), ...lines.slice(src.startLine + 1, src.endLine), lines[src.endLine]!.slice(0, src.endColumn)].join('\n');
+        assert.equal(l.text, slice);
       }
       const prompt = server.chatRequests().pop()!.messages!.map((m) => m.content).join('\n');
       for (const l of turn.loaded) assert.ok(prompt.includes(`«${l.text}»`), 'the original is in the prompt, marked');
