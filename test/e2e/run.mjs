@@ -402,7 +402,13 @@ async function main() {
         await page.keyboard.press('Escape');
       }
     }
-    await input.fill(`>${label}`);
+    // Right after a reload the widget can be re-rendered under the cursor: one more try.
+    await input.fill(`>${label}`, { timeout: 10_000 }).catch(async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${label}`, { timeout: 10_000 });
+    });
     const rows = page.locator('.quick-input-list .monaco-list-row');
     const row = rows.filter({ hasText: label }).first();
     try { await row.waitFor({ state: 'visible', timeout: 15_000 }); } catch {
@@ -1403,8 +1409,12 @@ async function main() {
       const logText = () => outputChannelLogs(dirs.data).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
       const reopenedLines = () => (logText().match(new RegExp(`(reopened|opened) conversation ${conversationId}`, 'g')) ?? []).length;
       const before = reopenedLines();
+      // Wait for the page to load again: the old workbench stays visible for a moment after the command.
+      const reloaded = page.waitForEvent('load', { timeout: 60_000 });
       await runFromPalette('Developer: Reload Window');
+      await reloaded;
       await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+      await waitFor('the extension to activate again', 60_000, async () => (logText().match(/Marker Research activated/g) ?? []).length >= 2, 300).catch(() => {});
       await page.locator('.part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
       await runFromPalette('Marker Research: Ask Follow-up');
       chat = await webviewWith('#chat-turns', 30_000);
