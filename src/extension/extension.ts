@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { AskService } from './askService';
 import { VectorService } from './vectorService';
-import { ChatService, registerChatParticipant } from './chatService';
+import { registerChatParticipant } from './chatParticipant';
+import { ChatService } from './chatService';
 import { ChatViewProvider } from './chatView';
 import { createChatActions, createCommands, refreshSidebar, showError } from './commands';
 import { CorpusService } from './corpusService';

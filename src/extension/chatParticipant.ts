@@ -1,0 +1,55 @@
+/**
+ * The `@research` chat participant: the same conversation as the Chat view, in VS Code's own
+ * chat where the editor has one (code-server 4.100.3 has the API but no chat view to show it).
+ */
+import * as vscode from 'vscode';
+import type { ChatService } from './chatService';
+import { corpusFile } from './markerService';
+
+/**
+ * `@research` in VS Code's Chat view, serving the conversation of the Chat view
+ * (same turns, same numbering; `/new` starts a new one about the same run).
+ * Registered only where the chat API exists; code-server without a chat
+ * provider has the API but shows no Chat view, so the webview stays the main path.
+ */
+export function registerChatParticipant(service: ChatService, log: vscode.LogOutputChannel, extensionUri: vscode.Uri): vscode.Disposable | undefined {
+  const chat = (vscode as { chat?: typeof vscode.chat }).chat;
+  if (typeof chat?.createChatParticipant !== 'function') {
+    log.info('chat: this editor has no chat API; @research is not registered (the Chat view serves the conversation)');
+    return undefined;
+  }
+  const handler: vscode.ChatRequestHandler = async (request, _context, stream, token) => {
+    if (request.command === 'new') {
+      await service.newConversation(service.runId);
+      stream.markdown(service.runId ? `New conversation about run \`${service.runId}\`.` : 'New conversation about the whole corpus.');
+      return {};
+    }
+    const controller = new AbortController();
+    const sub = token.onCancellationRequested(() => controller.abort());
+    try {
+      stream.progress(service.runId ? `Answering from the report of run ${service.runId}…` : 'Searching the corpus…');
+      const turn = await service.askQuestion(service.conversationId ?? null, request.prompt, { signal: controller.signal, onDelta: (t) => stream.markdown(t) });
+      if (!turn) return {};
+      for (const l of turn.loaded) stream.markdown(`\n\n> **[${l.number}]** ${l.text.replace(/\s+/g, ' ')}`);
+      const root = service.root;
+      if (root) {
+        for (const c of turn.citations) {
+          const src = c.span.source;
+          try {
+            stream.reference(new vscode.Location(corpusFile(root, src.file), new vscode.Range(src.startLine, src.startColumn, src.endLine, src.endColumn)));
+          } catch {}
+        }
+      }
+      if (turn.engine === 'extractive') stream.markdown('\n\n*extractive: no model wrote this answer*');
+      return { metadata: { conversationId: service.conversationId, turn: turn.turn } };
+    } catch (e) {
+      return { errorDetails: { message: (e as Error).message.replace(/^chat: /, '') } };
+    } finally {
+      sub.dispose();
+    }
+  };
+  const participant = chat.createChatParticipant('markerResearch.research', handler);
+  participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
+  log.info('chat: @research registered with the chat API');
+  return participant;
+}
