@@ -230,7 +230,7 @@ export class AskService implements vscode.Disposable {
             forgetAnswers(ctx);
           }
           const model = await this.modelFor(notes);
-          return askCorpus(ctx, { question, itemId, session: q.session }, { k: HITS, model, promptsDir: this.promptsDir, signal });
+          return askCorpus(ctx, { question, itemId, session: q.session }, { k: HITS, model, promptsDir: this.promptsDir, rerank: this.settings.value.askRerank, signal });
         }),
       );
       if (this.current?.askId !== askId) return; // superseded

@@ -53,6 +53,8 @@ export const settingsSchema = z.object({
   condenseBaseUrl: z.string().default(''),
   /** Embedding model for the vector retrieval strategy (same provider and base URL); empty: vectors off. */
   embeddingModel: z.string().default(''),
+  /** Ask the Corpus: with a model, let it reorder the best hits (one more call per question). */
+  askRerank: z.boolean().default(false),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -78,5 +80,6 @@ export const SETTING_DESCRIPTIONS: Record<keyof Settings, string> = {
   condensation: 'After Generate Markers, condense every item with a local Ollama model (claims with evidence spans, counterpoints, categories), cached in .marker-research/condensed/.',
   condenseModel: 'Ollama model for the condensation pass, e.g. qwen2.5:7b.',
   condenseBaseUrl: 'Ollama host for the condensation pass. Empty: http://127.0.0.1:11434.',
+  askRerank: 'Ask the Corpus: with a model configured, let it reorder the best hits by how well each answers the question (one more model call per question). Off: hits in fused order.',
   embeddingModel: 'Embedding model for the vector retrieval strategy of Ask the Corpus (e.g. `text-embedding-3-small`, `nomic-embed-text`), served by the same provider and base URL as the model. Vectors are cached per chunk in .marker-research/vectors/. Empty: vectors off.',
 };
