@@ -55,6 +55,14 @@ const corpus = corpusOf([
     ],
   },
 ]);
+corpus.items.push(
+  ...corpusOf([
+    {
+      id: 'show', title: 'Product show',
+      turns: [['Host', 'Welcome to the show. Today we look at pricing.', 0], ['Marketing', 'Our marketing budget grew by a third this year.', 20], ['Host', 'Pricing stays the same for now.', 40]],
+    },
+  ]).items,
+);
 const { index: entities } = EntityIndex.build(corpus);
 const understand = (question: string, itemId?: string, session: string[] = []) => understandWithRules({ question, itemId, session }, { entities, corpus });
 
@@ -118,6 +126,11 @@ describe('entities', () => {
   test('speaker labels, by label and by role', () => {
     assert.deepEqual(entityStrings(understand('Did PhD A and PhD B agree?', 'lab')), ['PhD A', 'PhD B']);
     assert.deepEqual(entityStrings(understand('What did the professor decide?', 'lab')), ['Professor D']);
+  });
+  test('a one-word label: "the host" is the speaker, "for marketing" is the word', () => {
+    assert.deepEqual(entityStrings(understand('What did the host say about pricing?', 'show')), ['Host']);
+    assert.deepEqual(entityStrings(understand('Summarize the findings for marketing.', 'show')), []);
+    assert.deepEqual(entityStrings(understand('Did Marketing agree with the host?', 'show')), ['Marketing', 'Host']);
   });
   test('names in the text, with capitals; common words and acronyms are not names', () => {
     assert.deepEqual(entityStrings(understand('What did the team hear from Maria Lopez?', 'lab')), ['Maria Lopez']);

@@ -112,7 +112,8 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
     for (const r of findAll(question, folded, form)) {
       if (overlaps(r, taken)) continue;
       // A label that is a common word ("Marketing") written in lower case is the word, not the speaker ("findings for marketing").
-      if (!role && /^\p{Lu}/u.test(form) && !/\p{Lu}/u.test(question.slice(r[0], r[1]))) continue;
+      // "the host", "el presentador" are the role even in lower case.
+      if (!role && /^\p{Lu}/u.test(form) && !/\p{Lu}/u.test(question.slice(r[0], r[1])) && !/(?<![\p{L}])(?:the|el|la|los|las)\s+$/iu.test(question.slice(0, r[0]))) continue;
       push({ text: question.slice(r[0], r[1]), label, kind: 'speaker', speaker: label, itemIds: itemsWithSpeaker(entities, label, scope), fromSession: false }, r);
     }
   }

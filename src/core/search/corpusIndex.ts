@@ -285,6 +285,15 @@ export class CorpusIndex {
     return MiniSearchInternals.documentFrequency(this.ms, term, 'text');
   }
 
+  /** Chunks whose text, title or speakers contain `term`, the largest of the three (what a search for it costs). */
+  matchFrequency(term: string): number {
+    return Math.max(
+      MiniSearchInternals.documentFrequency(this.ms, term, 'text'),
+      MiniSearchInternals.documentFrequency(this.ms, term, 'title'),
+      MiniSearchInternals.documentFrequency(this.ms, term, 'speaker'),
+    );
+  }
+
   get documentCount(): number {
     return this.ms.documentCount;
   }

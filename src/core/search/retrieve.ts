@@ -44,7 +44,8 @@ export const MIN_PRUNED_DF = 5000;
 export function queryWeights(index: CorpusIndex, query: string): Map<string, number> {
   const terms = tokenizeQuery(query);
   const limit = Math.max(MIN_PRUNED_DF, index.documentCount * MAX_QUERY_TERM_SHARE);
-  const kept = terms.filter((t) => index.documentFrequency(t) <= limit);
+  // A speaker's name or a title word can match as many windows as a common word (every turn of "Host"): counted too.
+  const kept = terms.filter((t) => index.matchFrequency(t) <= limit);
   return new Map((kept.length ? kept : terms).map((t) => [t, 1]));
 }
 

@@ -17,7 +17,7 @@ const STRONG = /!|！|\b(?:never|always|best|worst|incredible|amazing|crazy|nunc
 const CLOCK_IN_COMMENT = /(?<![\d:])(\d{1,2}:\d{2}(?::\d{2})?)(?![\d:])/g;
 
 /** Items analysed for a corpus-wide clip question: the most on-topic, else the most engaged. */
-const MAX_ITEMS = 8;
+const MAX_ITEMS = 5;
 
 interface BaseClip {
   start: number;
