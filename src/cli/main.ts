@@ -2,6 +2,8 @@
  * The headless command line: `marker-research <command> ...`. Uses the same core
  * code as the extension.
  */
+import { LlmError } from '../core/llm/types';
+import { UnsafeStatePathError } from '../core/storage/safePath';
 import { CancelledError } from '../core/util/abort';
 import { ASK_USAGE, askCommand } from './askCommand';
 import { CHAT_USAGE, chatCommand } from './chatCommand';
@@ -69,6 +71,15 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     if (e instanceof CancelledError) {
       err.write('marker-research: cancelled\n');
       return 130;
+    }
+    // A bad setting or a refused state path is the user's to fix: its message says how; no stack.
+    if (e instanceof LlmError && e.reason === 'config') {
+      err.write(`marker-research ${command}: ${e.message}\n`);
+      return 1;
+    }
+    if (e instanceof UnsafeStatePathError) {
+      err.write(`marker-research ${command}: ${(e as Error).message}\n`);
+      return 1;
     }
     err.write(`marker-research: ${(e as Error).stack ?? String(e)}\n`);
     return 1;

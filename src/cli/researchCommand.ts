@@ -12,7 +12,7 @@ import { createMarkerEngine } from '../core/markers/engineFactory';
 import { generateMarkers } from '../core/markers/generate';
 import { resumeResearch, runResearch, type ResearchContext, type RunResult } from '../core/research/pipeline';
 import { readRun } from '../core/research/runStore';
-import { COMPLEXITIES, type Complexity } from '../core/research/schema';
+import { COMPLEXITIES, type Complexity, type RunManifest } from '../core/research/schema';
 import { consoleLogger } from '../core/util/log';
 import { numberOption, table, UsageError, type CliContext } from './io';
 import { promptsDir } from './markersCommand';
@@ -27,7 +27,10 @@ export const RESEARCH_USAGE = `marker-research research <corpusDir> [options]
   --plan FILE         run this (edited) plan.json instead of planning
   --resume RUN_ID     resume a run from its last finished step
   --json              JSON on stdout
-  Runs land in <corpus>/.marker-research/runs/<run-id>/.`;
+  Runs land in <corpus>/.marker-research/runs/<run-id>/.
+  Exit code 0 when the run is done; 1 when it is partial (some steps failed, or the report is a
+  fallback), failed (no step succeeded) or cancelled — the cause is printed on stderr and kept
+  in run.json ("error", "causes"); --resume RUN_ID runs the failed steps again.`;
 
 /** Runs the research command. */
 export async function researchCommand(ctx: CliContext): Promise<number> {
@@ -84,9 +87,12 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
   }
   if (tty) ctx.err.write('\r\x1b[K');
   const stored = await readRun(corpus.root, result.runId);
+  const code = exitCodeFor(result.manifest);
+  // A run that is not done says why on stderr (also with --json): exit 1.
+  if (code !== 0) ctx.err.write(`${failureLine(result.manifest)}\n`);
   if (values.json) {
     ctx.out.write(`${JSON.stringify({ runId: result.runId, runDir: result.runDir, reportPath: result.reportPath, manifest: result.manifest, usage: stored.usage ?? null }, null, 2)}\n`);
-    return result.manifest.status === 'done' ? 0 : 1;
+    return code;
   }
   const rows = (stored.plan?.steps ?? []).map((st) => {
     const r = stored.steps.get(st.step_id);
@@ -102,11 +108,25 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
     '',
     table(['step', 'status', 'findings', 'sources', 'rounds', 'tokens', 'goal'], rows, 60),
     '',
-    `tokens per phase: ${phases.length ? phases.join(', ') : '0 (extractive)'}`,
+    `tokens per phase: ${phases.length ? phases.join(', ') : result.manifest.engine === 'extractive' ? '0 (extractive)' : '0'}`,
   ];
   if (result.manifest.dedup) lines.push(`epic findings: ${result.manifest.dedup.findings_before} → ${result.manifest.dedup.findings_after}; cross-phase duplicates ${(result.manifest.dedup.cross_phase_rate_before * 100).toFixed(1)} % → ${(result.manifest.dedup.rate_after * 100).toFixed(1)} %`);
   lines.push(`citations: ${stored.sources?.citations.length ?? 0} resolved${result.manifest.removed_citations?.length ? `, ${result.manifest.removed_citations.length} unresolvable removed` : ''}`);
+  if (result.manifest.fallback_report) lines.push(`report is a FALLBACK (not written by the model): ${result.manifest.fallback_report}`);
   lines.push(`report: ${result.reportPath ?? '(none)'}`);
   ctx.out.write(`${lines.join('\n')}\n`);
-  return result.manifest.status === 'done' ? 0 : 1;
+  return code;
+}
+
+/**
+ * The exit code of `research`: 0 only for a `done` run (or one stopped after planning); 1 for
+ * `partial`, `failed` and `cancelled` runs.
+ */
+export function exitCodeFor(manifest: Pick<RunManifest, 'status'>): number {
+  return manifest.status === 'done' || manifest.status === 'planned' ? 0 : 1;
+}
+
+/** "marker-research research: run 2024… partial: 1 of 3 steps failed (s2): <cause>". */
+export function failureLine(manifest: Pick<RunManifest, 'run_id' | 'status' | 'error'>): string {
+  return `marker-research research: run ${manifest.run_id} ${manifest.status}: ${manifest.error ?? 'no cause recorded'}`;
 }

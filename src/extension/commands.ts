@@ -282,8 +282,9 @@ export function createCommands(s: Services): CommandMap {
     if (!given && goal === undefined) return;
     await researchBoundary('research', async () => {
       const r = await s.research.run(goal === 'plan' ? undefined : goal);
-      if (!r.reportPath) return;
-      const pick = await vscode.window.showInformationMessage(`Marker Research: research ${r.manifest.status}; the report is ready.`, 'Open Report');
+      // A partial or failed run has already said so with its cause (an error with Show Logs); its fallback report can still be opened.
+      if (!r.reportPath || r.manifest.status !== 'done') return;
+      const pick = await vscode.window.showInformationMessage('Marker Research: research done; the report is ready.', 'Open Report');
       if (pick === 'Open Report') await openReport(r.runId);
     });
   };

@@ -77,6 +77,14 @@ export function withCancellableProgress<T>(title: string, work: (signal: AbortSi
 
 // ---- the service ------------------------------------------------------------------------------
 
+/** The cause of a partial or failed run in one line ("2 of 3 steps failed (s1, s3): the model server rejected the API key (401)"). */
+export function runFailureText(m: Pick<RunManifest, 'status' | 'error' | 'steps'>): string {
+  if (m.error) return m.error;
+  const steps = Object.values(m.steps);
+  const failed = steps.filter((s) => s === 'failed').length;
+  return failed ? `${failed} of ${steps.length} steps failed (see the logs for the cause)` : `the run is ${m.status} (see the logs)`;
+}
+
 export type ResearchErrorReason = 'no-corpus' | 'busy' | 'no-run' | 'no-report';
 
 /** A research action that cannot be done; `reason` says why. Messages start with `research:`. */
@@ -125,9 +133,11 @@ export class ResearchService implements vscode.Disposable {
   get state(): ResearchState {
     const run = this.shown;
     const liveFor = run && run.manifest.run_id === this.liveRunId ? this.live : undefined;
+    // A partial or failed run shown without a fresher message says why (from its run.json).
+    const problem = !this.busy && run && (run.manifest.status === 'partial' || run.manifest.status === 'failed') ? `Run ${run.manifest.status}: ${runFailureText(run.manifest)}` : null;
     return {
       busy: this.busy,
-      message: this.message,
+      message: this.message ?? problem,
       goals: this.goals.map(goalView),
       run: run ? runViewFor({ manifest: run.manifest, plan: run.plan, steps: run.steps, requests: run.requests, live: liveFor }) : null,
       runs: this.runs.map((m) => ({ runId: m.run_id, goal: m.goal, status: m.status, createdAt: m.created_at })),
@@ -203,8 +213,19 @@ export class ResearchService implements vscode.Disposable {
     const m = result.manifest;
     const steps = Object.values(m.steps);
     const failed = steps.filter((s) => s === 'failed').length;
-    this.message = `Run ${m.status}: ${steps.length - failed}/${steps.length} steps done${failed ? `, ${failed} failed` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s${result.reportPath ? '; the report is ready.' : '.'}`;
-    this.log.info(`research: run ${result.runId} ${m.status} (${m.engine}${m.model ? ` ${m.model}` : ''}, ${m.complexity}): ${steps.length} steps, ${failed} failed; report ${result.reportPath ?? 'none'}`);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (m.status === 'done') {
+      this.message = `Run done: ${steps.length}/${steps.length} steps done in ${seconds} s${result.reportPath ? '; the report is ready.' : '.'}`;
+      this.log.info(`research: run ${result.runId} done (${m.engine}${m.model ? ` ${m.model}` : ''}, ${m.complexity}): ${steps.length} steps; report ${result.reportPath ?? 'none'}`);
+    } else {
+      // partial / failed: say so, with the cause, in the sidebar, the log and an error notification.
+      const cause = runFailureText(m);
+      this.message = `Run ${m.status}: ${cause}${m.fallback_report ? ' The report is a fallback (not written by the model).' : ''} Resuming the run (CLI: research --resume ${result.runId}) retries the failed steps.`;
+      this.log.error(`research: run ${result.runId} ${m.status} (${m.engine}${m.model ? ` ${m.model}` : ''}, ${m.complexity}): ${cause}; ${failed} of ${steps.length} steps failed; report ${result.reportPath ?? 'none'}${m.fallback_report ? ' (fallback)' : ''}`);
+      void vscode.window.showErrorMessage(`Marker Research: research ${m.status === 'failed' ? 'failed' : 'only partly succeeded'} — ${cause}`, 'Show Logs').then((pick) => {
+        if (pick === 'Show Logs') this.log.show();
+      });
+    }
     await this.reload(this.requireCorpus().root, result.runId);
     return result;
   }

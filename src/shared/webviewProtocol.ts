@@ -149,7 +149,8 @@ export interface RunView {
   complexity: string;
   engine: string;
   model: string | null;
-  status: 'planned' | 'running' | 'done' | 'failed' | 'cancelled';
+  /** `partial`: some steps failed (or the report is a fallback); `failed`: no step succeeded. */
+  status: 'planned' | 'running' | 'done' | 'partial' | 'failed' | 'cancelled';
   createdAt: string;
   steps: StepView[];
   /** Path of report.md relative to the corpus root, when the run has one. */

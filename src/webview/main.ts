@@ -10,7 +10,7 @@
 import { ALL_KINDS, filterIsEmpty, markerMatches, parseFilter, textMatches, type MarkerFilter } from '../shared/sidebarModel';
 import { ASK_MAX_QUESTION_CHARS, ASK_STRATEGIES } from '../shared/webviewProtocol';
 import type {
-  AskHitView, AskResultView, GoalView, HostToWebview, ItemSummary, MarkerGroup, MarkerKindName, MarkerSummary, ProblemSummary, ResearchState, ResearchStepStatus, SidebarState, StepView, WebviewToHost,
+  AskHitView, AskResultView, GoalView, HostToWebview, ItemSummary, MarkerGroup, MarkerKindName, MarkerSummary, ProblemSummary, ResearchState, ResearchStepStatus, RunView, SidebarState, StepView, WebviewToHost,
 } from '../shared/webviewProtocol';
 import { button, el } from './dom';
 
@@ -727,6 +727,22 @@ function renderStep(s: StepView): HTMLLIElement {
   return li;
 }
 
+const RUN_STATUS_TITLES: Record<RunView['status'], string> = {
+  planned: 'planned: review the steps, then Run Research',
+  running: 'running',
+  done: 'done: every step finished',
+  partial: 'partial: some steps failed (or the report is a fallback); the message above says why',
+  failed: 'failed: no step succeeded; the message above says why',
+  cancelled: 'cancelled: finished steps are kept',
+};
+
+/** The badge of a run's status; `partial` is styled like `failed` (it is not a success). */
+function runStatusBadge(status: RunView['status']): HTMLElement {
+  const badge = el('span', `run-status run-${status}${status === 'partial' ? ' run-failed' : ''}`, status);
+  badge.title = RUN_STATUS_TITLES[status] ?? status;
+  return badge;
+}
+
 function renderResearch(r: ResearchState): void {
   research = r;
   const busy = r.busy !== null;
@@ -751,10 +767,11 @@ function renderResearch(r: ResearchState): void {
     run.dataset['runId'] = r.run.runId;
     run.dataset['runStatus'] = r.run.status;
     const head = el('div', 'run-head');
-    head.append(el('span', `run-status run-${r.run.status}`, r.run.status), el('span', 'run-goal', r.run.goal));
+    head.append(runStatusBadge(r.run.status), el('span', 'run-goal', r.run.goal));
     run.append(head);
     const done = r.run.steps.filter((s) => s.status === 'done').length;
-    run.append(el('div', 'run-meta', `${r.run.runId} · ${r.run.complexity} · ${r.run.engine}${r.run.model ? ` ${r.run.model}` : ''} · ${done}/${plural(r.run.steps.length, 'step')} done`));
+    const failedSteps = r.run.steps.filter((s) => s.status === 'failed').length;
+    run.append(el('div', 'run-meta', `${r.run.runId} · ${r.run.complexity} · ${r.run.engine}${r.run.model ? ` ${r.run.model}` : ''} · ${done}/${plural(r.run.steps.length, 'step')} done${failedSteps ? ` · ${failedSteps} failed` : ''}`));
     const ol = el('ol', 'steps');
     ol.setAttribute('aria-label', 'Plan steps');
     ol.append(...r.run.steps.map(renderStep));
@@ -780,7 +797,7 @@ function renderResearch(r: ResearchState): void {
       const li = el('li', 'run-entry');
       li.dataset['runId'] = x.runId;
       li.tabIndex = 0;
-      li.append(el('span', `run-status run-${x.status}`, x.status), el('span', 'run-goal', x.goal));
+      li.append(runStatusBadge(x.status), el('span', 'run-goal', x.goal));
       li.title = `${x.runId} · ${x.createdAt}`;
       li.addEventListener('click', () => vscode.postMessage({ type: 'showRun', runId: x.runId }));
       ul.append(li);

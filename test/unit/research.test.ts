@@ -17,7 +17,10 @@ import { badId, RetrievalHandler, SourceRegistry } from '../../src/core/research
 import { formatMarkerOverview } from '../../src/core/research/overview';
 import { dedupeEpic } from '../../src/core/research/pipeline';
 import { validatePlan } from '../../src/core/research/plan';
-import { researchConfigSchema, type SourceSpan } from '../../src/core/research/schema';
+import { failureCause, runOutcome } from '../../src/core/research/failures';
+import { researchConfigSchema, runManifestSchema, type SourceSpan, type StepResult } from '../../src/core/research/schema';
+import { LlmError } from '../../src/core/llm/types';
+import { exitCodeFor } from '../../src/cli/researchCommand';
 import { openSession } from '../../src/core/research/session';
 import { recordingLogger } from '../support/testing';
 
@@ -205,6 +208,59 @@ describe('research', () => {
       assert.throws(() => validatePlan(s, { goal: 'g', complexity: 'light', steps: [{ ...step, required_content_items: ['../../x'] }] }), /research: plan: unknown item ids: \.\.\/\.\.\/x/);
       assert.throws(() => validatePlan(s, { goal: 'g', complexity: 'light', steps: [{ ...step, step_id: '../evil' }] }), /step id/);
       assert.throws(() => validatePlan(s, { goal: 'g', steps: [] }), /research: plan: /);
+    });
+  });
+
+  describe('run status tells the truth (issue 10, class 1)', () => {
+    const step = (id: string, status: StepResult['status'], cause?: string): StepResult => ({ step_id: id, status, rounds: 1, findings: [], insights: [], confidence: 0, sources: [], deferred: [], ...(cause ? { error: `llm: ${cause}`, cause } : {}) });
+
+    test('the cause of a model failure is named from the LlmError reason and status', () => {
+      assert.equal(failureCause(new LlmError('auth', 'not authorised: 401 Incorrect API key provided.', { status: 401 })), 'the model server rejected the API key (401)');
+      assert.match(failureCause(new LlmError('rate-limited', 'rate limited: 429', { status: 429 })), /rate-limiting .*\(429\)/);
+      assert.match(failureCause(new LlmError('server', 'server error: 500', { status: 500 })), /server error \(HTTP 500\)/);
+      assert.match(failureCause(new LlmError('server', 'unparsable response from server: Unexpected token <')), /not JSON \(e\.g\. an HTML page\)/);
+      assert.match(failureCause(new LlmError('context-length', "prompt exceeds the model's context: 400")), /context window \(context-length error\)/);
+      assert.match(failureCause(new LlmError('network', 'connection failed: ECONNREFUSED')), /could not be reached.*ECONNREFUSED/);
+      assert.match(failureCause(new LlmError('timeout', 'request timed out')), /did not answer in time/);
+      assert.match(failureCause(new LlmError('invalid-reply', 'still invalid', { issues: ['findings: expected array'] })), /invalid even after a repair round \(findings: expected array\)/);
+      assert.equal(failureCause(new Error('research: something broke')), 'something broke');
+    });
+
+    test('done only when every step did and the report is not a fallback; else failed or partial with the count', () => {
+      const ids = ['s1', 's2', 's3'];
+      const all = (st: StepResult['status']) => new Map(ids.map((id) => [id, step(id, st, st === 'failed' ? 'the model server rejected the API key (401)' : undefined)]));
+      assert.deepEqual(runOutcome(ids, all('done')), { status: 'done' });
+      const failed = runOutcome(ids, all('failed'));
+      assert.equal(failed.status, 'failed');
+      assert.deepEqual(failed.failed_steps, { failed: 3, total: 3 });
+      assert.equal(failed.error, '3 of 3 steps failed (s1, s2, s3): the model server rejected the API key (401)');
+      assert.deepEqual(failed.causes, ['the model server rejected the API key (401)']);
+      const mixed = new Map([['s1', step('s1', 'done')], ['s2', step('s2', 'failed', 'the prompt is too long')], ['s3', step('s3', 'failed', 'timeout')]]);
+      const partial = runOutcome(ids, mixed);
+      assert.equal(partial.status, 'partial');
+      assert.equal(partial.error, '2 of 3 steps failed (s2, s3): the prompt is too long; timeout');
+      // A step without a result (never ran) counts as failed.
+      assert.equal(runOutcome(ids, new Map([['s1', step('s1', 'done')]])).status, 'partial');
+      // Every step done but the model could not write the report: partial, and said.
+      const fb = runOutcome(ids, all('done'), 'the model could not write the report: timeout');
+      assert.equal(fb.status, 'partial');
+      assert.equal(fb.failed_steps, undefined);
+      assert.match(fb.error ?? '', /the report is a fallback: the model could not write the report: timeout/);
+    });
+
+    test('run.json: old manifests stay readable; the new statuses and fields validate', () => {
+      const old = { run_id: 'r1', created_at: '2025-01-01T00:00:00Z', corpus: '/c', goal: 'g', complexity: 'medium', engine: 'openai', model: 'm', status: 'done', steps: { s1: 'done' }, report: 'report.md' };
+      assert.ok(runManifestSchema.safeParse(old).success);
+      assert.ok(runManifestSchema.safeParse({ ...old, status: 'failed', error: 'boom' }).success);
+      const partial = runManifestSchema.safeParse({ ...old, status: 'partial', steps: { s1: 'done', s2: 'failed' }, error: '1 of 2 steps failed (s2): x', failed_steps: { failed: 1, total: 2 }, causes: ['x'], fallback_report: 'why' });
+      assert.ok(partial.success);
+      assert.equal(runManifestSchema.safeParse({ ...old, status: 'half-done' }).success, false);
+    });
+
+    test('the CLI exit code is 0 only for done (and planned) runs', () => {
+      assert.equal(exitCodeFor({ status: 'done' }), 0);
+      assert.equal(exitCodeFor({ status: 'planned' }), 0);
+      for (const st of ['partial', 'failed', 'cancelled'] as const) assert.equal(exitCodeFor({ status: st }), 1, st);
     });
   });
 });

@@ -8,11 +8,11 @@
  * themself. Built with the search index, persisted beside it, and updated per
  * item by content hash.
  */
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { Corpus, CorpusItem } from '../corpus/types';
 import { writeFileAtomic } from '../storage/atomic';
+import { readStateFile } from '../storage/safePath';
 import { indexDir } from '../search/corpusIndex';
 import { parseClock } from './timePhrases';
 
@@ -273,7 +273,7 @@ export class EntityIndex {
   }
 
   static async load(root: string): Promise<EntityIndex | undefined> {
-    const parsed = fileSchema.safeParse(JSON.parse(await readFile(entityFile(root), 'utf8')));
+    const parsed = fileSchema.safeParse(JSON.parse(await readStateFile(entityFile(root), 'utf8')));
     if (!parsed.success) return undefined;
     const index = new EntityIndex();
     for (const [id, e] of Object.entries(parsed.data.items)) index.items.set(id, e);

@@ -8,12 +8,13 @@
  * has no vector for). Unreadable files are reported and rebuilt.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { STORAGE_DIR } from '../corpus/loader';
 import type { PartKind } from '../corpus/types';
 import { writeFileAtomic } from '../storage/atomic';
+import { checkStateDir, readStateDir, readStateFile } from '../storage/safePath';
 
 /** Bumped whenever the stored format changes (older stores are rebuilt). */
 export const VECTOR_FORMAT_VERSION = 1;
@@ -156,7 +157,7 @@ export class FlatVectorStore implements VectorStore {
     let listed: { itemId: string; file: string; contentHash: string }[] | undefined;
     let manifestText: string | undefined;
     try {
-      manifestText = await readFile(path.join(dir, MANIFEST), 'utf8');
+      manifestText = await readStateFile(path.join(dir, MANIFEST), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`vectors: manifest unreadable (${errorText(error)}); reading the item files`);
     }
@@ -167,7 +168,10 @@ export class FlatVectorStore implements VectorStore {
     }
     if (listed === undefined) {
       // No usable manifest: every item file says which item it is.
-      const files = await readdir(path.join(dir, ITEMS_DIR)).catch(() => [] as string[]);
+      const files = await readStateDir(path.join(dir, ITEMS_DIR)).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`vectors: item folder unreadable (${errorText(error)})`);
+        return [] as string[];
+      });
       listed = files.filter((f) => f.endsWith(ITEM_EXT)).sort().map((file) => ({ itemId: '', file, contentHash: '' }));
       if (listed.length > 0 || manifestText !== undefined) store.#manifestDirty = true;
     }
@@ -175,7 +179,7 @@ export class FlatVectorStore implements VectorStore {
       const file = path.join(dir, ITEMS_DIR, entry.file);
       let decoded: DecodedItem | string;
       try {
-        decoded = decodeItemFile(await readFile(file));
+        decoded = decodeItemFile(await readStateFile(file));
       } catch (error) {
         decoded = errorText(error);
       }
@@ -329,8 +333,13 @@ export class FlatVectorStore implements VectorStore {
     // Item files first: a manifest never names a file older than itself.
     await writeFileAtomic(path.join(dir, MANIFEST), `${JSON.stringify(manifest)}\n`);
     const keep = new Set([...this.#items.keys()].map(itemFileName));
-    const files = await readdir(path.join(dir, ITEMS_DIR)).catch(() => [] as string[]);
-    for (const f of files) if (!keep.has(f)) await rm(path.join(dir, ITEMS_DIR, f), { force: true });
+    // Stray files go from the checked real folder only (never through a link).
+    const itemsDir = await checkStateDir(path.join(dir, ITEMS_DIR)).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    });
+    const files = itemsDir === undefined ? [] : await readStateDir(itemsDir);
+    for (const f of files) if (!keep.has(f)) await rm(path.join(itemsDir!, f), { force: true });
     this.#removed.clear();
     this.#manifestDirty = false;
   }

@@ -5,11 +5,11 @@
  * the rest of the conversation loads.
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { STORAGE_DIR } from '../corpus/loader';
 import { readRun } from '../research/runStore';
 import { writeFileAtomic } from '../storage/atomic';
+import { isUnsafeStatePath, readStateDir, readStateFile } from '../storage/safePath';
 import { chatTurnSchema, conversationHeaderSchema, type ChatCitation, type ChatTurn, type Conversation, type ConversationHeader, type ConversationSummary } from './schema';
 
 /** Conversation ids are file names: letters, digits, `-` and `_`. */
@@ -56,14 +56,17 @@ export async function createConversation(root: string, opts: { runId: string | n
 /**
  * Loads a conversation: its header, its turns (invalid lines reported in `problems`), and every
  * citation number known — the report's, then each turn's.
- * @throws Error (`chat: …`) when there is no such conversation or its header is unreadable.
+ * @throws Error (`chat: …`) when there is no such conversation or its header is unreadable;
+ * UnsafeStatePathError when its file (or a folder above it) is a symbolic link or not a real file.
  */
 export async function loadConversation(root: string, id: string, problems: string[] = []): Promise<Conversation> {
   const file = conversationFile(root, id);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
+    text = await readStateFile(file, 'utf8');
+  } catch (e) {
+    // A link or other non-file is refused unread, with what to do.
+    if (isUnsafeStatePath(e)) throw e;
     throw new Error(`chat: no conversation "${id}" in ${chatsDir(root)}`);
   }
   const lines = text.split('\n');
@@ -109,7 +112,7 @@ export async function appendTurn(root: string, conversation: Conversation, turn:
 
 /** Every conversation of the corpus, newest first (unreadable files are skipped). */
 export async function listConversations(root: string): Promise<ConversationSummary[]> {
-  const names = await readdir(chatsDir(root)).catch(() => [] as string[]);
+  const names = await readStateDir(chatsDir(root)).catch(() => [] as string[]);
   const out: ConversationSummary[] = [];
   for (const n of names) {
     if (!n.endsWith('.jsonl') || !ID.test(n.slice(0, -6))) continue;

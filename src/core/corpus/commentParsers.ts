@@ -7,7 +7,8 @@ import { getNodeValue, type Node } from 'jsonc-parser';
 import { lineStarts } from '../text/words';
 import { COMMENT_FIELD_ALIASES, commentRecordSchema, normaliseCommentFields } from './schemas';
 import { MappedTextBuilder, piecesRange, type SourcePiece } from './sourceMap';
-import { jsonErrorsToProblems, jsonStringSource, parseJsonTree, wholeSource } from './transcriptParsers';
+import { MAX_FIELD_CHARS, MAX_LINE_CHARS } from './limits';
+import { fieldTooLong, jsonStringSource, jsonTreeProblems, lineTooLong, parseJsonTree, parserFailed, wholeSource } from './transcriptParsers';
 import type { CommentsFormat, CorpusProblem, TextRange } from './types';
 
 /** A comment before offsets into the normalised text are assigned. */
@@ -29,15 +30,19 @@ export interface ParsedComments {
   skipped: number;
 }
 
-/** Parses comment text of the given format; never throws. */
+/** Parses comment text of the given format; never throws (an unexpected failure is a `parser-failed` problem). */
 export function parseComments(text: string, format: CommentsFormat, relPath: string): ParsedComments {
-  switch (format) {
-    case 'jsonl':
-      return parseJsonl(text, relPath);
-    case 'json':
-      return parseJsonArray(text, relPath);
-    case 'csv':
-      return parseCsv(text, relPath);
+  try {
+    switch (format) {
+      case 'jsonl':
+        return parseJsonl(text, relPath);
+      case 'json':
+        return parseJsonArray(text, relPath);
+      case 'csv':
+        return parseCsv(text, relPath);
+    }
+  } catch (e) {
+    return { comments: [], problems: [parserFailed(relPath, e)], skipped: 1 };
   }
 }
 
@@ -87,17 +92,23 @@ function parseJsonl(text: string, relPath: string): ParsedComments {
   const acc: Acc = { comments: [], problems: [], skipped: 0, relPath };
   const lines = text.split('\n');
   for (const [n, line] of lines.entries()) {
+    if (line.length > MAX_LINE_CHARS) {
+      acc.skipped++;
+      acc.problems.push(lineTooLong(relPath, n, line.length));
+      continue;
+    }
     if (line.trim() === '') continue;
-    const { root, errors } = parseJsonTree(line);
+    const tree = parseJsonTree(line);
+    const { root, errors } = tree;
     if (errors.length || !root) {
       acc.skipped++;
-      const [p] = jsonErrorsToProblems(errors, [0], relPath);
+      const [p] = jsonTreeProblems(tree, [0], relPath);
       acc.problems.push({
         severity: 'warning',
         file: relPath,
         line: n,
         column: p?.column ?? 0,
-        code: 'invalid-json',
+        code: p?.code ?? 'invalid-json',
         message: `line skipped: ${p?.message.replace(/ \(\d+ more errors? after it\)/, '') ?? 'invalid JSON'}`,
       });
       continue;
@@ -136,9 +147,11 @@ function propertyValue(obj: Node, key: string): Node | undefined {
 function parseJsonArray(text: string, relPath: string): ParsedComments {
   const acc: Acc = { comments: [], problems: [], skipped: 0, relPath };
   const starts = lineStarts(text);
-  const { root, errors } = parseJsonTree(text);
-  acc.problems.push(...jsonErrorsToProblems(errors, starts, relPath));
+  const tree = parseJsonTree(text);
+  const { root, errors } = tree;
+  acc.problems.push(...jsonTreeProblems(tree, starts, relPath));
   if (!root) {
+    if (tree.tooDeepAt !== undefined) acc.skipped++;
     if (!errors.length) acc.problems.push({ severity: 'warning', file: relPath, code: 'empty-file', message: 'file is empty' });
     return acc;
   }
@@ -148,9 +161,14 @@ function parseJsonArray(text: string, relPath: string): ParsedComments {
     return acc;
   }
   for (const [i, el] of (list.children ?? []).entries()) {
+    const at = rangeStart(starts, el.offset);
+    if (el.length > MAX_FIELD_CHARS) {
+      acc.skipped++;
+      acc.problems.push(fieldTooLong(relPath, at, `comment ${i}`, el.length));
+      continue;
+    }
     const textNode = textValueNode(el);
     const sourceOf: SourceOf = (value) => (textNode?.type === 'string' ? jsonStringSource(text, starts, textNode, value) : wholeSource(starts, el.offset, el.offset + el.length, value));
-    const at = rangeStart(starts, el.offset);
     addRecord(acc, getNodeValue(el), sourceOf, at, `index-${i}`);
   }
   return acc;
@@ -163,45 +181,91 @@ function rangeStart(starts: readonly number[], offset: number): { line: number; 
 
 interface CsvField { value: string; quoted: boolean; line: number; column: number; endLine: number; endColumn: number }
 
-/** RFC 4180 CSV: quoted fields, doubled quotes, embedded newlines; positions kept per field. */
-export function parseCsvRows(text: string): { rows: CsvField[][]; unterminatedAt?: number } {
-  const rows: CsvField[][] = [];
-  let row: CsvField[] = [];
+/** A CSV record; `tooLong` (its length in characters) is set when it is over the record limit and its values were not kept. */
+export type CsvRow = CsvField[] & { tooLong?: number };
+
+/**
+ * RFC 4180 CSV: quoted fields, doubled quotes, embedded newlines; positions kept per field.
+ * Linear: values are sliced from the text, never built a character at a time. A record
+ * longer than `maxRecordChars` keeps no values (and no fields after its first) and is
+ * marked `tooLong`, so a single huge field or row costs no memory.
+ */
+export function parseCsvRows(text: string, maxRecordChars = MAX_LINE_CHARS): { rows: CsvRow[]; unterminatedAt?: number } {
+  const rows: CsvRow[] = [];
+  let row: CsvRow = [];
+  let rowStart = 0;
   let line = 0;
   let col = 0;
   let i = 0;
   const n = text.length;
+  /** Moves the position over text[i, to): line and column follow the newlines. */
+  const advance = (to: number): void => {
+    for (let k = i; k < to; k++) {
+      if (text.charCodeAt(k) === 10) { line++; col = 0; i = k + 1; }
+    }
+    col += to - i;
+    i = to;
+  };
+  const pushField = (f: CsvField): void => {
+    const length = i - rowStart;
+    if (length > maxRecordChars) {
+      row.tooLong = length;
+      if (row.length) return;
+      f.value = '';
+    }
+    row.push(f);
+  };
   while (i < n) {
     const fLine = line;
     const fCol = col;
     let value = '';
-    const quoted = text[i] === '"';
+    const quoted = text.charCodeAt(i) === 34;
     if (quoted) {
-      i++; col++;
+      advance(i + 1);
+      const parts: string[] = [];
+      let size = 0;
       let closed = false;
       while (i < n) {
-        const ch = text[i]!;
-        if (ch === '"') {
-          if (text[i + 1] === '"') { value += '"'; i += 2; col += 2; continue; }
-          i++; col++; closed = true; break;
+        const q = text.indexOf('"', i);
+        const stop = q < 0 ? n : q;
+        if (size <= maxRecordChars) parts.push(text.slice(i, stop));
+        size += stop - i;
+        advance(stop);
+        if (q < 0) break;
+        if (text.charCodeAt(q + 1) === 34) {
+          if (size <= maxRecordChars) parts.push('"');
+          size++;
+          advance(q + 2);
+          continue;
         }
-        value += ch;
-        i++;
-        if (ch === '\n') { line++; col = 0; } else col++;
+        advance(q + 1);
+        closed = true;
+        break;
       }
-      if (!closed) return { rows: [...rows, [...row, { value, quoted, line: fLine, column: fCol, endLine: line, endColumn: col }]], unterminatedAt: fLine };
-      while (i < n && text[i] !== ',' && text[i] !== '\n') { value += text[i]; i++; col++; }
+      value = size <= maxRecordChars ? parts.join('') : '';
+      if (!closed) {
+        pushField({ value, quoted, line: fLine, column: fCol, endLine: line, endColumn: col });
+        return { rows: [...rows, row], unterminatedAt: fLine };
+      }
+      const from = i;
+      while (i < n) { const c = text.charCodeAt(i); if (c === 44 || c === 10) break; i++; }
+      col += i - from;
+      if (i > from && size + (i - from) <= maxRecordChars) value += text.slice(from, i);
     } else {
-      while (i < n && text[i] !== ',' && text[i] !== '\n') { value += text[i]; i++; col++; }
+      const from = i;
+      while (i < n) { const c = text.charCodeAt(i); if (c === 44 || c === 10) break; i++; }
+      col += i - from;
+      if (i - from <= maxRecordChars) value = text.slice(from, i);
     }
-    row.push({ value, quoted, line: fLine, column: fCol, endLine: line, endColumn: col });
-    if (i < n && text[i] === ',') { i++; col++; if (i === n) row.push({ value: '', quoted: false, line, column: col, endLine: line, endColumn: col }); continue; }
+    pushField({ value, quoted, line: fLine, column: fCol, endLine: line, endColumn: col });
+    if (i < n && text.charCodeAt(i) === 44) { i++; col++; if (i === n) pushField({ value: '', quoted: false, line, column: col, endLine: line, endColumn: col }); continue; }
     rows.push(row);
     row = [];
     if (i < n) { i++; line++; col = 0; }
+    rowStart = i;
   }
   if (row.length) rows.push(row);
-  return { rows: rows.filter((r) => !(r.length === 1 && r[0]!.value === '')) };
+  return { rows: rows.filter((r) => r.tooLong !== undefined || !(r.length === 1 && r[0]!.value === '')) };
 }
 
 function parseCsv(text: string, relPath: string): ParsedComments {
@@ -217,9 +281,19 @@ function parseCsv(text: string, relPath: string): ParsedComments {
     acc.problems.push({ severity: 'warning', file: relPath, code: 'empty-file', message: 'file is empty' });
     return acc;
   }
+  if (header.tooLong !== undefined) {
+    acc.skipped++;
+    acc.problems.push(fieldTooLong(relPath, { line: header[0]!.line }, 'header row', header.tooLong));
+    return acc;
+  }
   const names = header.map((f) => f.value.trim());
   for (const [r, fields] of rows.entries()) {
     const first = fields[0]!;
+    if (fields.tooLong !== undefined) {
+      acc.skipped++;
+      acc.problems.push(fieldTooLong(relPath, { line: first.line, column: first.column }, `row ${r + 1}`, fields.tooLong));
+      continue;
+    }
     if (fields.length !== names.length) {
       acc.problems.push({ severity: 'warning', file: relPath, line: first.line, code: 'csv-columns', message: `row has ${fields.length} fields, header has ${names.length}; read by position` });
     }

@@ -11,7 +11,8 @@ import { mapLimit, throwIfAborted, type ProgressSink } from '../util/abort';
 import { parseComments } from './commentParsers';
 import { decodeText } from './decode';
 import { itemMetaSchema } from './schemas';
-import { jsonErrorsToProblems, parseJsonTree, parseTranscript } from './transcriptParsers';
+import { describeError } from './limits';
+import { jsonTreeProblems, parseJsonTree, parserFailed, parseTranscript } from './transcriptParsers';
 import type {
   CommentsFormat, CommentsPart, Corpus, CorpusItem, CorpusProblem, ItemMeta, SourceFile, TranscriptFormat, TranscriptPart,
 } from './types';
@@ -124,7 +125,7 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
     found,
     options.concurrency ?? 8,
     async (f) => {
-      const r = await loadItem(f, problems);
+      const r = await loadItemIsolated(f, problems);
       options.onProgress?.({ done: ++done, total: found.length, message: f.id });
       return r;
     },
@@ -196,6 +197,25 @@ async function readSource(f: FoundFile, problems: CorpusProblem[], hash: ReturnT
   }
 }
 
+/**
+ * Loads one item so that nothing in it can fail the whole corpus: the parsers
+ * already report their own failures per file; anything else that throws here
+ * leaves the item out with an error naming its files.
+ */
+async function loadItemIsolated(found: FoundItem, problems: CorpusProblem[]): Promise<LoadedItem> {
+  const own: CorpusProblem[] = [];
+  try {
+    const r = await loadItem(found, own);
+    problems.push(...own);
+    return r;
+  } catch (e) {
+    problems.push(...own);
+    const files = found.files.map((f) => f.relPath);
+    problems.push({ severity: 'error', file: files[0] ?? found.id, code: 'item-failed', message: `item "${found.id}" left out: ${describeError(e)} (files: ${files.join(', ')})` });
+    return { skipped: 1, filesRead: 0 };
+  }
+}
+
 async function loadItem(found: FoundItem, problems: CorpusProblem[]): Promise<LoadedItem> {
   const hash = createHash('sha256');
   const t = pick(found.files, 'transcript', TRANSCRIPT_PREFERENCE, found.id, problems);
@@ -210,9 +230,14 @@ async function loadItem(found: FoundItem, problems: CorpusProblem[]): Promise<Lo
     const text = await readSource(m.use, problems, hash);
     filesRead++;
     if (text !== undefined) {
-      const { root, errors } = parseJsonTree(text);
-      problems.push(...jsonErrorsToProblems(errors, lineStarts(text), m.use.relPath));
-      const parsed = root && !errors.length ? itemMetaSchema.safeParse(getNodeValue(root)) : undefined;
+      let parsed: ReturnType<typeof itemMetaSchema.safeParse> | undefined;
+      try {
+        const tree = parseJsonTree(text);
+        problems.push(...jsonTreeProblems(tree, lineStarts(text), m.use.relPath));
+        parsed = tree.root && !tree.errors.length ? itemMetaSchema.safeParse(getNodeValue(tree.root)) : undefined;
+      } catch (e) {
+        problems.push(parserFailed(m.use.relPath, e));
+      }
       if (parsed?.success) {
         meta = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== null)) as ItemMeta;
       } else if (parsed) {

@@ -4,6 +4,7 @@
  */
 import { parseTree, getNodeValue, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { lineStarts, offsetToLineCol } from '../text/words';
+import { describeError, fmtCount, jsonDepthExceededAt, MAX_FIELD_CHARS, MAX_JSON_DEPTH, MAX_LINE_CHARS } from './limits';
 import { transcriptJsonSchema, transcriptSegmentSchema, transcriptTurnSchema } from './schemas';
 import { MappedTextBuilder, mapJsonString, piecesRange, type SourcePiece } from './sourceMap';
 import type { CorpusProblem, TextRange, TranscriptFormat } from './types';
@@ -29,18 +30,53 @@ export interface ParsedTranscript {
   skipped: number;
 }
 
-/** Parses transcript text of the given format. `relPath` is only used in problems. */
+/**
+ * Parses transcript text of the given format. `relPath` is only used in problems.
+ * Never throws: an unexpected failure is reported as a `parser-failed` problem.
+ */
 export function parseTranscript(text: string, format: TranscriptFormat, relPath: string): ParsedTranscript {
-  switch (format) {
-    case 'json':
-      return parseTranscriptJson(text, relPath);
-    case 'srt':
-    case 'vtt':
-      return parseCues(text, format, relPath);
-    case 'txt':
-    case 'md':
-      return parseLines(text, format);
+  try {
+    switch (format) {
+      case 'json':
+        return parseTranscriptJson(text, relPath);
+      case 'srt':
+      case 'vtt':
+        return parseCues(text, format, relPath);
+      case 'txt':
+      case 'md':
+        return parseLines(text, format, relPath);
+    }
+  } catch (e) {
+    return { segments: [], problems: [parserFailed(relPath, e)], skipped: 1 };
   }
+}
+
+/** The problem for a parser that threw on a file: the file is skipped. */
+export function parserFailed(relPath: string, e: unknown): CorpusProblem {
+  return { severity: 'error', file: relPath, code: 'parser-failed', message: `file skipped: ${describeError(e)}` };
+}
+
+/** The problem for a line over {@link MAX_LINE_CHARS}. */
+export function lineTooLong(relPath: string, line: number, length: number): CorpusProblem {
+  return {
+    severity: 'warning',
+    file: relPath,
+    line,
+    code: 'line-too-long',
+    message: `line skipped: ${fmtCount(length)} characters, over the limit of ${fmtCount(MAX_LINE_CHARS)} per line`,
+  };
+}
+
+/** The problem for a record or field over {@link MAX_FIELD_CHARS}. */
+export function fieldTooLong(relPath: string, at: { line: number; column?: number }, what: string, length: number): CorpusProblem {
+  return {
+    severity: 'warning',
+    file: relPath,
+    line: at.line,
+    ...(at.column !== undefined ? { column: at.column } : {}),
+    code: 'field-too-long',
+    message: `${what} skipped: ${fmtCount(length)} characters, over the limit of ${fmtCount(MAX_FIELD_CHARS)}`,
+  };
 }
 
 /** Converts a JSON offset range into a line/column range. */
@@ -74,17 +110,47 @@ export function describeJsonError(e: ParseError): string {
   return printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
-/** Parses JSON strictly (no comments, no trailing commas) into a tree with offsets. */
-export function parseJsonTree(text: string): { root: Node | undefined; errors: ParseError[] } {
+export interface JsonTree {
+  root: Node | undefined;
+  errors: ParseError[];
+  /** Set when the text nests deeper than {@link MAX_JSON_DEPTH}: offset of the first bracket too deep (nothing was parsed). */
+  tooDeepAt?: number;
+}
+
+/**
+ * Parses JSON strictly (no comments, no trailing commas) into a tree with offsets.
+ * Text nested deeper than {@link MAX_JSON_DEPTH} is not parsed (the parser and
+ * every tree walk are recursive): `tooDeepAt` says where.
+ */
+export function parseJsonTree(text: string): JsonTree {
+  const tooDeepAt = jsonDepthExceededAt(text);
+  if (tooDeepAt !== undefined) return { root: undefined, errors: [], tooDeepAt };
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   return { root, errors };
 }
 
+/** The problems of a parsed JSON tree: too deep, or the first syntax error. */
+export function jsonTreeProblems(tree: JsonTree, starts: readonly number[], relPath: string): CorpusProblem[] {
+  if (tree.tooDeepAt !== undefined) {
+    const at = offsetToLineCol(starts, tree.tooDeepAt);
+    return [{
+      severity: 'error',
+      file: relPath,
+      line: at.line,
+      column: at.column,
+      code: 'json-too-deep',
+      message: `JSON nested more than ${MAX_JSON_DEPTH} levels deep; not read`,
+    }];
+  }
+  return jsonErrorsToProblems(tree.errors, starts, relPath);
+}
+
 function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
   const starts = lineStarts(text);
-  const { root, errors } = parseJsonTree(text);
-  const problems = jsonErrorsToProblems(errors, starts, relPath);
+  const tree = parseJsonTree(text);
+  const { root, errors } = tree;
+  const problems = jsonTreeProblems(tree, starts, relPath);
   const segments: ParsedSegment[] = [];
   const recovering = errors.length > 0;
   let skipped = 0;
@@ -101,6 +167,11 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
   const elementSchema = key === 'turns' ? transcriptTurnSchema : transcriptSegmentSchema;
   for (const [i, el] of (arrayNode?.children ?? []).entries()) {
     const at = offsetToLineCol(starts, el.offset);
+    if (el.length > MAX_FIELD_CHARS) {
+      skipped++;
+      problems.push(fieldTooLong(relPath, at, `${key}[${i}]`, el.length));
+      continue;
+    }
     const parsed = elementSchema.safeParse(getNodeValue(el));
     if (!parsed.success) {
       skipped++;
@@ -176,6 +247,15 @@ function parseCues(text: string, format: 'srt' | 'vtt', relPath: string): Parsed
   const segments: ParsedSegment[] = [];
   const problems: CorpusProblem[] = [];
   let skipped = 0;
+  // Lines over the limit are reported and stand in the block as a placeholder that is never read.
+  const tooLong = new Set<number>();
+  for (const [n, l] of lines.entries()) {
+    if (l.length <= MAX_LINE_CHARS) continue;
+    problems.push(lineTooLong(relPath, n, l.length));
+    skipped++;
+    tooLong.add(n);
+    lines[n] = TOO_LONG_PLACEHOLDER;
+  }
   let i = 0;
   if (format === 'vtt') {
     if (!/^(\uFEFF)?WEBVTT/.test(lines[0] ?? '')) {
@@ -208,6 +288,7 @@ function parseCues(text: string, format: 'srt' | 'vtt', relPath: string): Parsed
     let speaker: string | undefined;
     const b = new MappedTextBuilder();
     for (const [k, raw] of textLines.entries()) {
+      if (tooLong.has(blockStart + timingIdx + 1 + k)) continue;
       const v = /^<v(?:\.[^\s>]*)?\s+([^>]+)>/.exec(raw);
       if (v && !speaker) speaker = v[1]!.trim();
       const lineText = cueLine(raw, blockStart + timingIdx + 1 + k).trimmed();
@@ -220,6 +301,9 @@ function parseCues(text: string, format: 'srt' | 'vtt', relPath: string): Parsed
   }
   return { segments, problems, skipped };
 }
+
+/** Stands for a skipped over-long line in a cue block: not blank (the block holds together), not a timing line. */
+const TOO_LONG_PLACEHOLDER = '\u2026';
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
 
@@ -255,8 +339,10 @@ function cueLine(raw: string, line: number): MappedTextBuilder {
 }
 
 /** Plain text and Markdown: one segment per non-empty line. */
-function parseLines(text: string, format: 'txt' | 'md'): ParsedTranscript {
+function parseLines(text: string, format: 'txt' | 'md', relPath: string): ParsedTranscript {
   const segments: ParsedSegment[] = [];
+  const problems: CorpusProblem[] = [];
+  let skipped = 0;
   const lines = text.split('\n');
   let inFrontMatter = format === 'md' && lines[0]?.trim() === '---';
   for (const [n, raw] of lines.entries()) {
@@ -264,10 +350,15 @@ function parseLines(text: string, format: 'txt' | 'md'): ParsedTranscript {
       if (n > 0 && raw.trim() === '---') inFrontMatter = false;
       continue;
     }
+    if (raw.length > MAX_LINE_CHARS) {
+      problems.push(lineTooLong(relPath, n, raw.length));
+      skipped++;
+      continue;
+    }
     const lead = raw.length - raw.trimStart().length;
     const t = raw.trim();
     if (t === '') continue;
     segments.push({ text: t, source: { startLine: n, startColumn: lead, endLine: n, endColumn: lead + t.length }, pieces: [{ at: 0, line: n, column: lead, length: t.length, rawLength: t.length }] });
   }
-  return { segments, problems: [], skipped: 0 };
+  return { segments, problems, skipped };
 }

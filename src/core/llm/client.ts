@@ -1,10 +1,16 @@
 /**
  * The model client the phases use: one validated config, one provider, and every call through
  * the shared semaphore → retries → provider → usage ledger. Never logs the API key.
+ *
+ * Credentials in the base URL (`http://user:key@host/v1`) are refused: {@link parseModelConfig}
+ * throws `LlmError('config')` saying to give the key as the API key instead, without echoing
+ * it. (Putting keys in URLs leaks them into logs and saved runs, and fetch rejects such URLs.)
+ * Every error message (and stack, and cause chain) leaving the client is redacted: the API key
+ * and any URL's credentials ({@link redactUrlCredentials}).
  */
 import { z } from 'zod';
 import { CancelledError } from '../util/abort';
-import { nullLogger, redactingLogger, redactor, type Logger } from '../util/log';
+import { nullLogger, redactingLogger, redactor, redactUrlCredentials, urlHasCredentials, type Logger } from '../util/log';
 import { OllamaProvider } from './ollamaProvider';
 import { OpenAIProvider } from './openaiProvider';
 import { withRetry, type RetryOptions } from './retry';
@@ -24,7 +30,10 @@ import { UsageLedger } from './usage';
 export const modelConfigSchema = z.object({
   provider: z.enum(['openai', 'ollama']),
   /** OpenAI-compatible: the API root incl. `/v1`; Ollama: the host, e.g. `http://127.0.0.1:11434`. */
-  baseUrl: z.url({ protocol: /^https?$/ }),
+  baseUrl: z.url({ protocol: /^https?$/ }).refine((url) => !urlHasCredentials(url), {
+    message:
+      'must not contain credentials (user:password@) — they would leak into logs and saved runs; give the key as the API key instead (VS Code: "Marker Research: Set API Key"; CLI: MARKER_RESEARCH_API_KEY or OPENAI_API_KEY)',
+  }),
   model: z.string().min(1),
   apiKey: z.string().optional(),
   /** The model's context size; sent to Ollama as `num_ctx`; windows are sized to fit it. */
@@ -94,7 +103,8 @@ class AfterDelivery {
 }
 
 /**
- * Parses `config` (throws `LlmError('config')` naming the bad fields, never echoing values).
+ * Parses `config` (throws `LlmError('config')` naming the bad fields, never echoing values —
+ * also for a base URL with credentials, which is refused).
  */
 export function parseModelConfig(config: unknown): ModelConfig {
   const parsed = modelConfigSchema.safeParse(config);
@@ -148,8 +158,8 @@ export function createModelClient(config: ModelConfigInput, deps: ModelClientDep
         log.debug(`llm: ${where}: cancelled`);
         throw error instanceof CancelledError ? error : new CancelledError('llm: call cancelled');
       }
+      scrubError(error, redact);
       if (error instanceof LlmError) {
-        error.message = redact(error.message);
         log.warn(`llm: ${where}: ${req.schemaName} failed (${error.reason}): ${error.message}`);
       }
       throw error;
@@ -199,8 +209,8 @@ export function createModelClient(config: ModelConfigInput, deps: ModelClientDep
         log.debug(`llm: ${where}: text stream cancelled`);
         throw error instanceof CancelledError ? error : new CancelledError('llm: call cancelled');
       }
+      scrubError(error, redact);
       if (error instanceof LlmError) {
-        error.message = redact(error.message);
         log.warn(`llm: ${where}: text stream failed${delivered ? ' mid-answer' : ''} (${error.reason}): ${error.message}`);
       }
       throw error;
@@ -213,6 +223,24 @@ export function createModelClient(config: ModelConfigInput, deps: ModelClientDep
 function buildProvider(cfg: ModelConfig, log: Logger, fetchImpl: typeof fetch | undefined): ModelProvider {
   const common = { baseUrl: cfg.baseUrl, model: cfg.model, apiKey: cfg.apiKey, contextTokens: cfg.contextTokens, timeoutMs: cfg.timeoutMs, log, fetch: fetchImpl };
   return cfg.provider === 'openai' ? new OpenAIProvider({ ...common, jsonMode: cfg.jsonMode }) : new OllamaProvider(common);
+}
+
+/**
+ * Redacts secrets (the API key, any URL's credentials) from `error`'s message and stack and
+ * those of its causes (a few levels), in place, so that nothing that persists or shows an
+ * error carries them. Best effort: read-only fields are left.
+ */
+export function scrubError(error: unknown, redact: (text: string) => string = redactUrlCredentials): void {
+  let e: unknown = error;
+  for (let depth = 0; depth < 5 && e instanceof Error; depth++) {
+    try {
+      e.message = redact(e.message);
+      if (e.stack !== undefined) e.stack = redact(e.stack);
+    } catch {
+      // a frozen error: nothing to do
+    }
+    e = e.cause;
+  }
 }
 
 /** The URL without credentials or query (which may hold keys). */

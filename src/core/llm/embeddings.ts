@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { CancelledError } from '../util/abort';
 import { nullLogger, redactingLogger, redactor, type Logger } from '../util/log';
-import { modelConfigSchema } from './client';
+import { modelConfigSchema, scrubError } from './client';
 import { attachRetryAfter, createOllamaClient, ollamaErrorToLlmError } from './ollamaProvider';
 import { createOpenAIClient, openaiErrorToLlmError } from './openaiProvider';
 import { withRetry, type RetryOptions } from './retry';
@@ -199,8 +199,9 @@ export function createEmbeddingClient(config: EmbeddingConfigInput, deps: Embedd
       log.debug(`llm: ${EMBEDDINGS_PHASE}: cancelled`);
       throw error instanceof CancelledError ? error : new CancelledError('llm: call cancelled');
     }
+    // The API key and any URL's credentials out of the message, stack and causes.
+    scrubError(error, redact);
     if (error instanceof LlmError) {
-      error.message = redact(error.message);
       log.warn(`llm: ${EMBEDDINGS_PHASE}: ${texts.length} texts failed (${error.reason}): ${error.message}`);
     }
     throw error;

@@ -1,9 +1,29 @@
 /**
  * Retries with exponential backoff and full jitter, for the failures worth retrying
  * (rate-limited, server, network, timeout). A server's `retry-after` is honoured but capped.
+ * An authentication failure is never retried, whatever reason it was given
+ * ({@link isAuthenticationFailure}).
  */
 import { CancelledError, throwIfAborted } from '../util/abort';
-import { isRetryableError, type LlmError } from './types';
+import { isRetryableError, LlmError } from './types';
+
+/** HTTP statuses that mean "not authorised" (401, 403, and 407 from a proxy). */
+const AUTH_STATUSES = new Set([401, 403, 407]);
+
+/**
+ * True for a failure to authenticate: reason `auth`, a 401/403/407 status, or a request refused
+ * because its URL carries credentials (fetch rejects those before sending; it is not a network
+ * failure). Never worth retrying: the same credentials fail the same way.
+ */
+export function isAuthenticationFailure(error: unknown): boolean {
+  if (error instanceof LlmError && (error.reason === 'auth' || (error.status !== undefined && AUTH_STATUSES.has(error.status)))) return true;
+  let e: unknown = error;
+  for (let depth = 0; depth < 5 && e instanceof Error; depth++) {
+    if (/URL that includes credentials/i.test(e.message)) return true;
+    e = e.cause;
+  }
+  return false;
+}
 
 /** What {@link RetryOptions.onRetry} is told before each wait. */
 export interface RetryInfo {
@@ -48,7 +68,8 @@ export function backoffDelay(attempt: number, error: LlmError | undefined, optio
 /**
  * Runs `fn` and retries it on retryable {@link LlmError}s (rate-limited, server, network,
  * timeout) up to `retries` times; any other error (context-length, auth, invalid-reply,
- * cancelled, non-LlmError) is thrown at once, as is the last retryable one.
+ * cancelled, non-LlmError) is thrown at once, as is an authentication failure of any reason
+ * ({@link isAuthenticationFailure}) and the last retryable one.
  *
  * @example
  * ```ts
@@ -65,7 +86,7 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options:
       return await fn(attempt);
     } catch (error) {
       if (signal?.aborted) throw cancelledFrom(error);
-      if (!isRetryableError(error) || attempt >= retries) throw error;
+      if (!isRetryableError(error) || isAuthenticationFailure(error) || attempt >= retries) throw error;
       const delayMs = backoffDelay(attempt + 1, error, options);
       options.onRetry?.({ attempt: attempt + 1, delayMs, error });
       await sleep(delayMs, signal);

@@ -3,10 +3,10 @@
  * per item and an `index.json`, written atomically and validated on read.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { STORAGE_DIR } from '../corpus/loader';
 import { writeFileAtomic } from '../storage/atomic';
+import { isUnsafeStatePath, readStateFile } from '../storage/safePath';
 import { itemMarkersSchema, markersIndexSchema, type ItemMarkers, type Marker, type MarkersIndex } from './schema';
 
 export function markersDir(root: string): string {
@@ -27,13 +27,17 @@ export async function writeItemMarkers(root: string, markers: ItemMarkers): Prom
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; missing: boolean; error?: string };
 
-/** Reads an item's markers; a missing file is `missing`, an invalid one says why. */
+/**
+ * Reads an item's markers; a missing file is `missing`, an invalid one says why, and one that is
+ * not a real file inside the corpus (a symbolic link, …) is refused unread, saying what to do.
+ */
 export async function readItemMarkers(root: string, itemId: string): Promise<ReadResult<ItemMarkers>> {
   const file = path.join(markersDir(root), markerFileName(itemId));
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
+    text = await readStateFile(file, 'utf8');
+  } catch (e) {
+    if (isUnsafeStatePath(e)) return { ok: false, missing: false, error: e.message };
     return { ok: false, missing: true };
   }
   try {
@@ -48,7 +52,7 @@ export async function readItemMarkers(root: string, itemId: string): Promise<Rea
 
 export async function readMarkersIndex(root: string): Promise<MarkersIndex> {
   try {
-    const parsed = markersIndexSchema.safeParse(JSON.parse(await readFile(path.join(markersDir(root), 'index.json'), 'utf8')));
+    const parsed = markersIndexSchema.safeParse(JSON.parse(await readStateFile(path.join(markersDir(root), 'index.json'), 'utf8')));
     if (parsed.success) return parsed.data;
   } catch {}
   return { version: 1, items: {} };

@@ -11,6 +11,7 @@ import type { MarkerKind } from '../markers/schema';
 import { tokenize } from '../search/tokenize';
 import { CancelledError, throwIfAborted } from '../util/abort';
 import { dedupeFindings } from './citations';
+import { failureCause } from './failures';
 import type { RetrievalHandler } from './handler';
 import { formatMarkerOverview } from './overview';
 import { stepReplyWireSchema, type PlanStep, type RequestLogEntry, type SourceSpan, type StepResult } from './schema';
@@ -217,9 +218,10 @@ export async function executeStep(s: Session, step: PlanStep, handler: Retrieval
   } catch (error) {
     if (error instanceof CancelledError || isCancellation(error) || s.signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError('research: cancelled');
     const message = (error as Error).message;
-    s.log.warn(`research: step ${step.step_id} failed: ${message}`);
-    s.emit({ type: 'step', step_id: step.step_id, status: 'failed', error: message, ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
-    return { result: { ...base, status: 'failed', error: message }, entries: [] };
+    const cause = failureCause(error);
+    s.log.warn(`research: step ${step.step_id} failed: ${cause} (${message})`);
+    s.emit({ type: 'step', step_id: step.step_id, status: 'failed', error: cause, ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+    return { result: { ...base, status: 'failed', error: message, cause }, entries: [] };
   }
 }
 

@@ -12,6 +12,7 @@ import { isCancellation } from '../llm/types';
 import { CancelledError, mapLimit, throwIfAborted } from '../util/abort';
 import { dedupeFindings, duplicateRate } from './citations';
 import { executeStep, type StepOutcome } from './execute';
+import { failureCause, runOutcome, stepFailureSummary } from './failures';
 import { RetrievalHandler, SourceRegistry } from './handler';
 import { goalFromText, goalsPhase, planPhase, validatePlan } from './plan';
 import { listRuns as listStoredRuns, newRunId, readRun as readStoredRun, runDir as runFolder, RunWriter, type StoredRun } from './runStore';
@@ -146,7 +147,7 @@ export async function resumeResearch(ctx: ResearchContext, runId: string, opts: 
   for (const st of plan.steps) if (!done.has(st.step_id)) s.usage.resetStep('execute', st.step_id);
   const kept = stored.requests.filter((e) => done.has(e.step_id));
   const writer = new RunWriter(stored.dir);
-  const manifest: RunManifest = { ...stored.manifest, error: undefined };
+  const manifest: RunManifest = { ...stored.manifest };
   s.log.info(`research: resuming ${runId}: ${done.size} of ${plan.steps.length} steps already done`);
   return execute(s, writer, manifest, plan, done, kept, opts.stepConcurrency);
 }
@@ -157,6 +158,11 @@ async function execute(s: Session, writer: RunWriter, manifest: RunManifest, pla
   const handler = new RetrievalHandler(s.corpus, s.markers, s.config, registry, s.ctx.index);
   const results = new Map(done);
   manifest.status = 'running';
+  // A resumed partial / failed run starts clean: what it says at the end is about this attempt.
+  delete manifest.error;
+  delete manifest.failed_steps;
+  delete manifest.causes;
+  delete manifest.fallback_report;
   for (const st of plan.steps) manifest.steps[st.step_id] = done.has(st.step_id) ? 'done' : 'pending';
   await writer.manifest(manifest);
   s.emit({ type: 'run', run_id: manifest.run_id, run_dir: writer.dir, status: 'running' });
@@ -198,24 +204,35 @@ async function execute(s: Session, writer: RunWriter, manifest: RunManifest, pla
       s.log.info(`research: epic findings ${stats.findings_before} → ${stats.findings_after}; cross-phase duplicates ${(stats.cross_phase_rate_before * 100).toFixed(1)} % → ${(stats.rate_after * 100).toFixed(1)} %`);
     } else findings = dedupeFindings(all, 0.8);
 
+    // The run's status tells the truth: done only when every step did and the model wrote the report.
+    const stepIds = plan.steps.map((st) => st.step_id);
+    const stepFailure = stepFailureSummary(stepIds, results);
+    const anyDone = stepIds.some((id) => results.get(id)?.status === 'done');
     s.emit({ type: 'phase', phase: 'synthesis', status: 'running' });
-    const report = await synthesize(s, plan, findings, handler, { runId: manifest.run_id });
+    const report = await synthesize(s, plan, findings, handler, { runId: manifest.run_id, ...(stepFailure ? { stepFailure: stepFailure.text } : {}), skipModel: !anyDone });
     await writer.report(report.markdown, report.sources);
     const reportPath = path.join(writer.dir, 'report.md');
+    const outcome = runOutcome(stepIds, results, anyDone ? report.fallback : undefined);
     manifest.report = 'report.md';
-    manifest.status = 'done';
+    manifest.status = outcome.status;
+    if (outcome.error) manifest.error = outcome.error;
+    if (outcome.failed_steps) manifest.failed_steps = outcome.failed_steps;
+    if (outcome.causes?.length) manifest.causes = outcome.causes;
+    if (report.fallback) manifest.fallback_report = report.fallback;
     manifest.removed_citations = report.removed;
+    if (outcome.status !== 'done') s.log.error(`research: run ${manifest.run_id} ${outcome.status}: ${outcome.error ?? ''}`);
     await writer.usage(s.usage.data);
     await writer.manifest(manifest);
     await writer.flush();
     s.emit({ type: 'phase', phase: 'synthesis', status: 'done' });
     s.emit({ type: 'report', path: reportPath });
-    s.emit({ type: 'run', run_id: manifest.run_id, run_dir: writer.dir, status: 'done' });
+    s.emit({ type: 'run', run_id: manifest.run_id, run_dir: writer.dir, status: manifest.status });
     return { runId: manifest.run_id, runDir: writer.dir, reportPath, manifest };
   } catch (error) {
     const cancelled = error instanceof CancelledError || isCancellation(error) || s.signal?.aborted;
     manifest.status = cancelled ? 'cancelled' : 'failed';
-    manifest.error = cancelled ? 'cancelled' : (error as Error).message;
+    manifest.error = cancelled ? 'cancelled' : failureCause(error);
+    if (!cancelled) manifest.causes = [manifest.error];
     for (const [id, st] of Object.entries(manifest.steps)) if (st === 'running' || st === 'retrieving') manifest.steps[id] = 'pending';
     await writer.flush();
     await writer.usage(s.usage.data).catch(() => undefined);

@@ -106,6 +106,8 @@ export const stepResultSchema = z.object({
   sources: z.array(sourceSpanSchema),
   deferred: z.array(z.string()).describe('item ids deferred for the context budget'),
   error: z.string().optional(),
+  /** Why the step failed, in plain words (e.g. "the model server rejected the API key (401)"). */
+  cause: z.string().optional(),
 });
 export type StepResult = z.infer<typeof stepResultSchema>;
 
@@ -198,6 +200,16 @@ const usageTotalsSchema = z.object({ promptTokens: z.number().int().nonnegative(
 export const runUsageSchema = z.object({ byPhase: z.record(z.string(), usageTotalsSchema), byStep: z.record(z.string(), usageTotalsSchema) });
 export type RunUsage = z.infer<typeof runUsageSchema>;
 
+/**
+ * A run's status. `done` only when every step finished and the report is not a fallback;
+ * `partial` when some steps failed (or the model could not write the report); `failed` when no
+ * step succeeded (or the run stopped on an error); `cancelled` when stopped by the user.
+ * `partial` and `failed` runs resume like `cancelled` ones.
+ */
+export const RUN_STATUSES = ['planned', 'running', 'done', 'partial', 'failed', 'cancelled'] as const;
+export const runStatusSchema = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
 export const runManifestSchema = z.object({
   run_id: z.string(),
   created_at: z.string(),
@@ -206,12 +218,18 @@ export const runManifestSchema = z.object({
   complexity: complexitySchema,
   engine: z.enum(['extractive', 'openai', 'ollama']),
   model: z.string().nullable(),
-  status: z.enum(['planned', 'running', 'done', 'failed', 'cancelled']),
+  status: runStatusSchema,
   steps: z.record(z.string(), stepStatusSchema),
   report: z.string().nullable(),
   updated_at: z.string().optional(),
-  /** Why the run failed or was cancelled. */
+  /** Why the run failed, is partial or was cancelled: "2 of 3 steps failed (s1, s3): <cause>". */
   error: z.string().optional(),
+  /** `partial` / `failed` runs: how many of the plan's steps failed. */
+  failed_steps: z.object({ failed: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).optional(),
+  /** The distinct causes of the failures, in plain words (from the model errors' reasons). */
+  causes: z.array(z.string()).optional(),
+  /** Set when report.md is a fallback (not written by the model): why. */
+  fallback_report: z.string().optional(),
   /** Epic runs: duplicate rates before and after de-duplication. */
   dedup: dedupStatsSchema.optional(),
   /** The report's citations that could not be resolved and were removed. */

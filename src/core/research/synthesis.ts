@@ -7,6 +7,7 @@
 import { isCancellation } from '../llm/types';
 import { CancelledError } from '../util/abort';
 import { resolveCitations, type ResolvedCitations } from './citations';
+import { failureCause } from './failures';
 import type { RetrievalHandler } from './handler';
 import { synthesisReplySchema, type Plan, type RunFinding, type SourceSpan, type SynthesisReply } from './schema';
 import type { Session } from './session';
@@ -49,8 +50,8 @@ function findingsText(plan: Plan, findings: readonly RunFinding[]): string {
 }
 
 /** Renders the model's reply; epic sections are grouped into one chapter per phase. */
-function renderModelReport(reply: SynthesisReply, plan: Plan, findings: readonly RunFinding[], header: string): string {
-  const out: string[] = [`# ${reply.title.replace(/\s+/g, ' ')}`, '', header, '', reply.summary.trim(), ''];
+function renderModelReport(reply: SynthesisReply, plan: Plan, findings: readonly RunFinding[], header: string, banner: readonly string[]): string {
+  const out: string[] = [`# ${reply.title.replace(/\s+/g, ' ')}`, '', ...banner, header, '', reply.summary.trim(), ''];
   if (plan.complexity === 'epic') {
     const phases = phaseOrder(plan, findings);
     phases.forEach((p, i) => {
@@ -72,18 +73,24 @@ function renderModelReport(reply: SynthesisReply, plan: Plan, findings: readonly
 }
 
 /** The extractive report: findings quoted from the corpus, per step (epic: per phase chapter). */
-function renderExtractiveReport(s: Session, plan: Plan, findings: readonly RunFinding[], header: string): string {
+function renderExtractiveReport(s: Session, plan: Plan, findings: readonly RunFinding[], header: string, banner: readonly string[], fallback: boolean): string {
   const zh = s.lang === 'zh';
   const items = new Set(findings.flatMap((f) => f.source_ids));
+  const title = fallback ? (zh ? '⚠ 备用报告（FALLBACK，非模型撰写）' : '⚠ FALLBACK report (not written by the model)') : zh ? '研究报告（抽取式）' : 'Research report (extractive)';
   const out: string[] = [
-    `# ${zh ? '研究报告（抽取式）' : 'Research report (extractive)'}: ${plan.goal}`,
+    `# ${title}: ${plan.goal}`,
     '',
+    ...banner,
     header,
     '',
-    zh
-      ? '> 抽取式报告：未使用模型。以下发现是从语料中逐字摘录的句子和标记，按计划步骤分组；每个引用都指向原文中的片段。'
-      : '> Extractive report: no model was used. The findings below are sentences and markers quoted from the corpus, grouped by plan step; every citation opens its span in the original file.',
-    '',
+    ...(fallback
+      ? []
+      : [
+          zh
+            ? '> 抽取式报告：未使用模型。以下发现是从语料中逐字摘录的句子和标记，按计划步骤分组；每个引用都指向原文中的片段。'
+            : '> Extractive report: no model was used. The findings below are sentences and markers quoted from the corpus, grouped by plan step; every citation opens its span in the original file.',
+          '',
+        ]),
     zh ? `共 ${findings.length} 条发现，引用 ${items.size} 个来源片段，${plan.steps.length} 个步骤。` : `${findings.length} findings citing ${items.size} source spans, from ${plan.steps.length} steps.`,
     '',
   ];
@@ -106,15 +113,45 @@ function renderExtractiveReport(s: Session, plan: Plan, findings: readonly RunFi
 /** The final report and its resolved sources. */
 export interface SynthesisOutput extends ResolvedCitations {
   extractive: boolean;
+  /** Set when a model run's report is a fallback built extractively: why the model did not write it. */
+  fallback?: string;
+}
+
+/** What {@link synthesize} needs to know about the run besides its findings. */
+export interface SynthesisMeta {
+  runId: string;
+  /** "2 of 3 steps failed (s1, s3): <cause>" when steps failed; said at the top of the report. */
+  stepFailure?: string;
+  /** No step succeeded: do not ask the model for a report, write the fallback (saying this). */
+  skipModel?: boolean;
+}
+
+/** The loud lines at the top of a fallback or partial report (a Markdown blockquote and a blank line). */
+function bannerLines(zh: boolean, fallback: string | undefined, stepFailure: string | undefined): string[] {
+  if (fallback !== undefined) {
+    const text = zh
+      ? `> **⚠ 备用报告（FALLBACK）：本报告不是模型撰写的。** 原因：${fallback}${stepFailure && !fallback.includes(stepFailure) ? `；${stepFailure}` : ''}。以下只是已完成步骤从语料中摘录的内容，报告不完整。`
+      : `> **⚠ FALLBACK REPORT — not written by the model.** Why: ${fallback}${stepFailure && !fallback.includes(stepFailure) ? `; ${stepFailure}` : ''}. What follows is only what the finished steps quoted from the corpus: this report is incomplete.`;
+    return [text, ''];
+  }
+  if (stepFailure) {
+    return [zh ? `> **⚠ 部分完成：${stepFailure}。** 失败步骤的发现不在本报告中。` : `> **⚠ PARTIAL RUN: ${stepFailure}.** The findings of the failed steps are missing from this report.`, ''];
+  }
+  return [];
 }
 
 /** Writes the report of a run from its findings. */
-export async function synthesize(s: Session, plan: Plan, findings: readonly RunFinding[], handler: RetrievalHandler, meta: { runId: string }): Promise<SynthesisOutput> {
+export async function synthesize(s: Session, plan: Plan, findings: readonly RunFinding[], handler: RetrievalHandler, meta: SynthesisMeta): Promise<SynthesisOutput> {
   const engineLabel = s.engine === 'extractive' ? 'extractive (no model)' : `${s.engine.provider} ${s.engine.model}`;
   const header = `_Goal: ${plan.goal} · complexity: ${plan.complexity} · engine: ${engineLabel} · run ${meta.runId}_`;
+  const zh = s.lang === 'zh';
   let markdown: string | undefined;
   let extractive = s.engine === 'extractive';
-  if (!extractive) {
+  let fallback: string | undefined;
+  if (!extractive && meta.skipModel) {
+    fallback = zh ? `所有步骤都失败了（${meta.stepFailure ?? '模型调用失败'}），没有可供模型撰写报告的发现` : `every step failed (${meta.stepFailure ?? 'the model calls failed'}), so there were no findings for the model to write a report from`;
+    extractive = true;
+  } else if (!extractive) {
     try {
       const prompt = await s.prompt('research-synthesis');
       const chapters = plan.complexity === 'epic' ? `Write one section per phase, in this order, and set each section's "phase_name" to the phase: ${phaseOrder(plan, findings).join(' | ')}.` : 'Write one section per theme of the findings.';
@@ -124,16 +161,18 @@ export async function synthesize(s: Session, plan: Plan, findings: readonly RunF
         schemaName: 'research_synthesis',
         phase: 'synthesis',
       });
-      markdown = renderModelReport(r.value, plan, findings, header);
+      markdown = renderModelReport(r.value, plan, findings, header, bannerLines(zh, undefined, meta.stepFailure));
     } catch (error) {
       if (error instanceof CancelledError || isCancellation(error) || s.signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError('research: cancelled');
-      s.log.warn(`research: synthesis by the model failed (${(error as Error).message}); writing the extractive report`);
+      const cause = failureCause(error);
+      s.log.warn(`research: synthesis by the model failed: ${cause} (${(error as Error).message}); writing a fallback report`);
+      fallback = zh ? `模型无法撰写报告：${cause}` : `the model could not write the report: ${cause}`;
       extractive = true;
     }
   }
-  markdown ??= renderExtractiveReport(s, plan, findings, header);
+  markdown ??= renderExtractiveReport(s, plan, findings, header, bannerLines(zh, fallback, meta.stepFailure), fallback !== undefined);
   const resolved = resolveCitations(markdown, (id) => handler.registry.get(id) ?? (handler.marker(id) ? handler.sourceForMarker(id) : undefined), s.log);
   const list = resolved.sources.citations.map((c) => describeSource(c.number, c.span));
   const body = list.length ? `${resolved.markdown.trimEnd()}\n\n## ${s.lang === 'zh' ? '来源' : 'Sources'}\n\n${list.join('\n')}\n` : `${resolved.markdown.trimEnd()}\n`;
-  return { ...resolved, markdown: body, extractive };
+  return { ...resolved, markdown: body, extractive, ...(fallback !== undefined ? { fallback } : {}) };
 }

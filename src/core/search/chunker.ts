@@ -4,7 +4,7 @@
  * ends), comments into one document per comment.
  */
 import type { CorpusItem, PartKind, TranscriptPart } from '../corpus/types';
-import { countWords } from '../text/words';
+import { countWords, isCjk } from '../text/words';
 
 export interface ChunkOptions {
   /** Target words per transcript window. */
@@ -47,13 +47,13 @@ function sentencePieces(text: string, maxWords: number): [number, number][] {
   let start = 0;
   let last = 0;
   for (const b of bounds) {
-    if (countWords(text.slice(start, b)) > maxWords && last > start) {
+    if (wordsExceed(text, start, b, maxWords) && last > start) {
       pieces.push([start, last]);
       start = last;
     }
     last = b;
     // A single sentence longer than the window: cut it by characters.
-    while (countWords(text.slice(start, last)) > maxWords * 2) {
+    while (wordsExceed(text, start, last, maxWords * 2)) {
       const cut = hardCut(text, start, last, maxWords);
       pieces.push([start, cut]);
       start = cut;
@@ -63,16 +63,46 @@ function sentencePieces(text: string, maxWords: number): [number, number][] {
   return pieces;
 }
 
+/**
+ * Walks `text[start, end)` by the one word-counting rule (see `countWords`),
+ * calling `stop` with the count so far (an unfinished run counts) after each
+ * character; returns the offset after the character where `stop` said yes, or
+ * `end`. Work is proportional to the distance walked, not to `end - start`.
+ */
+function walkWords(text: string, start: number, end: number, stop: (words: number) => boolean): number {
+  let words = 0;
+  let inRun = false;
+  let cjkRun = 0;
+  let i = start;
+  while (i < end) {
+    const code = text.codePointAt(i)!;
+    const ch = String.fromCodePoint(code);
+    i += ch.length;
+    if (isCjk(ch)) {
+      if (inRun) { words++; inRun = false; }
+      cjkRun++;
+    } else {
+      if (cjkRun) { words += Math.ceil(cjkRun / 2); cjkRun = 0; }
+      if (LETTER_OR_DIGIT.test(ch)) inRun = true;
+      else if (inRun) { words++; inRun = false; }
+    }
+    if (stop(words + (inRun ? 1 : 0) + Math.ceil(cjkRun / 2))) return Math.min(i, end);
+  }
+  return end;
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}\p{M}]/u;
+
+/** True when `text[start, end)` has more than `limit` words; stops reading as soon as it knows. */
+function wordsExceed(text: string, start: number, end: number, limit: number): boolean {
+  let over = false;
+  walkWords(text, start, end, (w) => (over = w > limit));
+  return over;
+}
+
 /** The offset after about `maxWords` words from `start` (never `start` itself). */
 function hardCut(text: string, start: number, end: number, maxWords: number): number {
-  let lo = start + 1;
-  let hi = end;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (countWords(text.slice(start, mid)) < maxWords) lo = mid + 1; else hi = mid;
-  }
-  // Do not cut inside a surrogate pair.
-  if (lo < end && /[\udc00-\udfff]/.test(text[lo]!)) lo++;
+  const lo = walkWords(text, start, end, (w) => w >= maxWords);
   return Math.min(end, Math.max(start + 1, lo));
 }
 

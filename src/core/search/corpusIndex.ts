@@ -4,12 +4,12 @@
  * and updated incrementally by item content hash.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { STORAGE_DIR } from '../corpus/loader';
 import type { Corpus, CorpusItem, PartKind } from '../corpus/types';
 import { writeFileAtomic } from '../storage/atomic';
+import { readStateFile } from '../storage/safePath';
 import { throwIfAborted, type ProgressSink } from '../util/abort';
 import { chunkItem, chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOptions } from './chunker';
 import { tokenize, tokenizeQuery } from './tokenize';
@@ -155,10 +155,10 @@ export class CorpusIndex {
   /** Loads a persisted index; undefined when none is there or it was made with other options. */
   static async load(root: string, options: IndexOptions = DEFAULT_INDEX_OPTIONS): Promise<CorpusIndex | undefined> {
     const dir = indexDir(root);
-    const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    const manifest = JSON.parse(await readStateFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
     if (manifest.version !== INDEX_FORMAT_VERSION || manifest.optionsKey !== optionsKey(options)) return undefined;
     // The synchronous loader: loadJSONAsync yields between batches and is several times slower.
-    const ms = MiniSearch.loadJSON<Doc>(await readFile(path.join(dir, 'minisearch.json'), 'utf8'), msOptions(options));
+    const ms = MiniSearch.loadJSON<Doc>(await readStateFile(path.join(dir, 'minisearch.json'), 'utf8'), msOptions(options));
     const index = new CorpusIndex(options, ms);
     index.nextId = manifest.nextId;
     for (const [id, c] of manifest.chunks) index.chunks.set(id, c);
