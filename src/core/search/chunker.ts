@@ -4,7 +4,7 @@
  * ends), comments into one document per comment.
  */
 import type { CorpusItem, PartKind, TranscriptPart } from '../corpus/types';
-import { countWords, isCjk } from '../text/words';
+import { countWords, walkWords } from '../text/words';
 
 export interface ChunkOptions {
   /** Target words per transcript window. */
@@ -63,36 +63,6 @@ function sentencePieces(text: string, maxWords: number): [number, number][] {
   return pieces;
 }
 
-/**
- * Walks `text[start, end)` by the one word-counting rule (see `countWords`),
- * calling `stop` with the count so far (an unfinished run counts) after each
- * character; returns the offset after the character where `stop` said yes, or
- * `end`. Work is proportional to the distance walked, not to `end - start`.
- */
-function walkWords(text: string, start: number, end: number, stop: (words: number) => boolean): number {
-  let words = 0;
-  let inRun = false;
-  let cjkRun = 0;
-  let i = start;
-  while (i < end) {
-    const code = text.codePointAt(i)!;
-    const ch = String.fromCodePoint(code);
-    i += ch.length;
-    if (isCjk(ch)) {
-      if (inRun) { words++; inRun = false; }
-      cjkRun++;
-    } else {
-      if (cjkRun) { words += Math.ceil(cjkRun / 2); cjkRun = 0; }
-      if (LETTER_OR_DIGIT.test(ch)) inRun = true;
-      else if (inRun) { words++; inRun = false; }
-    }
-    if (stop(words + (inRun ? 1 : 0) + Math.ceil(cjkRun / 2))) return Math.min(i, end);
-  }
-  return end;
-}
-
-const LETTER_OR_DIGIT = /[\p{L}\p{N}\p{M}]/u;
-
 /** True when `text[start, end)` has more than `limit` words; stops reading as soon as it knows. */
 function wordsExceed(text: string, start: number, end: number, limit: number): boolean {
   let over = false;
@@ -102,7 +72,7 @@ function wordsExceed(text: string, start: number, end: number, limit: number): b
 
 /** The offset after about `maxWords` words from `start` (never `start` itself). */
 function hardCut(text: string, start: number, end: number, maxWords: number): number {
-  const lo = walkWords(text, start, end, (w) => w >= maxWords);
+  const lo = walkWords(text, start, end, (w) => w >= maxWords).offset;
   return Math.min(end, Math.max(start + 1, lo));
 }
 

@@ -21,22 +21,43 @@ export function isCjk(ch: string): boolean {
  * @example countWords('Hello world 2024') === 3; countWords('你好世界') === 2
  */
 export function countWords(text: string): number {
+  return walkWords(text, 0, text.length).words;
+}
+
+/**
+ * Counts the words of `text[start, end)` by the rule above, stopping as soon as `stop` says so
+ * (called with the count so far after each character): the offset reached and the count. The
+ * work is proportional to the distance walked, not to `end - start`.
+ */
+export function walkWords(text: string, start: number, end: number, stop?: (words: number) => boolean): { offset: number; words: number } {
   let words = 0;
   let inRun = false;
   let cjkRun = 0;
-  for (const ch of text) {
+  let i = start;
+  while (i < end) {
+    const code = text.codePointAt(i)!;
+    const ch = code > 0xffff ? String.fromCodePoint(code) : text[i]!;
+    i += ch.length;
     if (CJK.test(ch)) {
-      if (inRun) { words++; inRun = false; }
+      if (inRun) {
+        words++;
+        inRun = false;
+      }
       cjkRun++;
     } else {
-      if (cjkRun) { words += Math.ceil(cjkRun / 2); cjkRun = 0; }
+      if (cjkRun) {
+        words += Math.ceil(cjkRun / 2);
+        cjkRun = 0;
+      }
       if (LETTER_OR_DIGIT.test(ch)) inRun = true;
-      else if (inRun) { words++; inRun = false; }
+      else if (inRun) {
+        words++;
+        inRun = false;
+      }
     }
+    if (stop && stop(words + (inRun ? 1 : 0) + Math.ceil(cjkRun / 2))) return { offset: Math.min(i, end), words: words + (inRun ? 1 : 0) + Math.ceil(cjkRun / 2) };
   }
-  if (inRun) words++;
-  if (cjkRun) words += Math.ceil(cjkRun / 2);
-  return words;
+  return { offset: end, words: words + (inRun ? 1 : 0) + Math.ceil(cjkRun / 2) };
 }
 
 /** Offsets of line starts in `text` (index 0 is always 0). */
