@@ -17,7 +17,7 @@ import { createEmbeddingClient } from '../core/llm/embeddings';
 import { CorpusIndex } from '../core/search/corpusIndex';
 import { formatClock } from '../core/text/clock';
 import { numberOption, UsageError, type CliContext } from './io';
-import { promptsDir } from './markersCommand';
+import { promptsDir, timeoutMsOption } from './markersCommand';
 
 export const ASK_USAGE = `marker-research ask <corpusDir> "<question>" [options]
   --item ID          the item in focus (default: the whole corpus)
@@ -28,6 +28,7 @@ export const ASK_USAGE = `marker-research ask <corpusDir> "<question>" [options]
   --explain          say why each strategy matched each hit
   --provider P       understand with a model: openai | ollama (default: offline rules)
   --base-url URL --model NAME   the model (API key from MARKER_RESEARCH_API_KEY or OPENAI_API_KEY)
+  --timeout SECONDS  deadline of one model request (default 120; a timed-out request is retried once)
   --rerank           with --model: let the model reorder the best hits (one more call)
   --embedding-model NAME   add the vector strategy: embeddings from the --provider server
                      (vectors kept in .marker-research/vectors/, only new or changed windows embedded)
@@ -40,7 +41,7 @@ export async function askCommand(ctx: CliContext): Promise<number> {
     options: {
       item: { type: 'string' }, history: { type: 'string', multiple: true }, k: { type: 'string' }, 'budget-words': { type: 'string' },
       explain: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, provider: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' },
-      'embedding-model': { type: 'string' }, rerank: { type: 'boolean', default: false }, run: { type: 'string' },
+      'embedding-model': { type: 'string' }, rerank: { type: 'boolean', default: false }, run: { type: 'string' }, timeout: { type: 'string' },
     },
   });
   if (positionals.length !== 2) throw new UsageError('ask: expected a corpus folder and a question');
@@ -62,9 +63,10 @@ export async function askCommand(ctx: CliContext): Promise<number> {
   ctx.err.write(`index ${report.mode} in ${report.ms} ms (${index.size.chunks} windows)\n`);
   const baseUrl = values['base-url'] ?? (provider === 'openai' ? 'https://api.openai.com/v1' : 'http://127.0.0.1:11434');
   const apiKey = process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'];
+  const timeoutMs = timeoutMsOption(values.timeout);
   let vectors: VectorSearcher | undefined;
   if (provider && values['embedding-model']) {
-    const client = createEmbeddingClient({ provider, baseUrl, model: values['embedding-model'], apiKey });
+    const client = createEmbeddingClient({ provider, baseUrl, model: values['embedding-model'], apiKey, timeoutMs });
     try {
       const { store, report: sync } = await syncVectors(corpus, index, client, { signal: ctx.signal });
       ctx.err.write(`vectors: ${sync.embedded} windows embedded, ${sync.reused} reused, ${sync.removed} removed (${sync.ms} ms)\n`);
@@ -79,7 +81,7 @@ export async function askCommand(ctx: CliContext): Promise<number> {
   const cited = values.run ? await readReportCitations(corpus.root, values.run) : undefined;
   if (cited) ctx.err.write(`citations: ${cited.citations.length} from the report of run ${cited.runId}\n`);
   const askCtx = await openAskContext(corpus, index, { signal: ctx.signal, ...(vectors ? { vectors } : {}), ...(cited ? { citations: cited.citations } : {}) });
-  const model = provider && values.model ? createModelClient({ provider, baseUrl, model: values.model, apiKey }) : undefined;
+  const model = provider && values.model ? createModelClient({ provider, baseUrl, model: values.model, apiKey, timeoutMs }) : undefined;
   const result = await askCorpus(askCtx, { question, itemId: values.item, session: values.history ?? [] }, { k, budgetWords, model, promptsDir: promptsDir(), rerank: values.rerank, signal: ctx.signal });
   for (const n of result.notes) ctx.err.write(`note: ${n}\n`);
   if (values.json) ctx.out.write(`${JSON.stringify(toJson(result, values.explain), null, 2)}\n`);

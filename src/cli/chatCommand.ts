@@ -19,13 +19,14 @@ import { listRuns, readRun } from '../core/research/runStore';
 import { CorpusIndex } from '../core/search/corpusIndex';
 import { queryJson } from './askCommand';
 import { UsageError, type CliContext } from './io';
-import { promptsDir } from './markersCommand';
+import { promptsDir, timeoutMsOption } from './markersCommand';
 
 export const CHAT_USAGE = `marker-research chat <corpusDir> [options]
   --run ID           the research run to talk about ("latest": the newest run with a report); without it: the corpus
   --conversation ID  continue this conversation (created with this id when it does not exist)
   --message Q        ask one question and exit (else: an interactive prompt; /sources, /new, /quit)
   --provider P --base-url URL --model NAME   a model writes the answers (streamed); default: extractive, offline
+  --timeout SECONDS  deadline of one model request, of each silence while streaming (default 120)
   --json             with --message: one JSON object on stdout`;
 
 /** The newest run that has a report. */
@@ -67,7 +68,7 @@ export async function chatCommand(ctx: CliContext): Promise<number> {
     allowPositionals: true,
     options: {
       run: { type: 'string' }, conversation: { type: 'string' }, message: { type: 'string' }, json: { type: 'boolean', default: false },
-      provider: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' },
+      provider: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, timeout: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError('chat: expected exactly one corpus folder');
@@ -97,7 +98,7 @@ export async function chatCommand(ctx: CliContext): Promise<number> {
   const { index } = await CorpusIndex.open(corpus, undefined, ctx.signal);
   const askCtx = await openAskContext(corpus, index, { signal: ctx.signal });
   const model = provider
-    ? createModelClient({ provider, baseUrl: values['base-url'] ?? (provider === 'openai' ? 'https://api.openai.com/v1' : 'http://127.0.0.1:11434'), model: values.model!, apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'] })
+    ? createModelClient({ provider, baseUrl: values['base-url'] ?? (provider === 'openai' ? 'https://api.openai.com/v1' : 'http://127.0.0.1:11434'), model: values.model!, apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], timeoutMs: timeoutMsOption(values.timeout) })
     : undefined;
   ctx.err.write(`conversation ${conversation.header.id} (${conversation.header.runId ? `run ${conversation.header.runId}` : 'the corpus'}, ${conversation.turns.length} earlier turns; answers: ${model ? `${model.provider} ${model.model}` : 'extractive, no model'})\n`);
 

@@ -9,7 +9,7 @@ import { createMarkerEngine, promptSource } from '../core/markers/engineFactory'
 import { DEFAULT_WINDOW_SETTINGS } from '../core/markers/windows';
 import { consoleLogger } from '../core/util/log';
 import { numberOption, UsageError, type CliContext } from './io';
-import { promptsDir } from './markersCommand';
+import { promptsDir, timeoutMsOption } from './markersCommand';
 
 export const CONDENSE_USAGE = `marker-research condense <corpusDir> --model NAME [options]
   --provider P        ollama (default, local) | openai
@@ -17,6 +17,7 @@ export const CONDENSE_USAGE = `marker-research condense <corpusDir> --model NAME
   --concurrency N     model calls at once (default 2)
   --parallelism N     items at once (default 8)
   --context-tokens N  the model's context (Ollama num_ctx, default 8192)
+  --timeout SECONDS   deadline of one model request (default 120; a timed-out request is retried once)
   --window-words N    words per window (default ${DEFAULT_WINDOW_SETTINGS.windowWords})
   --force             redo cached items
   --json              JSON on stdout`;
@@ -27,7 +28,7 @@ export async function condenseCommand(ctx: CliContext): Promise<number> {
     allowPositionals: true,
     options: {
       provider: { type: 'string', default: 'ollama' }, 'base-url': { type: 'string' }, model: { type: 'string' }, concurrency: { type: 'string' },
-      parallelism: { type: 'string' }, 'context-tokens': { type: 'string' }, 'window-words': { type: 'string' },
+      parallelism: { type: 'string' }, 'context-tokens': { type: 'string' }, 'window-words': { type: 'string' }, timeout: { type: 'string' },
       force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
     },
   });
@@ -47,6 +48,7 @@ export async function condenseCommand(ctx: CliContext): Promise<number> {
       model: values.model,
       concurrency: Math.max(1, numberOption('concurrency', values.concurrency, 2)),
       contextTokens: values['context-tokens'] === undefined ? undefined : numberOption('context-tokens', values['context-tokens'], 8192),
+      timeoutMs: timeoutMsOption(values.timeout),
     },
     { promptsDir: promptsDir(), apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], log },
   );

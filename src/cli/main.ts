@@ -3,6 +3,7 @@
  * code as the extension.
  */
 import { LlmError } from '../core/llm/types';
+import { RunLockedError } from '../core/research/runLock';
 import { UnsafeStatePathError } from '../core/storage/safePath';
 import { CancelledError } from '../core/util/abort';
 import { ASK_USAGE, askCommand } from './askCommand';
@@ -77,7 +78,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
       err.write(`marker-research ${command}: ${e.message}\n`);
       return 1;
     }
-    if (e instanceof UnsafeStatePathError) {
+    if (e instanceof UnsafeStatePathError || e instanceof RunLockedError) {
       err.write(`marker-research ${command}: ${(e as Error).message}\n`);
       return 1;
     }

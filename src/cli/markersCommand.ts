@@ -13,12 +13,21 @@ import { DEFAULT_WINDOW_SETTINGS } from '../core/markers/windows';
 import { consoleLogger } from '../core/util/log';
 import { numberOption, table, UsageError, type CliContext } from './io';
 
+/** The `--timeout SECONDS` of every command that calls a model, as the model config's `timeoutMs` (undefined: the default). */
+export function timeoutMsOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout expects a positive number of seconds, got "${value}"`);
+  return Math.max(1, Math.round(seconds * 1000));
+}
+
 export const MARKERS_USAGE = `marker-research markers <corpusDir> [options]
   --provider P        extractive (default, no model) | openai | ollama
   --base-url URL      OpenAI-compatible API root (…/v1) or Ollama host
   --model NAME        model name
   --concurrency N     model calls at once (default 4)
   --context-tokens N  the model's context size (default 8192; Ollama num_ctx)
+  --timeout SECONDS   deadline of one model request (default 120; a timed-out request is retried once)
   --window-words N    words per window (default ${DEFAULT_WINDOW_SETTINGS.windowWords})
   --overlap-words N   overlap between windows (default ${DEFAULT_WINDOW_SETTINGS.overlapWords})
   --window-limit N    most windows per part, 0 = as many as needed (default 0)
@@ -38,7 +47,7 @@ export async function markersCommand(ctx: CliContext): Promise<number> {
     allowPositionals: true,
     options: {
       provider: { type: 'string', default: 'extractive' }, 'base-url': { type: 'string' }, model: { type: 'string' }, concurrency: { type: 'string' },
-      'context-tokens': { type: 'string' }, 'window-words': { type: 'string' }, 'overlap-words': { type: 'string' }, 'window-limit': { type: 'string' },
+      'context-tokens': { type: 'string' }, 'window-words': { type: 'string' }, 'overlap-words': { type: 'string' }, 'window-limit': { type: 'string' }, timeout: { type: 'string' },
       force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false },
     },
   });
@@ -60,6 +69,7 @@ export async function markersCommand(ctx: CliContext): Promise<number> {
       model: values.model,
       concurrency: values.concurrency === undefined ? undefined : Math.max(1, numberOption('concurrency', values.concurrency, 4)),
       contextTokens: values['context-tokens'] === undefined ? undefined : numberOption('context-tokens', values['context-tokens'], 8192),
+      timeoutMs: timeoutMsOption(values.timeout),
     },
     { promptsDir: promptsDir(), apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], log },
   );

@@ -15,7 +15,7 @@ import { readRun } from '../core/research/runStore';
 import { COMPLEXITIES, type Complexity, type RunManifest } from '../core/research/schema';
 import { consoleLogger } from '../core/util/log';
 import { numberOption, table, UsageError, type CliContext } from './io';
-import { promptsDir } from './markersCommand';
+import { promptsDir, timeoutMsOption } from './markersCommand';
 
 export const RESEARCH_USAGE = `marker-research research <corpusDir> [options]
   --goal TEXT|auto    the research goal, or auto (default): the first discovered goal
@@ -24,6 +24,7 @@ export const RESEARCH_USAGE = `marker-research research <corpusDir> [options]
   --base-url URL      OpenAI-compatible API root (…/v1) or Ollama host
   --model NAME        model name
   --concurrency N     model calls at once (default 4)
+  --timeout SECONDS   deadline of one model request (default 120; a timed-out request is retried once)
   --plan FILE         run this (edited) plan.json instead of planning
   --resume RUN_ID     resume a run from its last finished step
   --json              JSON on stdout
@@ -39,7 +40,7 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
     allowPositionals: true,
     options: {
       goal: { type: 'string' }, complexity: { type: 'string', default: 'medium' }, provider: { type: 'string', default: 'extractive' }, 'base-url': { type: 'string' },
-      model: { type: 'string' }, concurrency: { type: 'string' }, plan: { type: 'string' }, resume: { type: 'string' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false },
+      model: { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, plan: { type: 'string' }, resume: { type: 'string' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false },
     },
   });
   if (positionals.length !== 1) throw new UsageError('research: expected exactly one corpus folder');
@@ -56,7 +57,7 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
   }
   for (const p of corpus.problems) if (p.severity === 'error' && !values.json) ctx.err.write(`${formatProblem(p)}\n`);
   const { engine, client } = createMarkerEngine(
-    { provider, baseUrl: values['base-url'], model: values.model, concurrency: values.concurrency === undefined ? undefined : Math.max(1, numberOption('concurrency', values.concurrency, 4)) },
+    { provider, baseUrl: values['base-url'], model: values.model, concurrency: values.concurrency === undefined ? undefined : Math.max(1, numberOption('concurrency', values.concurrency, 4)), timeoutMs: timeoutMsOption(values.timeout) },
     { promptsDir: promptsDir(), apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], log },
   );
   const markers = await generateMarkers(corpus, { engine, signal: ctx.signal, log });

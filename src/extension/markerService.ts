@@ -82,7 +82,14 @@ export function markerEngineFor(settings: Settings, ctx: EngineContext): MarkerE
   }
   try {
     return createMarkerEngine(
-      { provider: settings.provider, baseUrl: settings.baseUrl.trim() || undefined, model: settings.model.trim() || undefined, contextTokens: settings.contextTokens, concurrency: settings.concurrency },
+      {
+        provider: settings.provider,
+        baseUrl: settings.baseUrl.trim() || undefined,
+        model: settings.model.trim() || undefined,
+        contextTokens: settings.contextTokens,
+        concurrency: settings.concurrency,
+        timeoutMs: settings.requestTimeoutSeconds * 1000,
+      },
       { promptsDir: ctx.promptsDir, apiKey: ctx.apiKey, log: ctx.log },
     ).engine;
   } catch (e) {
@@ -264,7 +271,14 @@ export class MarkerService implements vscode.Disposable {
       return;
     }
     const { client } = createMarkerEngine(
-      { provider: 'ollama', baseUrl: settings.condenseBaseUrl.trim() || undefined, model: settings.condenseModel.trim(), contextTokens: settings.contextTokens, concurrency: settings.concurrency },
+      {
+        provider: 'ollama',
+        baseUrl: settings.condenseBaseUrl.trim() || undefined,
+        model: settings.condenseModel.trim(),
+        contextTokens: settings.contextTokens,
+        concurrency: settings.concurrency,
+        timeoutMs: settings.requestTimeoutSeconds * 1000,
+      },
       { promptsDir: this.promptsDir, log: this.log },
     );
     const report = await withCancellableProgress(`Marker Research: condensing with ${settings.condenseModel}`, (signal, onProgress) =>

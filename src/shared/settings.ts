@@ -33,6 +33,8 @@ export const settingsSchema = z.object({
   windowLimit: z.number().int().min(0).default(0),
   /** Model calls in flight at once. */
   concurrency: z.number().int().min(1).max(64).default(4),
+  /** Deadline of one model request, in seconds (a timed-out request is retried at most once). */
+  requestTimeoutSeconds: z.number().int().min(1).max(3600).default(120),
   /** After Index Corpus, generate missing markers with the extractive engine (existing markers are always loaded). */
   markersOnIndex: z.boolean().default(true),
   /** Research depth: light / medium / deep / epic (phases, threads in parallel, chapters). */
@@ -71,6 +73,7 @@ export const SETTING_DESCRIPTIONS: Record<keyof Settings, string> = {
   overlapWords: 'Words each window repeats from the end of the previous one.',
   windowLimit: 'Windows per part. 0 = auto = as many as needed; a positive limit makes windows larger instead of dropping text.',
   concurrency: 'Model calls in flight at once.',
+  requestTimeoutSeconds: 'Seconds to wait for one model request before it fails as timed out (a timed-out request is retried once). Retries of rate-limited or failing requests stop after 4 retries or 60 s per call, whichever comes first.',
   markersOnIndex: 'After Index Corpus, generate missing markers with the extractive provider, so the sidebar shows markers right away. Markers already generated are always shown.',
   complexity: 'Research depth: `light`, `medium`, `deep` (may split into phases) or `epic` (phases, parallel threads, a report in chapters).',
   maxFollowupsPerStep: 'Follow-up rounds a research step may take to request more content (full items, marker evidence, topics).',

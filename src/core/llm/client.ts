@@ -38,7 +38,10 @@ export const modelConfigSchema = z.object({
   apiKey: z.string().optional(),
   /** The model's context size; sent to Ollama as `num_ctx`; windows are sized to fit it. */
   contextTokens: z.number().int().min(256).default(8192),
-  /** Deadline of each HTTP request. */
+  /**
+   * Deadline of each HTTP request (a stream: of each silence). A timed-out request is retried at
+   * most once; settings `markerResearch.requestTimeoutSeconds`, CLI `--timeout SECONDS`.
+   */
   timeoutMs: z.number().int().positive().default(120_000),
   /** Concurrent calls, when the client makes its own semaphore. */
   concurrency: z.number().int().positive().default(4),
@@ -58,7 +61,10 @@ export interface ModelClientDeps {
   /** Where usage goes (default: a new ledger, see {@link ModelClient.ledger}). */
   ledger?: UsageLedger;
   log?: Logger;
-  /** Retry policy (defaults: 4 retries, 500 ms base, 20 s cap). */
+  /**
+   * Retry policy (defaults: 4 retries, 500 ms base, 20 s cap per wait, 60 s retry budget per
+   * call — `retry-after` waits included; see `withRetry`).
+   */
   retry?: Omit<RetryOptions, 'signal' | 'onRetry'>;
   /** Use this provider instead of building one from the config (tests, other engines). */
   provider?: ModelProvider;
@@ -136,28 +142,40 @@ export function createModelClient(config: ModelConfigInput, deps: ModelClientDep
   async function complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
     const where = req.step === undefined ? req.phase : `${req.phase}/${req.step}`;
     const started = Date.now();
+    let tries = 0;
     try {
       const result = await semaphore.run(
         () =>
-          withRetry(() => provider.complete(req), {
-            ...deps.retry,
-            signal: req.signal,
-            onRetry: ({ attempt, delayMs, error }) =>
-              log.warn(`llm: ${where}: ${error.reason}, retry ${attempt}/${deps.retry?.retries ?? 4} in ${delayMs} ms (${error.message})`),
-          }),
+          withRetry(
+            () => {
+              tries++;
+              return provider.complete(req);
+            },
+            {
+              ...deps.retry,
+              requestTimeoutMs: cfg.timeoutMs,
+              signal: req.signal,
+              onRetry: ({ attempt, delayMs, error }) =>
+                log.warn(`llm: ${where}: ${error.reason}, retry ${attempt}/${deps.retry?.retries ?? 4} in ${delayMs} ms (${error.message})`),
+            },
+          ),
         req.signal,
       );
-      ledger.add(req.phase, result.usage, req.step, result.attempts);
+      // Earlier tries failed with one request each; the last one took `result.attempts` (repair).
+      ledger.add(req.phase, result.usage, req.step, Math.max(0, tries - 1) + result.attempts);
       log.debug(
         `llm: ${where}: ${req.schemaName} ok in ${Date.now() - started} ms, ${result.usage.promptTokens}+${result.usage.completionTokens} tokens${result.usage.estimated ? ' (estimated)' : ''}${result.repaired ? ', repaired' : ''}`,
       );
       return result;
     } catch (error) {
-      if (error instanceof LlmError && error.usage !== undefined) ledger.add(req.phase, error.usage, req.step, error.reason === 'invalid-reply' ? 2 : 1);
+      const lastRequests = error instanceof LlmError && error.reason === 'invalid-reply' ? 2 : 1;
+      const requests = Math.max(0, tries - 1) + (tries > 0 ? lastRequests : 0);
+      if (error instanceof LlmError && error.usage !== undefined) ledger.add(req.phase, error.usage, req.step, requests);
       if (req.signal?.aborted || error instanceof CancelledError || (error instanceof LlmError && error.reason === 'cancelled')) {
         log.debug(`llm: ${where}: cancelled`);
         throw error instanceof CancelledError ? error : new CancelledError('llm: call cancelled');
       }
+      ledger.addFailure(req.phase, error instanceof LlmError ? error.reason : 'error', req.step, requests, error instanceof LlmError && error.usage !== undefined);
       scrubError(error, redact);
       if (error instanceof LlmError) {
         log.warn(`llm: ${where}: ${req.schemaName} failed (${error.reason}): ${error.message}`);
@@ -172,6 +190,7 @@ export function createModelClient(config: ModelConfigInput, deps: ModelClientDep
     const stream = provider.streamText?.bind(provider);
     if (stream === undefined) throw new LlmError('config', `the ${provider.kind} provider for ${provider.model} cannot stream text`);
     let delivered = false;
+    let tries = 0;
     const deliver: TextDeltaHandler = (text) => {
       delivered = true;
       onDelta(text);
@@ -181,6 +200,7 @@ export function createModelClient(config: ModelConfigInput, deps: ModelClientDep
         () =>
           withRetry(
             async () => {
+              tries++;
               try {
                 return await stream(req, deliver);
               } catch (error) {
@@ -190,6 +210,7 @@ export function createModelClient(config: ModelConfigInput, deps: ModelClientDep
             },
             {
               ...deps.retry,
+              requestTimeoutMs: cfg.timeoutMs,
               signal: req.signal,
               onRetry: ({ attempt, delayMs, error }) =>
                 log.warn(`llm: ${where}: ${error.reason}, retry ${attempt}/${deps.retry?.retries ?? 4} in ${delayMs} ms (${error.message})`),
@@ -197,18 +218,19 @@ export function createModelClient(config: ModelConfigInput, deps: ModelClientDep
           ),
         req.signal,
       );
-      ledger.add(req.phase, result.usage, req.step);
+      ledger.add(req.phase, result.usage, req.step, Math.max(1, tries));
       log.debug(
         `llm: ${where}: text stream ${result.finishReason} in ${Date.now() - started} ms, ${result.text.length} chars, ${result.usage.promptTokens}+${result.usage.completionTokens} tokens${result.usage.estimated ? ' (estimated)' : ''}`,
       );
       return result;
     } catch (caught) {
       const error = caught instanceof AfterDelivery ? caught.error : caught;
-      if (error instanceof LlmError && error.usage !== undefined) ledger.add(req.phase, error.usage, req.step);
+      if (error instanceof LlmError && error.usage !== undefined) ledger.add(req.phase, error.usage, req.step, tries);
       if (error instanceof CancelledError || (error instanceof LlmError && error.reason === 'cancelled') || (req.signal?.aborted && !delivered)) {
         log.debug(`llm: ${where}: text stream cancelled`);
         throw error instanceof CancelledError ? error : new CancelledError('llm: call cancelled');
       }
+      ledger.addFailure(req.phase, error instanceof LlmError ? error.reason : 'error', req.step, tries, error instanceof LlmError && error.usage !== undefined);
       scrubError(error, redact);
       if (error instanceof LlmError) {
         log.warn(`llm: ${where}: text stream failed${delivered ? ' mid-answer' : ''} (${error.reason}): ${error.message}`);

@@ -300,14 +300,16 @@ export function ollamaErrorToLlmError(error: unknown): unknown {
     const code = typeof status === 'number' ? status : undefined;
     const details = { cause: error, status: code, retryAfterMs: (error as WithRetryAfter).llmRetryAfterMs };
     const message = runnerMessage(error.message);
-    const text = `${code ?? '?'} ${message}`;
+    // The message may already start with the status ("Error 500: …", "500 …"): say it once.
+    const said = message.trim().replace(code === undefined ? /^$/ : new RegExp(`^(?:error\\s*)?${code}\\b[:\\s]*`, 'i'), '') || 'no message';
+    const http = `HTTP ${code ?? '?'}`;
     if (isRunnerContextError(error.message) || ((code === 400 || code === 413 || code === 500) && CONTEXT_MESSAGE.test(message))) {
       return new LlmError('context-length', `prompt exceeds the model's context: ${message}`, details);
     }
-    if (code === 429) return new LlmError('rate-limited', `rate limited: ${text}`, details);
-    if (code === 401 || code === 403) return new LlmError('auth', `not authorised: ${text}`, details);
-    if (code !== undefined && (code >= 500 || code === 408)) return new LlmError('server', `server error: ${text}`, details);
-    return new LlmError('config', `request rejected: ${text}`, details);
+    if (code === 429) return new LlmError('rate-limited', `the model server is rate-limiting requests (${http}): ${said}`, details);
+    if (code === 401 || code === 403) return new LlmError('auth', `the model server rejected the API key (${http}): ${said}`, details);
+    if (code !== undefined && (code >= 500 || code === 408)) return new LlmError('server', `the model server failed (${http}): ${said}`, details);
+    return new LlmError('config', `the model server rejected the request (${http}): ${said}`, details);
   }
   if (error instanceof SyntaxError) return new LlmError('server', `unparsable response from server: ${error.message}`, { cause: error });
   if (error instanceof TypeError && /fetch failed|network|socket|ECONN|EPIPE|terminated/i.test(`${error.message} ${String(error.cause ?? '')}`)) {

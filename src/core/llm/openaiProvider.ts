@@ -215,20 +215,36 @@ export function openaiErrorToLlmError(error: unknown): unknown {
   if (error instanceof OpenAI.APIError) {
     const status = error.status;
     const details = { cause: error, status, retryAfterMs: parseRetryAfter(error.headers) };
-    const text = `${status ?? '?'} ${error.message}`;
+    // The SDK's message already starts with the status ("429 Rate limit reached…"): say it once.
+    const said = serverWords(error.message, status);
+    const http = `HTTP ${status ?? '?'}`;
     if (error.code === 'context_length_exceeded' || ((status === 400 || status === 413) && CONTEXT_MESSAGE.test(error.message))) {
-      return new LlmError('context-length', `prompt exceeds the model's context: ${error.message}`, details);
+      return new LlmError('context-length', `prompt exceeds the model's context (${http}): ${said}`, details);
     }
     if (status === 429) {
-      if (error.code === 'insufficient_quota') return new LlmError('auth', `quota exhausted: ${text}`, details);
-      return new LlmError('rate-limited', `rate limited: ${text}`, details);
+      if (error.code === 'insufficient_quota') return new LlmError('auth', `the model account's quota is exhausted (${http}): ${said}`, details);
+      return new LlmError('rate-limited', `the model server is rate-limiting requests (${http}): ${said}`, details);
     }
-    if (status === 401 || status === 403) return new LlmError('auth', `not authorised: ${text}`, details);
-    if (status !== undefined && (status >= 500 || status === 408 || status === 409)) return new LlmError('server', `server error: ${text}`, details);
-    return new LlmError('config', `request rejected: ${text}`, details);
+    if (status === 401 || status === 403) return new LlmError('auth', `the model server rejected the API key (${http}): ${said}`, details);
+    if (status !== undefined && (status >= 500 || status === 408 || status === 409)) return new LlmError('server', `the model server failed (${http}): ${said}`, details);
+    return new LlmError('config', `the model server rejected the request (${http}): ${said}`, details);
   }
   if (error instanceof SyntaxError) return new LlmError('server', `unparsable response from server: ${error.message}`, { cause: error });
   return error;
+}
+
+/**
+ * What the server said, without the status the SDK puts in front ("429 Rate limit reached" →
+ * "Rate limit reached"; "500 status code (no body)" → "no body").
+ */
+export function serverWords(message: string, status: number | undefined): string {
+  let text = message.trim();
+  if (status !== undefined) {
+    const prefix = `${status} `;
+    while (text.startsWith(prefix)) text = text.slice(prefix.length).trim();
+  }
+  if (/^status code \(no body\)$/i.test(text)) return 'no body';
+  return text === '' ? 'no message' : text;
 }
 
 function withSchemaInSystemPrompt(messages: readonly ChatMessage[], schema: Record<string, unknown>): ChatMessage[] {

@@ -29,11 +29,36 @@ export interface UsageEntry {
   estimated: boolean;
 }
 
+/**
+ * Calls that failed (after their retries) and the HTTP requests they made, so a summary can say
+ * "0 model calls succeeded, 5 failed after 25 requests" instead of "0 model calls".
+ */
+export interface FailureTotals {
+  /** Logical calls that ended in an error (not counting cancellations). */
+  calls: number;
+  /** HTTP requests those calls made, every retry included. */
+  requests: number;
+  /** Failed calls per `LlmError` reason (`rate-limited`, `server`, `timeout`, …). */
+  byReason: Record<string, number>;
+}
+
+/** One failed call. */
+export interface FailureEntry {
+  phase: string;
+  step: string | undefined;
+  reason: string;
+  requests: number;
+}
+
 /** The JSON form of a ledger, written with a run. */
 export interface UsageReport {
   total: UsageTotals;
   byPhase: Record<string, UsageTotals>;
   byStep: Record<string, UsageTotals>;
+  /** Calls that failed and the requests they made (their tokens, when known, are in `total`). */
+  failed: FailureTotals;
+  /** Every HTTP request to the model: those of recorded calls plus those of failed calls without usage. */
+  attempts: number;
 }
 
 function emptyTotals(): UsageTotals {
@@ -65,6 +90,9 @@ function addTo(totals: UsageTotals, entry: UsageEntry): void {
  */
 export class UsageLedger {
   readonly #entries: UsageEntry[] = [];
+  readonly #failures: FailureEntry[] = [];
+  /** Requests of failures that were not also recorded with `add` (no usage known). */
+  #unrecordedFailedRequests = 0;
   readonly #listeners = new Set<(entry: UsageEntry) => void>();
 
   /**
@@ -79,6 +107,39 @@ export class UsageLedger {
     const entry: UsageEntry = { phase, step, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, requests, estimated: usage.estimated };
     this.#entries.push(entry);
     for (const listener of this.#listeners) listener(entry);
+  }
+
+  /**
+   * Records one failed call of `phase` (and `step`) that made `requests` HTTP requests (retries
+   * included). Set `alsoAdded` when its tokens were recorded with {@link add} too, so its requests
+   * are not counted twice in {@link attempts}.
+   * @throws Error when `requests` is negative or not an integer.
+   */
+  addFailure(phase: string, reason: string, step?: string, requests = 1, alsoAdded = false): void {
+    if (!Number.isInteger(requests) || requests < 0) throw new Error(`llm: usage requests must be a non-negative integer, got ${requests}`);
+    this.#failures.push({ phase, step, reason, requests });
+    if (!alsoAdded) this.#unrecordedFailedRequests += requests;
+  }
+
+  /** Failed calls and their requests. */
+  failures(): FailureTotals {
+    const byReason = Object.create(null) as Record<string, number>;
+    let requests = 0;
+    for (const f of this.#failures) {
+      requests += f.requests;
+      byReason[f.reason] = (byReason[f.reason] ?? 0) + 1;
+    }
+    return { calls: this.#failures.length, requests, byReason };
+  }
+
+  /** Failed calls so far. */
+  get failedCalls(): number {
+    return this.#failures.length;
+  }
+
+  /** Every HTTP request to the model so far, failed ones and retries included. */
+  get attempts(): number {
+    return this.total().requests + this.#unrecordedFailedRequests;
   }
 
   /** Calls recorded so far. */
@@ -115,7 +176,7 @@ export class UsageLedger {
   }
 
   toJSON(): UsageReport {
-    return { total: this.total(), byPhase: this.byPhase(), byStep: this.byStep() };
+    return { total: this.total(), byPhase: this.byPhase(), byStep: this.byStep(), failed: this.failures(), attempts: this.attempts };
   }
 
   #group(key: (entry: UsageEntry) => string): Record<string, UsageTotals> {

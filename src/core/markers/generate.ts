@@ -11,7 +11,7 @@ import type { StructuredRequest, StructuredResult } from '../llm/types';
 import { CancelledError, mapLimit, throwIfAborted, type ProgressSink } from '../util/abort';
 import { extractItem } from './extractive';
 import { TopicStats, topicCandidates } from './keyphrases';
-import { modelMarkersForItem, type MarkerModel, type PromptSource } from './modelEngine';
+import { ContextLimit, modelMarkersForItem, type MarkerModel, type PromptSource } from './modelEngine';
 import type { EngineName, ItemMarkers } from './schema';
 import { allMarkers, markerFileName, readItemMarkers, readMarkersIndex, writeItemMarkers, writeMarkersIndex } from './store';
 import { DEFAULT_WINDOW_SETTINGS, type WindowSettings } from './windows';
@@ -122,6 +122,8 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
 
   let done = 0;
   const total = plan.length;
+  // What the run learns about the model's context carries to every later item and window.
+  const context = new ContextLimit();
   const reports = await mapLimit(
     plan,
     opts.itemConcurrency ?? 16,
@@ -139,7 +141,7 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
         if (opts.engine.kind === 'extractive') {
           result = extractItem(item, stats!);
         } else {
-          result = await modelMarkersForItem(item, { model: meteredModel(opts.engine.model, usage), prompts: opts.engine.prompts, windows, signal: opts.signal, lang: itemLanguage(item) });
+          result = await modelMarkersForItem(item, { model: meteredModel(opts.engine.model, usage), prompts: opts.engine.prompts, windows, signal: opts.signal, lang: itemLanguage(item), context, log: (m) => opts.log?.info(m) });
         }
         for (const [part, cov] of Object.entries(result.coverage)) {
           if (cov && !cov.complete) throw new Error(`markers: coverage check failed for ${item.id} ${part}: read ${cov.wordsSeen} of ${cov.totalWords} words`);

@@ -1,11 +1,14 @@
 /**
  * Markers from a language model: every window of every part is sent (full
  * coverage); each claim the model returns is aligned to a source span; claims
- * are merged across windows. A window rejected for context length is retried
- * once as windows of 0.75× its size.
+ * are merged across windows. A window rejected for context length is split
+ * (0.75× its size, or to fit the limit the server states) and retried, again if
+ * need be, down to MIN_WINDOW_WORDS; the smaller size carries to the rest of the
+ * run through a shared ContextLimit.
  */
 import type { CommentsPart, CorpusItem, TranscriptPart } from '../corpus/types';
 import type { ChatMessage, StructuredRequest, StructuredResult } from '../llm/types';
+import { estimateMessagesTokens, estimateTokens } from '../llm/tokens';
 import { isContextLengthError } from '../llm/types';
 import { throwIfAborted } from '../util/abort';
 import { dedupeMarkers, evidenceFor, makeMarker } from './build';
@@ -14,7 +17,7 @@ import {
   commentsWindowReplySchema, transcriptWindowReplySchema,
   type CommentsSummary, type CommentsWindowReply, type Coverage, type Marker, type MarkerKind, type TranscriptSummary, type TranscriptWindowReply,
 } from './schema';
-import { coverageOf, planWindows, renderWindow, shrinkWindow, type PartWindow, type WindowSettings } from './windows';
+import { coverageOf, MIN_WINDOW_WORDS, planWindows, renderWindow, splitWindow, type PartWindow, type WindowSettings } from './windows';
 
 /** What the marker engine needs of a model client. */
 export interface MarkerModel {
@@ -42,6 +45,10 @@ export interface ModelEngineOptions {
   onWindow?: (info: { itemId: string; part: 'transcript' | 'comments'; window: number; windows: number }) => void;
   /** Language of the item, picks the prompt variant. */
   lang: 'en' | 'zh';
+  /** What the run learned about the model's context (shared by its items); a part-local one when absent. */
+  context?: ContextLimit;
+  /** Notes on context-length retries. */
+  log?: (message: string) => void;
 }
 
 interface Claim {
@@ -58,7 +65,129 @@ interface WindowOutcome<R> {
   reply: R;
 }
 
-/** Sends every window of a part, shrinking a window once on a context-length rejection. */
+/** What a context-length error says: the model's context and the prompt's size, when stated. */
+export interface StatedContext {
+  /** The model's context in the server's tokens ("maximum context length is 4096 tokens"). */
+  limit?: number;
+  /** The rejected prompt in the server's tokens ("your messages resulted in 5000 tokens"). */
+  requested?: number;
+}
+
+const LIMIT_PATTERNS = [
+  /maximum context (?:length|size|window) (?:is|of) (\d+)/i,
+  /context (?:size|length|window)(?: of the model)?(?: is| of)?\s*\(?(\d+)\s*tokens?/i,
+  /"?n_ctx"?\s*[:=]\s*(\d+)/i,
+  /\bn_ctx_slot\s*=\s*(\d+)/i,
+];
+const REQUESTED_PATTERNS = [
+  /resulted in (\d+) tokens/i,
+  /request \((\d+) tokens\)/i,
+  /"?n_prompt_tokens"?\s*[:=]\s*(\d+)/i,
+  /prompt (?:is|has|of) (\d+) tokens/i,
+  /(\d+) tokens? (?:exceeds?|is longer than|>)/i,
+];
+
+/** Parses the context size (and the rejected prompt's size) from a context-length error and its causes. */
+export function statedContext(error: unknown): StatedContext {
+  const texts: string[] = [];
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof Error) texts.push(e.message);
+    else if (typeof e === 'string') texts.push(e);
+  }
+  const find = (patterns: readonly RegExp[]): number | undefined => {
+    for (const t of texts) for (const re of patterns) {
+      const n = Number(re.exec(t)?.[1]);
+      if (Number.isFinite(n) && n > 0) return n;
+    }
+    return undefined;
+  };
+  const limit = find(LIMIT_PATTERNS);
+  const requested = find(REQUESTED_PATTERNS);
+  return { ...(limit ? { limit } : {}), ...(requested && requested !== limit ? { requested } : {}) };
+}
+
+/** Share of a stated context the prompt may fill (the rest is left for the reply). */
+const PROMPT_SHARE = 0.8;
+
+/**
+ * What a run learned about the model's context, shared by every item and window of the run:
+ * once a window is rejected for context length, later windows start at the size that works
+ * (in words, and, when the server stated its limit, in estimated prompt tokens). A window
+ * larger than any that succeeded since the last rejection (by more than 10 %) goes alone, as a
+ * probe, so a too-small context costs one rejection, not one per window in flight.
+ */
+export class ContextLimit {
+  /** Ceiling of window words (lowered by rejections; none until the first). */
+  maxWords = Infinity;
+  /** Ceiling of a prompt's estimated tokens (see {@link estimateMessagesTokens}), when a limit was stated. */
+  maxPromptTokens: number | undefined;
+  /** The stated context of the server, in its tokens. */
+  statedLimit: number | undefined;
+  /** Context-length rejections so far. */
+  rejections = 0;
+  /** Largest window (words) that succeeded since the last rejection. */
+  #proven = 0;
+  #gate: Promise<void> | undefined;
+
+  /** True when a call of `words` may go without waiting for a probe. */
+  #free(words: number): boolean {
+    return words <= this.#proven * 1.1;
+  }
+
+  /** Runs `call` for a window of `words` words, one probe at a time while the size is unproven. */
+  async run<T>(words: number, call: () => Promise<T>, fits: () => boolean): Promise<T> {
+    for (;;) {
+      if (this.#free(words)) return this.#settle(words, call);
+      if (!this.#gate) break;
+      await this.#gate.catch(() => undefined);
+      // The ceiling may have dropped while waiting: let the caller split again.
+      if (!fits()) throw new NeedsSplit();
+    }
+    let release!: () => void;
+    this.#gate = new Promise<void>((r) => (release = r));
+    try {
+      return await this.#settle(words, call);
+    } finally {
+      this.#gate = undefined;
+      release();
+    }
+  }
+
+  async #settle<T>(words: number, call: () => Promise<T>): Promise<T> {
+    const r = await call();
+    this.#proven = Math.max(this.#proven, words);
+    return r;
+  }
+
+  /**
+   * Records a rejection of a window of `words` words whose prompt was about `promptEstimate`
+   * estimated tokens (`textEstimate` of them the window's text), and returns the size to retry
+   * at: at most 0.75× the rejected window, smaller when the server stated its limit.
+   */
+  reject(error: unknown, words: number, promptEstimate: number, textEstimate: number): number {
+    this.rejections++;
+    this.#proven = 0;
+    let next = Math.floor(words * 0.75);
+    const stated = statedContext(error);
+    if (stated.limit) {
+      this.statedLimit = Math.min(this.statedLimit ?? Infinity, stated.limit);
+      // Server tokens per estimated token, from the rejected prompt when the server gave its size.
+      const ratio = stated.requested && promptEstimate > 0 ? Math.max(0.25, stated.requested / promptEstimate) : 1;
+      const maxPrompt = Math.floor((stated.limit * PROMPT_SHARE) / ratio);
+      this.maxPromptTokens = Math.min(this.maxPromptTokens ?? Infinity, maxPrompt);
+      const room = this.maxPromptTokens - (promptEstimate - textEstimate);
+      if (textEstimate > 0) next = Math.min(next, Math.floor((words * Math.max(0, room)) / textEstimate));
+    }
+    next = Math.max(0, next);
+    this.maxWords = Math.max(MIN_WINDOW_WORDS, Math.min(this.maxWords, next));
+    return next;
+  }
+}
+
+/** Thrown inside {@link ContextLimit.run} when a waiting window no longer fits the lowered ceiling. */
+class NeedsSplit extends Error {}
+
+/** Sends every window of a part; a window rejected for context length is split (0.75× or to the stated limit, again and again down to {@link MIN_WINDOW_WORDS}). */
 export async function readPart<R>(
   item: CorpusItem,
   part: TranscriptPart | CommentsPart,
@@ -68,43 +197,85 @@ export async function readPart<R>(
   phase = 'markers',
 ): Promise<{ outcomes: WindowOutcome<R>[]; coverage: Coverage; promptVersion: string }> {
   const prompt = await opts.prompts(promptName, opts.lang);
-  const windows = planWindows(part, opts.windows);
+  const limit = opts.context ?? new ContextLimit();
+  // Once the run has learned a smaller size, windows are planned at it (a window limit cannot make them larger).
+  const windows = planWindows(part, Number.isFinite(limit.maxWords) ? { ...opts.windows, windowWords: Math.min(opts.windows.windowWords, limit.maxWords), windowLimit: 0 } : opts.windows);
   let shrunk = 0;
   const processed: PartWindow[] = [];
-  const call = (w: PartWindow, label: string): Promise<StructuredResult<R>> =>
-    opts.model.complete({
-      messages: prompt.render({ title: item.title, window_label: label, text: renderWindow(part, w) }),
-      schema,
-      schemaName: promptName.replace('-', '_'),
-      phase,
-      step: item.id,
-      signal: opts.signal,
-    });
-  const label = (w: PartWindow, i: number, n: number): string => `window ${i + 1} of ${n}, words ${w.startWord}–${w.endWord} of ${part.wordCount}`;
-  const results = await Promise.all(
-    windows.map(async (w, i): Promise<WindowOutcome<R>[]> => {
-      throwIfAborted(opts.signal);
+  const label = (w: PartWindow, i: number, n: number, sub?: string): string =>
+    `window ${i + 1} of ${n}${sub ? ` (${sub})` : ''}, words ${w.startWord}–${w.endWord} of ${part.wordCount}`;
+  const render = (w: PartWindow, lbl: string): ChatMessage[] => prompt.render({ title: item.title, window_label: lbl, text: renderWindow(part, w) });
+  const textTokens = (w: PartWindow): number => estimateTokens(renderWindow(part, w));
+  /** The size `w` must be split to before it is sent, or undefined when it fits what the run has learned. */
+  const fitSize = (w: PartWindow, messages: readonly ChatMessage[]): number | undefined => {
+    let size = w.words > limit.maxWords ? limit.maxWords : undefined;
+    if (limit.maxPromptTokens !== undefined) {
+      const total = estimateMessagesTokens(messages);
+      if (total > limit.maxPromptTokens) {
+        const text = textTokens(w);
+        const room = limit.maxPromptTokens - (total - text);
+        const byTokens = text > 0 ? Math.floor((w.words * Math.max(0, room)) / text) : w.words;
+        size = Math.min(size ?? Infinity, byTokens, w.words - 1);
+      }
+    }
+    return size;
+  };
+  const read = async (w: PartWindow, i: number, n: number, sub?: string): Promise<WindowOutcome<R>[]> => {
+    throwIfAborted(opts.signal);
+    const messages = render(w, label(w, i, n, sub));
+    /** Reads `w` as consecutive windows of at most `size` words (each checked and retried in turn). */
+    const split = (size: number, error?: unknown): Promise<WindowOutcome<R>[]> => {
+      const parts = size < w.words ? splitWindow(w, size, part) : [w];
+      if (parts.length < 2) {
+        if (error) throw error;
+        return readOne();
+      }
+      return serial(parts.map((s, k) => () => read(s, i, n, `${sub ? `${sub}, ` : ''}part ${k + 1} of ${parts.length}`)));
+    };
+    /** Sends `w` as it is, or split first when it exceeds what the run has learned. */
+    const go = (): Promise<WindowOutcome<R>[]> => {
+      const size = fitSize(w, messages);
+      return size !== undefined && size < w.words ? split(Math.max(size, Math.floor(MIN_WINDOW_WORDS / 2))) : readOne();
+    };
+    const readOne = async (): Promise<WindowOutcome<R>[]> => {
       try {
-        const r = await call(w, label(w, i, windows.length));
+        const r = await limit.run(
+          w.words,
+          () => opts.model.complete({ messages, schema, schemaName: promptName.replace('-', '_'), phase, step: item.id, signal: opts.signal }),
+          () => fitSize(w, messages) === undefined,
+        );
         processed.push(w);
-        opts.onWindow?.({ itemId: item.id, part: part.kind, window: i, windows: windows.length });
         return [{ window: w, reply: r.value }];
       } catch (e) {
+        if (e instanceof NeedsSplit) return go();
         if (!isContextLengthError(e)) throw e;
         shrunk++;
-        const smaller = shrinkWindow(w, 0.75);
-        const out: WindowOutcome<R>[] = [];
-        for (const [k, s] of smaller.entries()) {
-          const r = await call(s, `${label(s, i, windows.length)} (part ${k + 1} of ${smaller.length})`);
-          processed.push(s);
-          out.push({ window: s, reply: r.value });
-        }
-        opts.onWindow?.({ itemId: item.id, part: part.kind, window: i, windows: windows.length });
-        return out;
+        const next = limit.reject(e, w.words, estimateMessagesTokens(messages), textTokens(w));
+        // A window at the floor is not split further: the item fails with the model's error.
+        if (w.words <= MIN_WINDOW_WORDS) throw e;
+        const size = Math.max(next, Math.min(MIN_WINDOW_WORDS, Math.floor(w.words * 0.75)), 1);
+        opts.log?.(`markers: ${item.id} ${part.kind}: a window of ${w.words} words was rejected for context length${limit.statedLimit ? ` (the model's context is ${limit.statedLimit} tokens)` : ''}; retrying it as windows of at most ${size} words`);
+        return split(size, e);
       }
+    };
+    return go();
+  };
+  const results = await Promise.all(
+    windows.map(async (w, i): Promise<WindowOutcome<R>[]> => {
+      const out = await read(w, i, windows.length);
+      opts.onWindow?.({ itemId: item.id, part: part.kind, window: i, windows: windows.length });
+      return out;
     }),
   );
+  processed.sort((a, b) => a.startWord - b.startWord);
   return { outcomes: results.flat(), coverage: coverageOf(processed, part.wordCount, shrunk), promptVersion: prompt.version };
+}
+
+/** Runs the thunks one after another, concatenating their outcomes. */
+async function serial<T>(thunks: readonly (() => Promise<T[]>)[]): Promise<T[]> {
+  const out: T[] = [];
+  for (const t of thunks) out.push(...(await t()));
+  return out;
 }
 
 /** One aligner per window: its sentences are tokenised once for all of its claims. */

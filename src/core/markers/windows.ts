@@ -6,7 +6,7 @@
  * dropping text. Every word of the part is in some window.
  */
 import type { CommentsPart, TranscriptPart } from '../corpus/types';
-import { countWords } from '../text/words';
+import { countWords, isCjk, walkWords } from '../text/words';
 import type { Coverage } from './schema';
 import { splitSentences } from './sentences';
 
@@ -117,12 +117,41 @@ export function planWindows(part: TranscriptPart | CommentsPart, settings: Windo
   return windows;
 }
 
-/** Splits one window into windows of at most `factor` × its words (for a context-length retry). */
-export function shrinkWindow(w: PartWindow, factor = 0.75): PartWindow[] {
-  const size = Math.max(1, Math.floor(w.words * factor));
+/** The smallest window a context-length retry shrinks to: below it the item fails with the model's error. */
+export const MIN_WINDOW_WORDS = 40;
+
+/** Cuts a piece into pieces of at most `maxWords` words, at word boundaries of the part's text. */
+function cutPiece(text: string, p: Piece, maxWords: number): Piece[] {
+  const out: Piece[] = [];
+  let start = p.start;
+  while (start < p.end) {
+    const rest = countWords(text.slice(start, p.end));
+    if (rest <= maxWords) {
+      out.push({ ...p, start, end: p.end, words: rest });
+      break;
+    }
+    // The offset where word maxWords + 1 begins.
+    let cut = walkWords(text, start, p.end, (n) => n > maxWords).offset;
+    if (isCjk(text[cut - 1] ?? '')) cut--;
+    else while (cut > start + 1 && /[\p{L}\p{N}\p{M}]/u.test(text[cut - 1] ?? '') && !isCjk(text[cut - 2] ?? '')) cut--;
+    if (cut <= start) cut = Math.min(p.end, start + 1);
+    out.push({ ...p, start, end: cut, words: countWords(text.slice(start, cut)) });
+    start = cut;
+  }
+  return out.filter((x) => x.end > x.start);
+}
+
+/**
+ * Splits one window into consecutive windows of at most `maxWords` words (at least
+ * {@link MIN_WINDOW_WORDS}), keeping every word: units are grouped whole when they fit, and a
+ * unit longer than `maxWords` is cut at word boundaries (needs `part`'s text).
+ */
+export function splitWindow(w: PartWindow, maxWords: number, part?: TranscriptPart | CommentsPart): PartWindow[] {
+  const size = Math.max(1, Math.floor(maxWords));
+  const ps = w.pieces.flatMap((p) => (part && p.words > size ? cutPiece(part.text, p, size) : [p]));
   const out: PartWindow[] = [];
   let cur: PartWindow | undefined;
-  for (const p of w.pieces) {
+  for (const p of ps) {
     if (cur && cur.words + p.words > size) {
       out.push(cur);
       cur = undefined;
@@ -140,6 +169,11 @@ export function shrinkWindow(w: PartWindow, factor = 0.75): PartWindow[] {
     x.endWord = pos;
   }
   return out;
+}
+
+/** Splits one window into windows of at most `factor` × its words (for a context-length retry). */
+export function shrinkWindow(w: PartWindow, factor = 0.75, part?: TranscriptPart | CommentsPart): PartWindow[] {
+  return splitWindow(w, Math.max(1, Math.floor(w.words * factor)), part);
 }
 
 /** Coverage of a set of processed windows against the part's word count. */

@@ -6,7 +6,7 @@
  * The extractive engine runs the same loop without a model: it requests the step's relevant
  * markers and topic passages and turns what was served into findings with real sources.
  */
-import { isCancellation } from '../llm/types';
+import { isCancellation, isContextLengthError, type ChatMessage } from '../llm/types';
 import type { MarkerKind } from '../markers/schema';
 import { tokenize } from '../search/tokenize';
 import { CancelledError, throwIfAborted } from '../util/abort';
@@ -38,6 +38,19 @@ function resolveSourceIds(ids: readonly string[], handler: RetrievalHandler, s: 
     } else s.log.warn(`research: step ${stepId}: a finding cites unknown source "${id.slice(0, 60)}"; dropped`);
   }
   return out;
+}
+
+/** The item ids a (raw) content request names, for the step's deferred list. */
+function requestItems(raw: unknown, handler: RetrievalHandler): string[] {
+  const q = (raw ?? {}) as { item_id?: unknown; item_ids?: unknown; marker_id?: unknown };
+  const ids: string[] = [];
+  if (typeof q.item_id === 'string' && handler.item(q.item_id)) ids.push(q.item_id);
+  if (Array.isArray(q.item_ids)) for (const id of q.item_ids) if (typeof id === 'string' && handler.item(id)) ids.push(id);
+  if (typeof q.marker_id === 'string') {
+    const m = handler.marker(q.marker_id);
+    if (m) ids.push(m.itemId);
+  }
+  return [...new Set(ids)];
 }
 
 /** Fills `cited_by` of the step's log entries from its findings. */
@@ -162,9 +175,71 @@ async function modelStep(s: Session, step: PlanStep, handler: RetrievalHandler, 
   let insights: string[] = [];
   let confidence = 0;
   let round = 0;
+  /** The last turn served: what it asked for and the state before it, so it can be served again smaller. */
+  let last: { requests: readonly unknown[]; budget: number; entries: number; sources: number; deferred: number } | undefined;
+  const turnMessage = (r: number, text: string): ChatMessage => ({
+    role: 'user',
+    content: `Round ${r + 1} of at most ${s.config.max_followups_per_step + 1} — served content (cite it by its [S…] ids):\n\n${text || '(nothing served)'}\n\nContinue step ${step.step_id}: reply with the complete, updated findings citing source ids, request more only if needed, and set "done": true when finished.`,
+  });
+  const call = () => s.call({ messages, schema: stepReplyWireSchema, schemaName: 'research_step', phase: 'execute', step: step.step_id });
+  /**
+   * A context-length rejection of a later round: the last turn is served again with fewer of its
+   * requests (the newest half deferred each time, down to none), keeping every finding so far.
+   * Undefined when even the conversation without the last turn's content does not fit.
+   */
+  const retrySmaller = async (rejection: unknown): Promise<Awaited<ReturnType<typeof call>> | undefined> => {
+    const prev = last!;
+    let keep = prev.requests.length;
+    let error = rejection;
+    for (;;) {
+      keep = keep > 1 ? Math.floor(keep / 2) : 0;
+      const why = `model context length: ${(error as Error).message.replace(/^llm:\s*/, '').slice(0, 200)}`;
+      budget.used = prev.budget;
+      entries.splice(prev.entries);
+      base.sources.splice(prev.sources);
+      base.deferred.splice(prev.deferred);
+      const r = round - 1;
+      const turn = handler.serveTurn(prev.requests.slice(0, keep), budget, { stepId: step.step_id, round: r, itemScores: ov.itemScores, markerScores: ov.markerScores, defaultPart: step.required_data, lang: s.lang });
+      entries.push(...turn.entries);
+      for (const src of turn.sources) if (!base.sources.some((x) => x.source_id === src.source_id)) base.sources.push(src);
+      base.deferred.push(...turn.deferred.filter((d) => !base.deferred.includes(d)));
+      const dropped = prev.requests.slice(keep);
+      const droppedItems = dropped.flatMap((q) => requestItems(q, handler));
+      base.deferred.push(...droppedItems.filter((d) => !base.deferred.includes(d)));
+      const time = new Date().toISOString();
+      for (const q of dropped) {
+        entries.push({ time, step_id: step.step_id, round: r, request: q, status: 'deferred', reason: why, served: [], words: 0, cited_by: [] });
+        s.emit({ type: 'request', step_id: step.step_id, round: r, request_type: String((q as { type?: unknown })?.type ?? '?'), status: 'deferred', reason: why });
+      }
+      s.log.warn(`research: step ${step.step_id} round ${round + 1} was rejected for context length; ${dropped.length} of ${prev.requests.length} requests of round ${round} deferred, retrying (${findings.size} findings kept)`);
+      const note = s.lang === 'zh'
+        ? `### 已推迟（模型上下文）\n模型的上下文容纳不下上一轮请求的全部内容，以下 ${dropped.length} 个请求未发送：${dropped.map((q) => String((q as { type?: unknown })?.type ?? '?')).join('、')}。请基于已有内容完成分析，或只请求更少的内容。`
+        : `### Deferred (model context)\nThe model's context could not hold everything requested last round; ${dropped.length} request(s) were not sent: ${dropped.map((q) => String((q as { type?: unknown })?.type ?? '?')).join(', ')}. Finish with what you have, or request less.`;
+      messages[messages.length - 1] = turnMessage(r, [turn.text, note].filter(Boolean).join('\n\n'));
+      try {
+        return await call();
+      } catch (e) {
+        if (!isContextLengthError(e)) throw e;
+        error = e;
+        if (keep === 0) return undefined;
+      }
+    }
+  };
   for (; round <= s.config.max_followups_per_step; round++) {
     s.emit({ type: 'step', step_id: step.step_id, status: 'running', round, ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
-    const r = await s.call({ messages, schema: stepReplyWireSchema, schemaName: 'research_step', phase: 'execute', step: step.step_id });
+    let r: Awaited<ReturnType<typeof call>> | undefined;
+    try {
+      r = await call();
+    } catch (e) {
+      // Round 1 has nothing to keep: the step fails. A later round keeps what the step found.
+      if (!isContextLengthError(e) || !last) throw e;
+      r = await retrySmaller(e);
+      if (!r) {
+        s.log.warn(`research: step ${step.step_id}: round ${round + 1} does not fit the model's context even without new content; the step ends with the ${findings.size} findings of its first ${round} rounds`);
+        insights = [...insights, s.lang === 'zh' ? `第 ${round + 1} 轮超出模型上下文，本步骤保留前 ${round} 轮的发现。` : `Round ${round + 1} exceeded the model's context; the step keeps the findings of its first ${round} rounds.`];
+        break;
+      }
+    }
     const reply = r.value;
     for (const f of reply.findings) {
       const sources = resolveSourceIds(f.source_ids, handler, s, step.step_id);
@@ -178,6 +253,7 @@ async function modelStep(s: Session, step: PlanStep, handler: RetrievalHandler, 
       break;
     }
     s.emit({ type: 'step', step_id: step.step_id, status: 'retrieving', round, ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+    last = { requests: reply.requests, budget: budget.used, entries: entries.length, sources: base.sources.length, deferred: base.deferred.length };
     const turn = handler.serveTurn(reply.requests, budget, { stepId: step.step_id, round, itemScores: ov.itemScores, markerScores: ov.markerScores, defaultPart: step.required_data, lang: s.lang });
     for (const e of turn.entries) {
       entries.push(e);
@@ -185,13 +261,7 @@ async function modelStep(s: Session, step: PlanStep, handler: RetrievalHandler, 
     }
     for (const src of turn.sources) if (!base.sources.some((x) => x.source_id === src.source_id)) base.sources.push(src);
     base.deferred.push(...turn.deferred.filter((d) => !base.deferred.includes(d)));
-    messages.push(
-      { role: 'assistant', content: JSON.stringify(reply) },
-      {
-        role: 'user',
-        content: `Round ${round + 1} of at most ${s.config.max_followups_per_step + 1} — served content (cite it by its [S…] ids):\n\n${turn.text || '(nothing served)'}\n\nContinue step ${step.step_id}: reply with the complete, updated findings citing source ids, request more only if needed, and set "done": true when finished.`,
-      },
-    );
+    messages.push({ role: 'assistant', content: JSON.stringify(reply) }, turnMessage(round, turn.text));
   }
   const list = [...findings.values()];
   // Findings citing marker ids got their evidence spans registered: add them to the step's sources.

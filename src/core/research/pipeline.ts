@@ -9,18 +9,21 @@
  */
 import * as path from 'node:path';
 import { isCancellation } from '../llm/types';
+import type { Logger } from '../util/log';
 import { CancelledError, mapLimit, throwIfAborted } from '../util/abort';
 import { dedupeFindings, duplicateRate } from './citations';
 import { executeStep, type StepOutcome } from './execute';
 import { failureCause, runOutcome, stepFailureSummary } from './failures';
 import { RetrievalHandler, SourceRegistry } from './handler';
 import { goalFromText, goalsPhase, planPhase, validatePlan } from './plan';
-import { listRuns as listStoredRuns, newRunId, readRun as readStoredRun, runDir as runFolder, RunWriter, type StoredRun } from './runStore';
+import { acquireRunLock, RunLockedError } from './runLock';
+import { listRuns as listStoredRuns, newRunId, readRun as readStoredRun, readRunFiles, runDir as runFolder, runExists, runsDir, RunWriter, type StoredRun } from './runStore';
 import type { Complexity, DedupStats, Goal, Plan, RequestLogEntry, RunFinding, RunManifest, StepResult } from './schema';
 import { openSession, type ResearchContext, type Session } from './session';
 import { synthesize } from './synthesis';
 
 export type { ResearchContext, ResearchEngine, ResearchEvent } from './session';
+export { RunLockedError } from './runLock';
 
 /** Options of {@link discoverGoals}. */
 export interface DiscoverOptions {
@@ -91,29 +94,156 @@ export async function runResearch(ctx: ResearchContext, opts: RunOptions = {}): 
   const s = await openSession(ctx);
   const runId = opts.runId ?? newRunId();
   const dir = runFolder(s.corpus.root, runId);
-  const writer = new RunWriter(dir);
   const complexity = opts.complexity ?? (opts.plan && typeof opts.plan === 'object' ? ((opts.plan as { complexity?: Complexity }).complexity ?? 'medium') : 'medium');
-  let goal: Goal;
-  let plan: Plan;
-  if (opts.plan !== undefined) {
-    plan = validatePlan(s, opts.plan);
-    goal = goalFromText(s, plan.goal);
-  } else {
-    s.emit({ type: 'phase', phase: 'goals', status: 'running' });
-    if (opts.goal === undefined || opts.goal === 'auto') {
-      const goals = await goalsPhase(s, 5);
-      await writer.goals(goals);
-      goal = goals[0]!;
+  // An invalid plan is refused before a run folder exists.
+  const given = opts.plan !== undefined ? validatePlan(s, opts.plan) : undefined;
+  const lock = await acquireRunLock(dir, runId);
+  try {
+    const writer = new RunWriter(dir);
+    // The manifest comes first: a run killed while planning is still a run, and resumes.
+    const goalText = given ? given.goal : opts.goal === undefined || opts.goal === 'auto' ? '' : typeof opts.goal === 'string' ? opts.goal : opts.goal.title;
+    const manifest: RunManifest = {
+      run_id: runId,
+      created_at: new Date().toISOString(),
+      corpus: s.corpus.root,
+      goal: goalText,
+      complexity: given?.complexity ?? complexity,
+      engine: s.engine === 'extractive' ? 'extractive' : s.engine.provider,
+      model: s.engine === 'extractive' ? null : s.engine.model,
+      status: given ? 'planned' : 'running',
+      steps: {},
+      report: null,
+    };
+    await writer.manifest(manifest);
+    let plan: Plan;
+    if (given) {
+      plan = given;
+      await writer.goals([goalFromText(s, plan.goal)]);
     } else {
-      goal = typeof opts.goal === 'string' ? goalFromText(s, opts.goal) : opts.goal;
+      s.emit({ type: 'run', run_id: runId, run_dir: dir, status: 'running' });
+      s.emit({ type: 'phase', phase: 'goals', status: 'running' });
+      let goal: Goal;
+      if (opts.goal === undefined || opts.goal === 'auto') {
+        const goals = await goalsPhase(s, 5);
+        await writer.goals(goals);
+        goal = goals[0]!;
+      } else {
+        goal = typeof opts.goal === 'string' ? goalFromText(s, opts.goal) : opts.goal;
+        await writer.goals([goal]);
+      }
+      s.emit({ type: 'phase', phase: 'goals', status: 'done' });
+      plan = await planOnly(s, goal, complexity);
     }
-    s.emit({ type: 'phase', phase: 'goals', status: 'done' });
-    s.emit({ type: 'phase', phase: 'plan', status: 'running' });
-    plan = await planPhase(s, goal, complexity);
-    s.emit({ type: 'phase', phase: 'plan', status: 'done' });
+    await planned(s, writer, manifest, plan);
+    if (opts.stopAfterPlan) return { runId, runDir: dir, reportPath: null, manifest };
+    return await execute(s, writer, manifest, plan, new Map(), [], opts.stepConcurrency);
+  } catch (error) {
+    await markInterrupted(s, dir, runId, error);
+    throw error;
+  } finally {
+    await lock.release();
   }
-  if (opts.plan !== undefined || (opts.goal !== undefined && opts.goal !== 'auto')) await writer.goals([goal]);
-  const manifest: RunManifest = {
+}
+
+/** Phase 2, with its events. */
+async function planOnly(s: Session, goal: Goal, complexity: Complexity): Promise<Plan> {
+  s.emit({ type: 'phase', phase: 'plan', status: 'running' });
+  const plan = await planPhase(s, goal, complexity);
+  s.emit({ type: 'phase', phase: 'plan', status: 'done' });
+  return plan;
+}
+
+/** Saves the plan and the manifest that lists its steps (status `planned`). */
+async function planned(s: Session, writer: RunWriter, manifest: RunManifest, plan: Plan): Promise<void> {
+  manifest.goal = plan.goal;
+  manifest.complexity = plan.complexity;
+  manifest.status = 'planned';
+  manifest.steps = Object.fromEntries(plan.steps.map((st) => [st.step_id, 'pending' as const]));
+  await writer.plan(plan);
+  await writer.usage(s.usage.data);
+  await writer.manifest(manifest);
+  s.emit({ type: 'run', run_id: manifest.run_id, run_dir: writer.dir, status: 'planned' });
+}
+
+/** A run stopped before execution (which records its own end): the manifest says cancelled / failed. */
+async function markInterrupted(s: Session, dir: string, runId: string, error: unknown): Promise<void> {
+  if (error instanceof RunLockedError) return;
+  const stored = await readRunFiles(s.corpus.root, runId).catch(() => undefined);
+  const m = stored?.manifest;
+  if (!m || (m.status !== 'running' && m.status !== 'planned') || stored.plan) return;
+  const cancelled = error instanceof CancelledError || isCancellation(error) || s.signal?.aborted;
+  const out: RunManifest = { ...m, status: cancelled ? 'cancelled' : 'failed', error: cancelled ? 'cancelled while planning' : failureCause(error) };
+  await new RunWriter(dir).manifest(out).catch(() => undefined);
+  s.emit({ type: 'run', run_id: runId, run_dir: dir, status: out.status });
+}
+
+/**
+ * Resumes a run: finished steps are kept (never redone); pending, failed and interrupted steps
+ * run; then the report is written again. A run interrupted while planning is planned again
+ * (from its stored goals or goal); a run folder with a plan but no run.json gets its manifest
+ * back. One runner at a time: a run that another live process runs is refused.
+ * @throws RunLockedError (naming the holder: pid, host, since) when the run is being run.
+ * @throws Error (`research: …`) when the run does not exist or cannot be resumed.
+ */
+export async function resumeResearch(ctx: ResearchContext, runId: string, opts: Pick<RunOptions, 'stepConcurrency'> = {}): Promise<RunResult> {
+  const dir = runFolder(ctx.corpus.root, runId);
+  // Checked before locking: locking creates the folder.
+  if (!(await runExists(ctx.corpus.root, runId))) throw new Error(`research: no run "${runId}" in ${runsDir(ctx.corpus.root)}`);
+  const lock = await acquireRunLock(dir, runId);
+  let s: Session | undefined;
+  try {
+    const stored = await readRunFiles(ctx.corpus.root, runId, ctx.log);
+    s = await openSession(ctx, stored.usage);
+    const writer = new RunWriter(stored.dir);
+    let plan: Plan;
+    let manifest: RunManifest;
+    let steps = stored.steps;
+    if (stored.plan) {
+      const parsed = stored.plan;
+      plan = validatePlan(s, parsed, { renameIds: true });
+      // Ids the sanitiser renamed (a plan stored by an older version): stored results follow.
+      const renamed = new Map(parsed.steps.map((st, i) => [st.step_id, plan.steps[i]!.step_id]));
+      if ([...renamed].some(([a, b]) => a !== b)) {
+        steps = new Map([...stored.steps].map(([id, r]) => [renamed.get(id) ?? id, { ...r, step_id: renamed.get(id) ?? id }]));
+        await writer.plan(plan);
+      }
+      manifest = stored.manifest ? { ...stored.manifest } : rebuiltManifest(s, runId, plan);
+      if (!stored.manifest) s.log.warn(`research: run ${runId} had no run.json (interrupted while planning); rebuilt it from plan.json`);
+      if (!stored.manifest) await planned(s, writer, manifest, plan);
+    } else {
+      // Interrupted while planning: plan again from what was stored.
+      const m = stored.manifest;
+      const goal = stored.goals[0] ?? (m?.goal ? goalFromText(s, m.goal) : undefined);
+      if (!m && !goal) throw new Error(`research: run "${runId}" was interrupted before it had a goal or plan; start a new run`);
+      manifest = m ? { ...m } : rebuiltManifest(s, runId, { goal: goal!.title, complexity: 'medium', steps: [] });
+      manifest.status = 'running';
+      await writer.manifest(manifest);
+      s.log.info(`research: resuming ${runId}: it was interrupted while planning; planning again`);
+      let g = goal;
+      if (!g) {
+        const goals = await goalsPhase(s, 5);
+        await writer.goals(goals);
+        g = goals[0]!;
+      }
+      plan = await planOnly(s, g, manifest.complexity);
+      await planned(s, writer, manifest, plan);
+    }
+    const done = new Map([...steps].filter(([, r]) => r.status === 'done'));
+    for (const st of plan.steps) if (!done.has(st.step_id)) s.usage.resetStep('execute', st.step_id);
+    const kept = stored.requests.filter((e) => done.has(e.step_id));
+    s.log.info(`research: resuming ${runId}: ${done.size} of ${plan.steps.length} steps already done`);
+    return await execute(s, writer, manifest, plan, done, kept, opts.stepConcurrency);
+  } catch (error) {
+    if (s) await markInterrupted(s, dir, runId, error);
+    throw error;
+  } finally {
+    await lock.release();
+  }
+}
+
+/** A manifest for a run folder that lost (never got) its run.json. */
+function rebuiltManifest(s: Session, runId: string, plan: Pick<Plan, 'goal' | 'complexity' | 'steps'>): RunManifest {
+  return {
     run_id: runId,
     created_at: new Date().toISOString(),
     corpus: s.corpus.root,
@@ -121,35 +251,10 @@ export async function runResearch(ctx: ResearchContext, opts: RunOptions = {}): 
     complexity: plan.complexity,
     engine: s.engine === 'extractive' ? 'extractive' : s.engine.provider,
     model: s.engine === 'extractive' ? null : s.engine.model,
-    status: 'planned',
+    status: 'cancelled',
     steps: Object.fromEntries(plan.steps.map((st) => [st.step_id, 'pending' as const])),
     report: null,
   };
-  await writer.plan(plan);
-  await writer.usage(s.usage.data);
-  await writer.manifest(manifest);
-  s.emit({ type: 'run', run_id: runId, run_dir: dir, status: 'planned' });
-  if (opts.stopAfterPlan) return { runId, runDir: dir, reportPath: null, manifest };
-  return execute(s, writer, manifest, plan, new Map(), [], opts.stepConcurrency);
-}
-
-/**
- * Resumes a run: finished steps are kept (never redone); pending, failed and interrupted steps
- * run; then the report is written again.
- * @throws Error (`research: …`) when the run does not exist or has no plan.
- */
-export async function resumeResearch(ctx: ResearchContext, runId: string, opts: Pick<RunOptions, 'stepConcurrency'> = {}): Promise<RunResult> {
-  const stored = await readStoredRun(ctx.corpus.root, runId);
-  if (!stored.plan) throw new Error(`research: run ${runId} has no plan.json; start a new run`);
-  const s = await openSession(ctx, stored.usage);
-  const plan = validatePlan(s, stored.plan);
-  const done = new Map([...stored.steps].filter(([, r]) => r.status === 'done'));
-  for (const st of plan.steps) if (!done.has(st.step_id)) s.usage.resetStep('execute', st.step_id);
-  const kept = stored.requests.filter((e) => done.has(e.step_id));
-  const writer = new RunWriter(stored.dir);
-  const manifest: RunManifest = { ...stored.manifest };
-  s.log.info(`research: resuming ${runId}: ${done.size} of ${plan.steps.length} steps already done`);
-  return execute(s, writer, manifest, plan, done, kept, opts.stepConcurrency);
 }
 
 /** Phase 3 and synthesis, with persistence after every step. */
@@ -163,7 +268,8 @@ async function execute(s: Session, writer: RunWriter, manifest: RunManifest, pla
   delete manifest.failed_steps;
   delete manifest.causes;
   delete manifest.fallback_report;
-  for (const st of plan.steps) manifest.steps[st.step_id] = done.has(st.step_id) ? 'done' : 'pending';
+  // The manifest lists exactly the plan's (stored, sanitised) step ids.
+  manifest.steps = Object.fromEntries(plan.steps.map((st) => [st.step_id, done.has(st.step_id) ? ('done' as const) : ('pending' as const)]));
   await writer.manifest(manifest);
   s.emit({ type: 'run', run_id: manifest.run_id, run_dir: writer.dir, status: 'running' });
   for (const st of plan.steps) s.emit({ type: 'step', step_id: st.step_id, status: done.has(st.step_id) ? 'done' : 'pending', ...(st.phase_name ? { phase_name: st.phase_name } : {}) });
@@ -274,8 +380,8 @@ export function dedupeEpic(all: readonly RunFinding[], threshold = DEDUP_THRESHO
 }
 
 /** Manifests of the runs of the corpus at `root`, newest first. */
-export function listRuns(root: string): Promise<RunManifest[]> {
-  return listStoredRuns(root);
+export function listRuns(root: string, log?: Logger): Promise<RunManifest[]> {
+  return listStoredRuns(root, log);
 }
 
 /**
@@ -283,8 +389,8 @@ export function listRuns(root: string): Promise<RunManifest[]> {
  * and its sources.
  * @throws Error (`research: …`) when the run does not exist.
  */
-export function readRun(root: string, runId: string): Promise<StoredRun> {
-  return readStoredRun(root, runId);
+export function readRun(root: string, runId: string, log?: Logger): Promise<StoredRun> {
+  return readStoredRun(root, runId, log);
 }
 
 export type { StoredRun } from './runStore';

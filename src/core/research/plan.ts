@@ -10,6 +10,7 @@ import type { Marker, MarkerKind } from '../markers/schema';
 import { allMarkers } from '../markers/store';
 import { CancelledError } from '../util/abort';
 import { formatMarkerOverview, scoreRelevance } from './overview';
+import { sanitizeIds } from './runStore';
 import { epicPhasesReplySchema, goalsReplySchema, planReplySchema, planSchema, type Complexity, type EpicPhase, type Goal, type Plan, type PlanStep } from './schema';
 import type { Session } from './session';
 
@@ -124,32 +125,41 @@ export function unknownPlanIds(s: Session, steps: readonly PlanStep[]): { items:
   return { items: [...items], markers: [...markers] };
 }
 
+/**
+ * Step ids made safe, unique and stable through the one sanitiser of stored ids
+ * ({@link sanitizeIds}); a warning names the ids that changed.
+ */
+export function withSafeStepIds<T extends { step_id: string }>(s: Pick<Session, 'log'>, steps: readonly T[]): T[] {
+  const ids = sanitizeIds(steps.map((st) => st.step_id));
+  const changed = steps.flatMap((st, i) => (st.step_id !== ids[i] ? [`"${st.step_id.slice(0, 40)}" → ${ids[i]!}`] : []));
+  if (changed.length) s.log.warn(`research: plan: step ids renamed to safe, unique ids: ${changed.slice(0, 10).join(', ')}`);
+  return steps.map((st, i) => ({ ...st, step_id: ids[i]! }));
+}
+
 /** Drops unknown ids and steps left without items; makes step ids unique and file-safe. */
 function cleanSteps(s: Session, steps: readonly PlanStep[]): PlanStep[] {
   const bad = unknownPlanIds(s, steps);
   const badItems = new Set(bad.items);
   const badMarkers = new Set(bad.markers);
-  const seen = new Set<string>();
   const out: PlanStep[] = [];
   for (const st of steps) {
     const items = [...new Set(st.required_content_items.filter((id) => !badItems.has(id)))];
     if (!items.length) {
-      s.log.warn(`research: plan step ${st.step_id} names no known item; dropped`);
+      s.log.warn(`research: plan step ${st.step_id.slice(0, 80)} names no known item; dropped`);
       continue;
     }
-    let id = st.step_id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 60) || `s${out.length + 1}`;
-    for (let k = 2; seen.has(id) && k < 1000; k++) id = `${st.step_id.slice(0, 50)}_${k}`;
-    seen.add(id);
-    out.push({ ...st, step_id: id, required_content_items: items, marker_relevance: st.marker_relevance.filter((m) => !badMarkers.has(m)) });
+    out.push({ ...st, required_content_items: items, marker_relevance: st.marker_relevance.filter((m) => !badMarkers.has(m)) });
   }
-  return out;
+  return withSafeStepIds(s, out);
 }
 
 /**
- * Validates an (edited) plan against the corpus.
- * @throws Error (`research: plan: …`) on a schema error or unknown item ids; unknown marker ids are dropped with a warning.
+ * Validates an (edited) plan against the corpus. Step ids must be what the one sanitiser of stored
+ * ids ({@link sanitizeIds}) makes of them: safe and unique (also ignoring case); with `renameIds`
+ * (a stored plan of an older version, on resume) they are renamed through it instead, with a warning.
+ * @throws Error (`research: plan: …`) on a schema error, unknown item ids or (without `renameIds`) unsafe / duplicate step ids; unknown marker ids are dropped with a warning.
  */
-export function validatePlan(s: Session, plan: unknown): Plan {
+export function validatePlan(s: Session, plan: unknown, opts: { renameIds?: boolean } = {}): Plan {
   const parsed = planSchema.safeParse(plan);
   if (!parsed.success) {
     const i = parsed.error.issues[0];
@@ -159,9 +169,18 @@ export function validatePlan(s: Session, plan: unknown): Plan {
   if (bad.items.length) throw new Error(`research: plan: unknown item ids: ${bad.items.slice(0, 10).join(', ')}`);
   if (bad.markers.length) s.log.warn(`research: plan: dropping unknown marker ids: ${bad.markers.slice(0, 10).join(', ')}`);
   const ids = parsed.data.steps.map((st) => st.step_id);
-  if (new Set(ids).size !== ids.length) throw new Error('research: plan: step ids must be unique');
-  for (const id of ids) if (!/^[A-Za-z0-9_-]{1,80}$/.test(id)) throw new Error(`research: plan: step id "${id.slice(0, 80)}" may only contain letters, digits, '_' and '-'`);
-  return { ...parsed.data, steps: parsed.data.steps.map((st) => ({ ...st, marker_relevance: st.marker_relevance.filter((m) => !bad.markers.includes(m)) })) };
+  const safe = sanitizeIds(ids);
+  const i = ids.findIndex((id, k) => id !== safe[k]);
+  if (i >= 0 && !opts.renameIds) {
+    const id = ids[i]!;
+    throw new Error(
+      ids.findIndex((x) => x.toLowerCase() === id.toLowerCase()) < i
+        ? `research: plan: step ids must be unique (also ignoring case): "${id.slice(0, 80)}"`
+        : `research: plan: step id "${id.slice(0, 80)}" may only contain letters, digits, '_' and '-' (at most 80)`,
+    );
+  }
+  const steps = withSafeStepIds(s, parsed.data.steps);
+  return { ...parsed.data, steps: steps.map((st) => ({ ...st, marker_relevance: st.marker_relevance.filter((m) => !bad.markers.includes(m)) })) };
 }
 
 /** The most relevant markers of `items` for `text`, optionally of some kinds. */

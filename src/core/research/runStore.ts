@@ -5,10 +5,11 @@
  * writes of one run go through a queue so parallel steps never interleave.
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { STORAGE_DIR } from '../corpus/loader';
 import { writeFileAtomic } from '../storage/atomic';
+import { readStateDir, readStateFile } from '../storage/safePath';
+import type { Logger } from '../util/log';
 import {
   goalSchema,
   planSchema,
@@ -46,10 +47,46 @@ export function runDir(root: string, runId: string): string {
   return path.join(runsDir(root), runId);
 }
 
-/** A step id as a file name (step ids come from the model: anything unsafe is replaced). */
+/** What a stored id (step id → `steps/<id>.json`) may look like. */
+export const SAFE_ID = /^[A-Za-z0-9_-]{1,80}$/;
+const MAX_ID = 80;
+
+/**
+ * THE sanitiser of stored ids (step ids come from the model or the user and become file names).
+ * Every id comes out safe ({@link SAFE_ID}), unique — also ignoring case, so two ids are never one
+ * file on a case-insensitive disk — and stable: an id that is already safe and the first of its
+ * name keeps its name, and the same input list always gives the same output list.
+ */
+export function sanitizeIds(raw: readonly string[], fallbackPrefix = 's'): string[] {
+  const key = (id: string): string => id.toLowerCase();
+  const taken = new Set<string>();
+  const out: (string | undefined)[] = raw.map(() => undefined);
+  // Safe ids keep their names (first occurrence wins) …
+  raw.forEach((id, i) => {
+    if (SAFE_ID.test(id) && !taken.has(key(id))) {
+      taken.add(key(id));
+      out[i] = id;
+    }
+  });
+  // … the others are made safe, then unique with a `_<n>` suffix that fits the length limit.
+  raw.forEach((id, i) => {
+    if (out[i] !== undefined) return;
+    const base = id.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, MAX_ID) || `${fallbackPrefix}${i + 1}`;
+    let cand = base;
+    for (let k = 2; taken.has(key(cand)); k++) {
+      const suffix = `_${k}`;
+      cand = `${base.slice(0, MAX_ID - suffix.length)}${suffix}`;
+    }
+    taken.add(key(cand));
+    out[i] = cand;
+  });
+  return out as string[];
+}
+
+/** A stored (sanitised) step id as a file name. */
 export function stepFileName(stepId: string): string {
-  const safe = stepId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80) || 'step';
-  return `${safe}.json`;
+  if (!SAFE_ID.test(stepId)) throw new Error(`research: step id "${stepId.slice(0, 80)}" is not a stored id (ids go through sanitizeIds)`);
+  return `${stepId}.json`;
 }
 
 const json = (v: unknown): string => `${JSON.stringify(v, null, 1)}\n`;
@@ -95,14 +132,28 @@ export class RunWriter {
   }
 }
 
-async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | undefined> {
-  let text: string;
+const isMissing = (e: unknown): boolean => (e as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+
+/** A state file's text, or undefined when it does not exist (links and non-files are refused). */
+async function readText(file: string): Promise<string | undefined> {
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return undefined;
+    return await readStateFile(file, 'utf8');
+  } catch (e) {
+    if (isMissing(e)) return undefined;
+    throw e;
   }
-  const parsed = schema.safeParse(JSON.parse(text));
+}
+
+async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | undefined> {
+  const text = await readText(file);
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`research: ${file}: not valid JSON (${(e as Error).message})`);
+  }
+  const parsed = schema.safeParse(value);
   if (!parsed.success) throw new Error(`research: ${file}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
   return parsed.data;
 }
@@ -119,45 +170,102 @@ export interface StoredRun {
   usage: RunUsage | undefined;
   report: string | undefined;
   sources: ReportSources | undefined;
+  /** What was corrected while reading (e.g. a run id in run.json that is not its folder's name). */
+  warnings: string[];
+}
+
+/** A stored run whose manifest may be missing (a run killed before the manifest existed). */
+export type StoredRunFiles = Omit<StoredRun, 'manifest'> & { manifest: RunManifest | undefined };
+
+/** The run's id is its folder's name: a manifest that says otherwise is corrected, with a warning. */
+function folderWins(m: RunManifest, folder: string, warnings: string[], log?: Logger): RunManifest {
+  if (m.run_id === folder) return m;
+  const w = `research: run.json of run folder "${folder}" names run id "${m.run_id.slice(0, 80)}"; using the folder name "${folder}"`;
+  warnings.push(w);
+  log?.warn(w);
+  return { ...m, run_id: folder };
+}
+
+/** Whether the folder of run `runId` exists. */
+export async function runExists(root: string, runId: string): Promise<boolean> {
+  try {
+    await readStateDir(runDir(root, runId));
+    return true;
+  } catch (e) {
+    if (isMissing(e)) return false;
+    throw e;
+  }
 }
 
 /**
- * Reads a stored run.
- * @throws Error (`research: …`) when the run does not exist or a file is invalid.
+ * Reads every file of a stored run; the manifest may be missing.
+ * @throws Error (`research: …`) when the run folder does not exist or a file is invalid.
  */
-export async function readRun(root: string, runId: string): Promise<StoredRun> {
+export async function readRunFiles(root: string, runId: string, log?: Logger): Promise<StoredRunFiles> {
   const dir = runDir(root, runId);
-  const manifest = await readJson(path.join(dir, 'run.json'), runManifestSchema);
-  if (!manifest) throw new Error(`research: no run "${runId}" in ${runsDir(root)}`);
+  if (!(await runExists(root, runId))) throw new Error(`research: no run "${runId}" in ${runsDir(root)}`);
+  const warnings: string[] = [];
+  const m = await readJson(path.join(dir, 'run.json'), runManifestSchema);
+  const manifest = m && folderWins(m, runId, warnings, log);
   const goals = (await readJson(path.join(dir, 'goals.json'), z.object({ goals: z.array(goalSchema) })))?.goals ?? [];
   const plan = await readJson(path.join(dir, 'plan.json'), planSchema);
   const steps = new Map<string, StepResult>();
-  const files = await readdir(path.join(dir, 'steps')).catch(() => [] as string[]);
+  const files = await readStateDir(path.join(dir, 'steps')).catch((e: unknown) => {
+    if (isMissing(e)) return [] as string[];
+    throw e;
+  });
   for (const f of files.filter((f) => f.endsWith('.json')).sort()) {
     const s = await readJson(path.join(dir, 'steps', f), stepResultSchema);
     if (s) steps.set(s.step_id, s);
   }
   const requests: RequestLogEntry[] = [];
-  const log = await readFile(path.join(dir, 'requests_log.jsonl'), 'utf8').catch(() => '');
-  for (const line of log.split('\n')) {
+  const log_ = (await readText(path.join(dir, 'requests_log.jsonl'))) ?? '';
+  for (const line of log_.split('\n')) {
     if (!line.trim()) continue;
-    const e = requestLogEntrySchema.safeParse(JSON.parse(line));
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      continue; // a torn last line
+    }
+    const e = requestLogEntrySchema.safeParse(v);
     if (e.success) requests.push(e.data);
   }
   const usage = await readJson(path.join(dir, 'usage.json'), runUsageSchema);
-  const report = await readFile(path.join(dir, 'report.md'), 'utf8').catch(() => undefined);
+  const report = await readText(path.join(dir, 'report.md'));
   const sources = await readJson(path.join(dir, 'report.sources.json'), reportSourcesSchema);
-  return { dir, manifest, goals, plan, steps, requests, usage, report, sources };
+  return { dir, manifest, goals, plan, steps, requests, usage, report, sources, warnings };
 }
 
-/** Manifests of every run of the corpus at `root`, newest first (unreadable runs are skipped). */
-export async function listRuns(root: string): Promise<RunManifest[]> {
-  const names = await readdir(runsDir(root)).catch(() => [] as string[]);
+/**
+ * Reads a stored run. Its id is its folder's name (a different `run_id` in run.json is corrected,
+ * with a warning in `warnings` and on `log`).
+ * @throws Error (`research: …`) when the run does not exist or a file is invalid.
+ */
+export async function readRun(root: string, runId: string, log?: Logger): Promise<StoredRun> {
+  const files = await readRunFiles(root, runId, log);
+  if (!files.manifest) {
+    throw new Error(
+      files.plan || files.goals.length
+        ? `research: run "${runId}" has no run.json (it was interrupted while planning); resume it (--resume ${runId}) to rebuild it, or start a new run`
+        : `research: run "${runId}" has no run.json (it was interrupted before it had a goal or plan); start a new run`,
+    );
+  }
+  return { ...files, manifest: files.manifest };
+}
+
+/** Manifests of every run of the corpus at `root`, newest first (unreadable runs are skipped; `run_id` is always the folder name). */
+export async function listRuns(root: string, log?: Logger): Promise<RunManifest[]> {
+  const names = await readStateDir(runsDir(root)).catch((e: unknown) => {
+    if (isMissing(e)) return [] as string[];
+    throw e;
+  });
   const out: RunManifest[] = [];
   for (const n of names) {
     if (!RUN_ID.test(n)) continue;
     const m = await readJson(path.join(runsDir(root), n, 'run.json'), runManifestSchema).catch(() => undefined);
-    if (m) out.push(m);
+    // The folder name is the run id (callers read the run back by it).
+    if (m) out.push(folderWins(m, n, [], log));
   }
   return out.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
 }
