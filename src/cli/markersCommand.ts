@@ -110,7 +110,7 @@ function render(r: GenerateReport): string {
   return [
     table(['item', 'status', 'markers', 'grounded', 'coverage', 'tokens', 'time'], rows),
     '',
-    `engine: ${engine}; ${r.generated} generated, ${r.cached} cached, ${r.failed} failed; ${r.usage.calls} model calls, ${r.usage.promptTokens} prompt + ${r.usage.completionTokens} completion tokens; ${r.ms} ms`,
+    `engine: ${engine}; ${r.generated} generated, ${r.cached} cached, ${r.failed} failed; ${r.usage.calls} model calls${r.usage.failedCalls ? ` succeeded, ${r.usage.failedCalls} failed after their retries` : ''}, ${r.usage.promptTokens} prompt + ${r.usage.completionTokens} completion tokens; ${r.ms} ms`,
     '',
   ].join('\n');
 }

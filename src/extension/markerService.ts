@@ -112,7 +112,7 @@ function describeItem(r: ItemReport): string {
 function describeRun(r: GenerateReport): string {
   const markers = r.items.reduce((a, i) => a + i.markers, 0);
   const grounded = r.items.reduce((a, i) => a + i.grounded, 0);
-  return `markers (${r.engine}${r.model ? ` ${r.model}` : ''}): ${r.items.length} items — ${r.generated} generated, ${r.cached} cached, ${r.failed} failed; ${markers} markers, ${grounded} grounded; ${r.usage.calls} model calls, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens; ${r.ms} ms`;
+  return `markers (${r.engine}${r.model ? ` ${r.model}` : ''}): ${r.items.length} items — ${r.generated} generated, ${r.cached} cached, ${r.failed} failed; ${markers} markers, ${grounded} grounded; ${r.usage.calls} model calls${r.usage.failedCalls ? ` succeeded, ${r.usage.failedCalls} failed after their retries` : ''}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens; ${r.ms} ms`;
 }
 
 export type GenerateMode = 'all' | 'missing';

@@ -51,7 +51,8 @@ export interface GenerateReport {
   cached: number;
   generated: number;
   failed: number;
-  usage: { promptTokens: number; completionTokens: number; calls: number };
+  /** Tokens and successful calls of the items generated now; `failedCalls`: model calls that failed after their retries. */
+  usage: { promptTokens: number; completionTokens: number; calls: number; failedCalls: number };
   ms: number;
 }
 
@@ -76,12 +77,19 @@ function itemLanguage(item: CorpusItem): 'en' | 'zh' {
 }
 
 /** Counts the usage of every call an item makes. */
-function meteredModel(model: MarkerModel, usage: ItemMarkers['usage']): MarkerModel {
+function meteredModel(model: MarkerModel, usage: ItemMarkers['usage'], failures: { calls: number }): MarkerModel {
   return {
     provider: model.provider,
     model: model.model,
     async complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
-      const r = await model.complete(req);
+      let r: StructuredResult<T>;
+      try {
+        r = await model.complete(req);
+      } catch (e) {
+        // A call that failed (after its retries) is counted too: the summary never says "0 model calls" after failures.
+        failures.calls++;
+        throw e;
+      }
       usage.promptTokens += r.usage.promptTokens;
       usage.completionTokens += r.usage.completionTokens;
       usage.calls += r.attempts;
@@ -124,6 +132,7 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
   const total = plan.length;
   // What the run learns about the model's context carries to every later item and window.
   const context = new ContextLimit();
+  const failures = { calls: 0 };
   const reports = await mapLimit(
     plan,
     opts.itemConcurrency ?? 16,
@@ -141,7 +150,7 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
         if (opts.engine.kind === 'extractive') {
           result = extractItem(item, stats!);
         } else {
-          result = await modelMarkersForItem(item, { model: meteredModel(opts.engine.model, usage), prompts: opts.engine.prompts, windows, signal: opts.signal, lang: itemLanguage(item), context, log: (m) => opts.log?.info(m) });
+          result = await modelMarkersForItem(item, { model: meteredModel(opts.engine.model, usage, failures), prompts: opts.engine.prompts, windows, signal: opts.signal, lang: itemLanguage(item), context, log: (m) => opts.log?.info(m) });
         }
         for (const [part, cov] of Object.entries(result.coverage)) {
           if (cov && !cov.complete) throw new Error(`markers: coverage check failed for ${item.id} ${part}: read ${cov.wordsSeen} of ${cov.totalWords} words`);
@@ -176,7 +185,8 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
     // Whatever finished is indexed, even when the run was cancelled.
     await writeMarkersIndex(corpus.root, index).catch(() => undefined);
   });
-  const sum = (k: 'promptTokens' | 'completionTokens' | 'calls'): number => reports.filter((r) => r.status === 'generated').reduce((a, r) => a + r.usage[k], 0);
+  // Calls of failed items count too (their successful windows cost tokens as well).
+  const sum = (k: 'promptTokens' | 'completionTokens' | 'calls'): number => reports.filter((r) => r.status !== 'cached').reduce((a, r) => a + r.usage[k], 0);
   return {
     engine,
     model,
@@ -184,7 +194,7 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
     cached: reports.filter((r) => r.status === 'cached').length,
     generated: reports.filter((r) => r.status === 'generated').length,
     failed: reports.filter((r) => r.status === 'failed').length,
-    usage: { promptTokens: sum('promptTokens'), completionTokens: sum('completionTokens'), calls: sum('calls') },
+    usage: { promptTokens: sum('promptTokens'), completionTokens: sum('completionTokens'), calls: sum('calls'), failedCalls: failures.calls },
     ms: Date.now() - started,
   };
 }
