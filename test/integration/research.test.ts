@@ -6,7 +6,7 @@
  * and the offline extractive run.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
@@ -20,9 +20,9 @@ import type { ResearchConfigInput } from '../../src/core/research/schema';
 import { CancelledError } from '../../src/core/util/abort';
 import { startFakeModelServer, type ChatRequestInfo, type FakeModelServer } from '../support/fakeModelServer';
 import { recordingLogger } from '../support/testing';
+import { freshDemoCorpus } from '../support/demoCorpus';
 
 const ROOT = path.join(__dirname, '..', '..');
-const DEMO = path.join(ROOT, 'samples', 'demo-corpus');
 const PROMPTS = path.join(ROOT, 'prompts');
 
 let server: FakeModelServer;
@@ -100,14 +100,7 @@ function client(concurrency = 4): ModelClient {
   return createModelClient({ provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'fake-model', concurrency, timeoutMs: 5_000 }, { retry: { retries: 0 } });
 }
 
-async function freshDemo(name: string): Promise<Corpus> {
-  const dir = path.join(work, name);
-  await rm(dir, { recursive: true, force: true });
-  await cp(DEMO, dir, { recursive: true, filter: (p) => !p.includes('.marker-research') });
-  const corpus = await loadCorpus(dir);
-  await generateMarkers(corpus, { engine: { kind: 'extractive' } });
-  return corpus;
-}
+const freshDemo = (name: string): Promise<Corpus> => freshDemoCorpus(work, name);
 
 /** Every [n] of the report resolves to a stored span whose file exists in the corpus. */
 async function assertCitationsResolve(runDir: string, corpus: Corpus): Promise<number> {

@@ -6,34 +6,25 @@
  * a fallback report says so in its first lines, and a partial run resumes to `done`.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { loadCorpus } from '../../src/core/corpus/loader';
 import type { Corpus } from '../../src/core/corpus/types';
 import { createModelClient } from '../../src/core/llm/client';
-import { generateMarkers } from '../../src/core/markers/generate';
 import { listRuns, readRun, resumeResearch, runResearch } from '../../src/core/research/pipeline';
 import type { RunManifest } from '../../src/core/research/schema';
 import { defaultResponder, startFakeModelServer, type ChatRequestInfo, type FakeModelServer } from '../support/fakeModelServer';
 import { runCli } from '../support/testing';
+import { freshDemoCorpus } from '../support/demoCorpus';
 
 const ROOT = path.join(__dirname, '..', '..');
-const DEMO = path.join(ROOT, 'samples', 'demo-corpus');
 const PROMPTS = path.join(ROOT, 'prompts');
 
 let server: FakeModelServer;
 let work: string;
 
-async function freshDemo(name: string): Promise<Corpus> {
-  const dir = path.join(work, name);
-  await rm(dir, { recursive: true, force: true });
-  await cp(DEMO, dir, { recursive: true, filter: (p) => !p.includes('.marker-research') });
-  const corpus = await loadCorpus(dir);
-  await generateMarkers(corpus, { engine: { kind: 'extractive' } });
-  return corpus;
-}
+const freshDemo = (name: string): Promise<Corpus> => freshDemoCorpus(work, name);
 
 /** A three-step plan over the first three items (no goals or plan model calls). */
 function planFor(corpus: Corpus): { goal: string; complexity: 'medium'; steps: unknown[] } {

@@ -7,34 +7,25 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { loadCorpus } from '../../src/core/corpus/loader';
 import type { Corpus } from '../../src/core/corpus/types';
 import { createModelClient } from '../../src/core/llm/client';
-import { generateMarkers } from '../../src/core/markers/generate';
 import { listRuns, readRun, resumeResearch, runResearch } from '../../src/core/research/pipeline';
 import { defaultResponder, startFakeModelServer, type ChatRequestInfo, type FakeModelServer } from '../support/fakeModelServer';
 import { recordingLogger, runCli } from '../support/testing';
+import { freshDemoCorpus } from '../support/demoCorpus';
 
 const ROOT = path.join(__dirname, '..', '..');
-const DEMO = path.join(ROOT, 'samples', 'demo-corpus');
 const PROMPTS = path.join(ROOT, 'prompts');
 const SAFE = /^[A-Za-z0-9_-]{1,80}$/;
 
 let server: FakeModelServer;
 let work: string;
 
-async function freshDemo(name: string): Promise<Corpus> {
-  const dir = path.join(work, name);
-  await rm(dir, { recursive: true, force: true });
-  await cp(DEMO, dir, { recursive: true, filter: (p) => !p.includes('.marker-research') });
-  const corpus = await loadCorpus(dir);
-  await generateMarkers(corpus, { engine: { kind: 'extractive' } });
-  return corpus;
-}
+const freshDemo = (name: string): Promise<Corpus> => freshDemoCorpus(work, name);
 const runPath = (corpus: Corpus, id: string): string => path.join(corpus.root, '.marker-research', 'runs', id);
 const exists = (p: string): Promise<boolean> => stat(p).then(
   () => true,
