@@ -10,6 +10,7 @@ import { countWords, lineStarts } from '../text/words';
 import { mapLimit, throwIfAborted, type ProgressSink } from '../util/abort';
 import { parseComments } from './commentParsers';
 import { decodeText } from './decode';
+import { assignItemIds } from './itemIds';
 import { itemMetaSchema } from './schemas';
 import { describeError } from './limits';
 import { jsonTreeProblems, parseJsonTree, parserFailed, parseTranscript } from './transcriptParsers';
@@ -65,9 +66,12 @@ export function classifyFile(name: string): { id?: string; part: PartName; ext: 
 /**
  * Walks `root` and groups files into items: `<id>/transcript.*` (folder layout)
  * or `<id>.transcript.*` (flat layout). Hidden folders and `node_modules` are skipped.
+ * Files are grouped by where they are (folder, or folder and stem), never by name alone:
+ * items with the same name in different sub-folders stay apart, each with its relative
+ * path as its id and a `duplicate-id` notice ({@link assignItemIds}).
  */
 export async function discoverItems(root: string, problems: CorpusProblem[], signal?: AbortSignal): Promise<FoundItem[]> {
-  const byId = new Map<string, FoundItem>();
+  const byKey = new Map<string, { name: string; key: string; where: string; files: FoundFile[] }>();
   const rootName = path.basename(path.resolve(root));
   async function walk(dir: string, depth: number): Promise<void> {
     throwIfAborted(signal);
@@ -79,6 +83,8 @@ export async function discoverItems(root: string, problems: CorpusProblem[], sig
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const dirRel = rel(root, dir);
+    const dirName = dir === root ? rootName : path.basename(dir);
     for (const ent of entries) {
       if (ent.name.startsWith('.') || ent.name === 'node_modules') continue;
       const full = path.join(dir, ent.name);
@@ -89,14 +95,19 @@ export async function discoverItems(root: string, problems: CorpusProblem[], sig
       if (!ent.isFile()) continue;
       const c = classifyFile(ent.name);
       if (!c) continue;
-      const id = c.id ?? (dir === root ? rootName : path.basename(dir));
-      let item = byId.get(id);
-      if (!item) byId.set(id, (item = { id, files: [] }));
+      // A flat file named after its own folder (`ep1/ep1.comments.csv`) belongs to the folder's item.
+      const inFolder = c.id === undefined || c.id === dirName;
+      const name = c.id ?? dirName;
+      const key = inFolder ? dirRel : dirRel ? `${dirRel}/${c.id}` : c.id!;
+      let item = byKey.get(key);
+      if (!item) byKey.set(key, (item = { name, key, where: inFolder ? `${dirRel || '.'}/` : `${key}.*`, files: [] }));
       item.files.push({ path: full, relPath: rel(root, full), part: c.part, ext: c.ext });
     }
   }
   await walk(root, 0);
-  return [...byId.values()];
+  const found = [...byKey.values()];
+  const ids = assignItemIds(found.map((f) => ({ name: f.name, key: f.key, where: f.where, firstFile: f.files[0]!.relPath })), problems);
+  return found.map((f, i) => ({ id: ids[i]!, files: f.files }));
 }
 
 function rel(root: string, p: string): string {

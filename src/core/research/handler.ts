@@ -187,7 +187,7 @@ interface Prepared {
 
 const ID_OK = /^[^/\\]{1,300}$/;
 
-/** Why an id is refused, or undefined when it is well-formed (existence is checked separately). */
+/** Why an unknown id is refused, or undefined when it is well-formed (known item and marker ids are served whatever they hold). */
 export function badId(id: unknown): string | undefined {
   if (typeof id !== 'string' || id.trim() === '') return 'an id must be a non-empty string';
   if (!ID_OK.test(id) || id.includes('..') || id.includes('\0')) return `"${id.slice(0, 80)}" looks like a path; ids are the item and marker ids of the overview`;
@@ -241,11 +241,10 @@ export class RetrievalHandler {
     return this.registry.register(item, ev.part, ev.start, ev.end, markerId);
   }
 
+  /** Why an item id is refused: a loaded item is always served, whatever its id holds (`..`, `/`). */
   #checkItem(id: unknown): string | undefined {
-    const bad = badId(id);
-    if (bad) return bad;
-    if (!this.#items.has(id as string)) return `unknown item id "${String(id).slice(0, 80)}"`;
-    return undefined;
+    if (typeof id === 'string' && this.#items.has(id)) return undefined;
+    return badId(id) ?? `unknown item id "${String(id).slice(0, 80)}"`;
   }
 
   #prepare(raw: unknown, index: number, opts: TurnOptions): Prepared {
@@ -263,10 +262,9 @@ export class RetrievalHandler {
         return err ? { index, raw, error: err, priority: 0, items: [] } : { index, raw, req, priority: score(req.item_id), items: [req.item_id] };
       }
       case 'by_marker': {
-        const bad = badId(req.marker_id);
-        if (bad) return { index, raw, error: bad, priority: 0, items: [] };
+        // Marker ids start with their item's id, so a known one is served whatever it holds.
         const m = this.#markers.get(req.marker_id);
-        if (!m) return { index, raw, error: `unknown marker id "${req.marker_id.slice(0, 80)}"`, priority: 0, items: [] };
+        if (!m) return { index, raw, error: badId(req.marker_id) ?? `unknown marker id "${req.marker_id.slice(0, 80)}"`, priority: 0, items: [] };
         return { index, raw, req, priority: (opts.markerScores?.get(req.marker_id) ?? 0) + score(m.itemId), items: [m.itemId] };
       }
       case 'by_topic': {
