@@ -21,16 +21,35 @@ export function timeoutMsOption(value: string | undefined): number | undefined {
   return Math.max(1, Math.round(seconds * 1000));
 }
 
+/**
+ * A whole-number option in `[min, max]` (max optional).
+ * @throws UsageError naming the flag and the accepted range.
+ */
+export function intOption(name: string, value: string, range: { min: number; max?: number }): number {
+  const n = value.trim() === '' ? NaN : Number(value);
+  if (!Number.isInteger(n) || n < range.min || (range.max !== undefined && n > range.max)) {
+    const want = range.max !== undefined ? `a whole number from ${range.min} to ${range.max}` : `a whole number of at least ${range.min}`;
+    throw new UsageError(`--${name} expects ${want}, got "${value}"`);
+  }
+  return n;
+}
+
+/** `--concurrency N`: model calls at once, 1–64 like `markerResearch.concurrency` (undefined: the default). */
+export function concurrencyOption(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : intOption('concurrency', value, { min: 1, max: 64 });
+}
+
 export const MARKERS_USAGE = `marker-research markers <corpusDir> [options]
   --provider P        extractive (default, no model) | openai | ollama
   --base-url URL      OpenAI-compatible API root (…/v1) or Ollama host
   --model NAME        model name
-  --concurrency N     model calls at once (default 4)
+  --concurrency N     model calls at once, 1–64 (default 4)
   --context-tokens N  the model's context size (default 8192; Ollama num_ctx)
   --timeout SECONDS   deadline of one model request (default 120; a timed-out request is retried once)
   --window-words N    words per window (default ${DEFAULT_WINDOW_SETTINGS.windowWords})
   --overlap-words N   overlap between windows (default ${DEFAULT_WINDOW_SETTINGS.overlapWords})
-  --window-limit N    most windows per part, 0 = as many as needed (default 0)
+  --window-limit N    windows per part, at most N (larger windows, every word still read);
+                      0 = as many as needed (default 0)
   --force             regenerate even when cached
   --json              JSON on stdout
   API key: MARKER_RESEARCH_API_KEY or OPENAI_API_KEY.`;
@@ -55,6 +74,15 @@ export async function markersCommand(ctx: CliContext): Promise<number> {
   const provider = values.provider;
   if (provider !== 'extractive' && provider !== 'openai' && provider !== 'ollama') throw new UsageError('--provider expects extractive, openai or ollama');
   if (provider !== 'extractive' && !values.model) throw new UsageError(`--provider ${provider} needs --model`);
+  // Every option is checked before the corpus is read (a bad value is a usage error, exit 2).
+  const concurrency = concurrencyOption(values.concurrency);
+  const contextTokens = values['context-tokens'] === undefined ? undefined : numberOption('context-tokens', values['context-tokens'], 8192);
+  const timeoutMs = timeoutMsOption(values.timeout);
+  const windows = {
+    windowWords: numberOption('window-words', values['window-words'], DEFAULT_WINDOW_SETTINGS.windowWords),
+    overlapWords: numberOption('overlap-words', values['overlap-words'], DEFAULT_WINDOW_SETTINGS.overlapWords),
+    windowLimit: values['window-limit'] === undefined ? DEFAULT_WINDOW_SETTINGS.windowLimit : intOption('window-limit', values['window-limit'], { min: 0 }),
+  };
   const log = consoleLogger(ctx.err, { level: values.verbose ? 'debug' : 'warn' });
   const corpus = await loadCorpus(positionals[0]!, { signal: ctx.signal });
   if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
@@ -67,17 +95,12 @@ export async function markersCommand(ctx: CliContext): Promise<number> {
       provider,
       baseUrl: values['base-url'],
       model: values.model,
-      concurrency: values.concurrency === undefined ? undefined : Math.max(1, numberOption('concurrency', values.concurrency, 4)),
-      contextTokens: values['context-tokens'] === undefined ? undefined : numberOption('context-tokens', values['context-tokens'], 8192),
-      timeoutMs: timeoutMsOption(values.timeout),
+      concurrency,
+      contextTokens,
+      timeoutMs,
     },
     { promptsDir: promptsDir(), apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], log },
   );
-  const windows = {
-    windowWords: numberOption('window-words', values['window-words'], DEFAULT_WINDOW_SETTINGS.windowWords),
-    overlapWords: numberOption('overlap-words', values['overlap-words'], DEFAULT_WINDOW_SETTINGS.overlapWords),
-    windowLimit: numberOption('window-limit', values['window-limit'], DEFAULT_WINDOW_SETTINGS.windowLimit),
-  };
   const tty = (ctx.err as NodeJS.WriteStream).isTTY === true;
   const report = await generateMarkers(corpus, {
     engine,

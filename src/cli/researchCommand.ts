@@ -12,10 +12,13 @@ import { createMarkerEngine } from '../core/markers/engineFactory';
 import { generateMarkers } from '../core/markers/generate';
 import { resumeResearch, runResearch, type ResearchContext, type RunResult } from '../core/research/pipeline';
 import { readRun } from '../core/research/runStore';
-import { COMPLEXITIES, type Complexity, type RunManifest } from '../core/research/schema';
+import { COMPLEXITIES, researchConfigSchema, type Complexity, type ResearchConfigInput, type RunManifest } from '../core/research/schema';
 import { consoleLogger } from '../core/util/log';
-import { numberOption, table, UsageError, type CliContext } from './io';
-import { promptsDir, timeoutMsOption } from './markersCommand';
+import { table, UsageError, type CliContext } from './io';
+import { concurrencyOption, intOption, promptsDir, timeoutMsOption } from './markersCommand';
+
+/** Defaults of the research limits (the extension's `markerResearch.*` settings have the same). */
+const RESEARCH_DEFAULTS = researchConfigSchema.parse({});
 
 export const RESEARCH_USAGE = `marker-research research <corpusDir> [options]
   --goal TEXT|auto    the research goal, or auto (default): the first discovered goal
@@ -23,8 +26,16 @@ export const RESEARCH_USAGE = `marker-research research <corpusDir> [options]
   --provider P        extractive (default, no model) | openai | ollama
   --base-url URL      OpenAI-compatible API root (…/v1) or Ollama host
   --model NAME        model name
-  --concurrency N     model calls at once (default 4)
+  --concurrency N     model calls at once, 1–64 (default 4)
   --timeout SECONDS   deadline of one model request (default 120; a timed-out request is retried once)
+  --max-followups N   follow-up rounds a step may take to request more content, 0–20 (default ${RESEARCH_DEFAULTS.max_followups_per_step})
+  --max-items-per-turn N
+                      content items served to a step in one round, 1–50 (default ${RESEARCH_DEFAULTS.max_content_items_per_turn})
+  --context-window-limit TOKENS
+                      context budget of a step across its rounds, ≥ 200 (default ${RESEARCH_DEFAULTS.context_window_limit});
+                      past it whole items are deferred, never cut
+  --overview-max-items N
+                      items in the marker overview (the most relevant), ≥ 1 (default ${RESEARCH_DEFAULTS.marker_overview_max_items})
   --plan FILE         run this (edited) plan.json instead of planning
   --resume RUN_ID     resume a run from its last finished step
   --json              JSON on stdout
@@ -40,7 +51,8 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
     allowPositionals: true,
     options: {
       goal: { type: 'string' }, complexity: { type: 'string', default: 'medium' }, provider: { type: 'string', default: 'extractive' }, 'base-url': { type: 'string' },
-      model: { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' }, plan: { type: 'string' }, resume: { type: 'string' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false },
+      model: { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' },
+      'max-followups': { type: 'string' }, 'max-items-per-turn': { type: 'string' }, 'context-window-limit': { type: 'string' }, 'overview-max-items': { type: 'string' }, plan: { type: 'string' }, resume: { type: 'string' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false },
     },
   });
   if (positionals.length !== 1) throw new UsageError('research: expected exactly one corpus folder');
@@ -49,6 +61,9 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
   if (provider !== 'extractive' && !values.model) throw new UsageError(`--provider ${provider} needs --model`);
   if (!(COMPLEXITIES as readonly string[]).includes(values.complexity)) throw new UsageError('--complexity expects light, medium, deep or epic');
   if (values.plan && values.resume) throw new UsageError('--plan and --resume cannot be combined');
+  const config = researchConfigOptions(values);
+  const concurrency = concurrencyOption(values.concurrency);
+  const timeoutMs = timeoutMsOption(values.timeout);
   const log = consoleLogger(ctx.err, { level: values.verbose ? 'debug' : 'warn' });
   const corpus = await loadCorpus(positionals[0]!, { signal: ctx.signal });
   if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
@@ -57,7 +72,7 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
   }
   for (const p of corpus.problems) if (p.severity === 'error' && !values.json) ctx.err.write(`${formatProblem(p)}\n`);
   const { engine, client } = createMarkerEngine(
-    { provider, baseUrl: values['base-url'], model: values.model, concurrency: values.concurrency === undefined ? undefined : Math.max(1, numberOption('concurrency', values.concurrency, 4)), timeoutMs: timeoutMsOption(values.timeout) },
+    { provider, baseUrl: values['base-url'], model: values.model, concurrency, timeoutMs },
     { promptsDir: promptsDir(), apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], log },
   );
   const markers = await generateMarkers(corpus, { engine, signal: ctx.signal, log });
@@ -69,6 +84,7 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
     promptsDir: promptsDir(),
     log,
     signal: ctx.signal,
+    config,
     onEvent: (e) => {
       if (tty && e.type === 'step') ctx.err.write(`\r\x1b[K${e.step_id}: ${e.status}${e.round !== undefined ? ` (round ${e.round + 1})` : ''}`);
     },
@@ -117,6 +133,22 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
   lines.push(`report: ${result.reportPath ?? '(none)'}`);
   ctx.out.write(`${lines.join('\n')}\n`);
   return code;
+}
+
+/**
+ * The research limits given on the command line (`--max-followups`, `--max-items-per-turn`,
+ * `--context-window-limit`, `--overview-max-items`), checked against the ranges of the
+ * extension's settings; a flag not given keeps the default.
+ * @throws UsageError naming the flag when a value is not a whole number in range.
+ */
+export function researchConfigOptions(values: Partial<Record<'max-followups' | 'max-items-per-turn' | 'context-window-limit' | 'overview-max-items', string>>): ResearchConfigInput {
+  const config: ResearchConfigInput = {};
+  const v = (k: keyof typeof values): string | undefined => values[k];
+  if (v('max-followups') !== undefined) config.max_followups_per_step = intOption('max-followups', v('max-followups')!, { min: 0, max: 20 });
+  if (v('max-items-per-turn') !== undefined) config.max_content_items_per_turn = intOption('max-items-per-turn', v('max-items-per-turn')!, { min: 1, max: 50 });
+  if (v('context-window-limit') !== undefined) config.context_window_limit = intOption('context-window-limit', v('context-window-limit')!, { min: 200 });
+  if (v('overview-max-items') !== undefined) config.marker_overview_max_items = intOption('overview-max-items', v('overview-max-items')!, { min: 1 });
+  return config;
 }
 
 /**

@@ -307,6 +307,40 @@ export function createCommands(s: Services): CommandMap {
     });
   };
 
+  /**
+   * "Resume Research" (SPEC §6): a run id (a string, or `{ runId }` from the sidebar's Resume
+   * button), else a pick of the resumable runs (newest first). Progress, cancel and live step
+   * statuses as for Run Research; a run another live process holds is refused with its holder.
+   */
+  const resumeResearch = async (arg?: unknown): Promise<void> => {
+    let runId = typeof arg === 'string' && arg ? arg : arg && typeof arg === 'object' && 'runId' in arg && typeof arg.runId === 'string' && arg.runId ? arg.runId : undefined;
+    if (!(await ensureCorpus())) return;
+    if (!runId) {
+      const corpus = s.corpus.current;
+      if (corpus) await s.research.reload(corpus.root); // runs another process left since the last look
+      const runs = s.research.resumableRuns;
+      if (!runs.length) return void vscode.window.showInformationMessage('Marker Research: no run to resume (no run is cancelled, failed, partial or interrupted).');
+      const pick = await vscode.window.showQuickPick(
+        runs.map((r) => {
+          const steps = Object.values(r.steps);
+          const done = steps.filter((x) => x === 'done').length;
+          return { label: r.goal, description: `${r.run_id} · ${r.status}`, detail: `${done}/${steps.length} steps done · ${r.complexity} · ${r.engine}${r.model ? ` ${r.model}` : ''} · ${r.created_at}`, runId: r.run_id };
+        }),
+        { title: 'Marker Research: Resume Research', placeHolder: 'The run to resume (newest first; type a goal or a run id). Finished steps are kept.', matchOnDescription: true },
+      );
+      if (!pick) return;
+      runId = pick.runId;
+    }
+    const id = runId;
+    await researchBoundary('resuming the run', async () => {
+      const r = await s.research.resume(id);
+      // A partial or failed run has already said so with its cause (an error with Show Logs).
+      if (!r.reportPath || r.manifest.status !== 'done') return;
+      const pick = await vscode.window.showInformationMessage(`Marker Research: run ${r.runId} resumed and done; the report is ready.`, 'Open Report');
+      if (pick === 'Open Report') await openReport(r.runId);
+    });
+  };
+
   const showRun = async (runId: unknown): Promise<void> => {
     if (typeof runId !== 'string') return;
     await researchBoundary('showing the run', () => s.research.showRun(runId));
@@ -395,6 +429,7 @@ export function createCommands(s: Services): CommandMap {
     'markerResearch.discoverGoals': discoverGoals,
     'markerResearch.planResearch': planResearch,
     'markerResearch.runResearch': runResearch,
+    'markerResearch.resumeResearch': resumeResearch,
     'markerResearch.openReport': openReport,
     'markerResearch.showRun': showRun,
     'markerResearch.cancel': cancel,

@@ -46,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
         runResearch: (goal) => run('markerResearch.runResearch', { goal })(),
         openReport: (runId) => run('markerResearch.openReport', runId ?? null)(),
         askFollowup: (runId) => run('markerResearch.askFollowup', { runId })(),
+        resumeResearch: (runId) => run('markerResearch.resumeResearch', { runId })(),
         showRun: (runId) => run('markerResearch.showRun', runId)(),
         cancel: run('markerResearch.cancel'),
         ask: (question) => ask.ask(question),

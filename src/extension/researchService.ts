@@ -98,6 +98,11 @@ export class ResearchServiceError extends Error {
   }
 }
 
+/** A run Resume can take: cancelled, failed or partial, or `running` but not running here (`liveHere`). */
+export function isResumable(status: RunManifest['status'], liveHere: boolean): boolean {
+  return status === 'cancelled' || status === 'failed' || status === 'partial' || (status === 'running' && !liveHere);
+}
+
 /** What a research action is to do with its goal. */
 export type GoalChoice = { goalId: string } | { text: string } | 'auto';
 
@@ -141,6 +146,7 @@ export class ResearchService implements vscode.Disposable {
       goals: this.goals.map(goalView),
       run: run ? runViewFor({ manifest: run.manifest, plan: run.plan, steps: run.steps, requests: run.requests, live: liveFor }) : null,
       runs: this.runs.map((m) => ({ runId: m.run_id, goal: m.goal, status: m.status, createdAt: m.created_at })),
+      liveRunId: this.busy === 'run' ? (this.liveRunId ?? null) : null,
     };
   }
 
@@ -210,24 +216,62 @@ export class ResearchService implements vscode.Disposable {
     const label = planned ? `Running the plan for: ${this.shown!.manifest.goal}` : `Researching: ${typeof g === 'string' ? (g === 'auto' ? 'automatic goal' : g) : g.title}`;
     const started = Date.now();
     const result = await this.exclusive('run', `${label}…`, 'research', (ctx, complexity) => (planned ? resumeResearch(ctx, planned) : runResearch(ctx, { goal: g, complexity })));
+    await this.finished(result, started);
+    return result;
+  }
+
+  /**
+   * The runs Resume can take, newest first: cancelled, failed or partial, and `running` ones
+   * not running in this window (a crashed or killed runner; core refuses one that a live
+   * process still holds, naming it).
+   */
+  get resumableRuns(): readonly RunManifest[] {
+    return this.runs.filter((m) => isResumable(m.status, m.run_id === this.liveRunId && this.busy !== null));
+  }
+
+  /**
+   * Resumes a persisted run (SPEC §6): finished steps are kept, pending, failed and
+   * interrupted ones run, then the report is written again. Progress, cancel and live
+   * step statuses as for a run.
+   * @throws RunLockedError when another live process runs it (the message names it).
+   */
+  async resume(runId: string): Promise<RunResult> {
+    const corpus = this.requireCorpus();
+    if (this.busy) throw new ResearchServiceError('busy', `research is already running (${this.busy}); wait for it or run "Marker Research: Cancel".`);
+    await this.reload(corpus.root, runId);
+    const manifest = this.runs.find((r) => r.run_id === runId);
+    if (!manifest) throw new ResearchServiceError('no-run', `no run "${runId}" in this corpus.`);
+    const started = Date.now();
+    this.log.info(`research: resuming run ${runId} (${manifest.status}) "${manifest.goal}"`);
+    const result = await this.exclusive('run', `Resuming: ${manifest.goal}…`, `resuming research ${runId}`, (ctx) => {
+      this.liveRunId = runId; // step events of this run update the sidebar at once
+      this.fire();
+      return resumeResearch(ctx, runId);
+    });
+    await this.finished(result, started, true);
+    return result;
+  }
+
+  /** Says how a run (or a resumed one) ended: a message, the log, and an error with its cause when it did not succeed. */
+  private async finished(result: RunResult, started: number, resumed = false): Promise<void> {
     const m = result.manifest;
     const steps = Object.values(m.steps);
     const failed = steps.filter((s) => s === 'failed').length;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const what = resumed ? 'Resumed run' : 'Run';
     if (m.status === 'done') {
-      this.message = `Run done: ${steps.length}/${steps.length} steps done in ${seconds} s${result.reportPath ? '; the report is ready.' : '.'}`;
-      this.log.info(`research: run ${result.runId} done (${m.engine}${m.model ? ` ${m.model}` : ''}, ${m.complexity}): ${steps.length} steps; report ${result.reportPath ?? 'none'}`);
+      this.message = `${what} done: ${steps.length}/${steps.length} steps done in ${seconds} s${result.reportPath ? '; the report is ready.' : '.'}`;
+      this.log.info(`research: run ${result.runId}${resumed ? ' (resumed)' : ''} done (${m.engine}${m.model ? ` ${m.model}` : ''}, ${m.complexity}): ${steps.length} steps; report ${result.reportPath ?? 'none'}`);
     } else {
       // partial / failed: say so, with the cause, in the sidebar, the log and an error notification.
       const cause = runFailureText(m);
-      this.message = `Run ${m.status}: ${cause}${m.fallback_report ? ' The report is a fallback (not written by the model).' : ''} Resuming the run (CLI: research --resume ${result.runId}) retries the failed steps.`;
-      this.log.error(`research: run ${result.runId} ${m.status} (${m.engine}${m.model ? ` ${m.model}` : ''}, ${m.complexity}): ${cause}; ${failed} of ${steps.length} steps failed; report ${result.reportPath ?? 'none'}${m.fallback_report ? ' (fallback)' : ''}`);
+      this.message = `${what} ${m.status}: ${cause}${m.fallback_report ? ' The report is a fallback (not written by the model).' : ''} Resume the run (Resume, or CLI: research --resume ${result.runId}) to retry the failed steps.`;
+      this.log.error(`research: run ${result.runId}${resumed ? ' (resumed)' : ''} ${m.status} (${m.engine}${m.model ? ` ${m.model}` : ''}, ${m.complexity}): ${cause}; ${failed} of ${steps.length} steps failed; report ${result.reportPath ?? 'none'}${m.fallback_report ? ' (fallback)' : ''}`);
       void vscode.window.showErrorMessage(`Marker Research: research ${m.status === 'failed' ? 'failed' : 'only partly succeeded'} — ${cause}`, 'Show Logs').then((pick) => {
         if (pick === 'Show Logs') this.log.show();
       });
     }
     await this.reload(this.requireCorpus().root, result.runId);
-    return result;
   }
 
   /** Path of the report of `runId` (default: the run shown, else the latest run with a report). */

@@ -34,6 +34,8 @@ export interface SidebarActions {
   /** Opens the Chat view about the report of `runId`. */
   askFollowup(runId: string): Promise<void>;
   showRun(runId: string): Promise<void>;
+  /** Resumes a cancelled, failed, partial or crashed run (default: the command `markerResearch.resumeResearch`). */
+  resumeResearch?(runId: string): Promise<void>;
   cancel(): Promise<void>;
   /** Answers a question of the Ask box (results come back through {@link SidebarViewProvider.postAsk}). */
   ask(question: SidebarQuestion): Promise<void>;
@@ -54,7 +56,7 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
     items: [],
     problems: [],
   };
-  private research: ResearchState = { busy: null, message: null, goals: [], run: null, runs: [] };
+  private research: ResearchState = { busy: null, message: null, goals: [], run: null, runs: [], liveRunId: null };
   /** "Ask the Corpus" ran before the webview was ready: focus (and ask) once it is. */
   private pendingAskFocus: { question: string | null } | undefined;
   /** An answer (or error) that came while the view was hidden: posted when it is back. */
@@ -179,6 +181,9 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider, vscode.D
           return await this.actions.askFollowup(msg.runId);
         case 'showRun':
           return await this.actions.showRun(msg.runId);
+        case 'resumeResearch':
+          if (this.actions.resumeResearch) return await this.actions.resumeResearch(msg.runId);
+          return void (await vscode.commands.executeCommand('markerResearch.resumeResearch', { runId: msg.runId }));
         case 'cancel':
           return await this.actions.cancel();
         case 'ask':

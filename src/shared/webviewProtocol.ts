@@ -167,6 +167,8 @@ export interface ResearchState {
   run: RunView | null;
   /** Other persisted runs, newest first. */
   runs: { runId: string; goal: string; status: RunView['status']; createdAt: string }[];
+  /** The run this window is running now, or null: a `running` run that is not this one can be resumed (its runner crashed or runs elsewhere). */
+  liveRunId: string | null;
 }
 
 // ---- ask the corpus (SPEC §5, §6): the Ask box at the top of the sidebar ------------------------
@@ -265,6 +267,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** "Ask about this report": the Chat view, attached to the run's report. */
   z.object({ type: z.literal('askFollowup'), runId }),
   z.object({ type: z.literal('showRun'), runId }),
+  /** Resume a cancelled, failed, partial or crashed run: finished steps are kept. */
+  z.object({ type: z.literal('resumeResearch'), runId }),
   z.object({ type: z.literal('cancel') }),
   /** A question for the corpus, limited to the item in focus (`itemId`) or not (null); `session`: earlier questions, oldest first. */
   z.object({

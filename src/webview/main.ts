@@ -743,6 +743,19 @@ function runStatusBadge(status: RunView['status']): HTMLElement {
   return badge;
 }
 
+/** A run Resume can take: cancelled, failed, partial, or `running` but not in this window (its runner crashed or runs elsewhere). */
+function resumable(status: RunView['status'], runId: string, r: ResearchState): boolean {
+  return status === 'cancelled' || status === 'failed' || status === 'partial' || (status === 'running' && r.liveRunId !== runId);
+}
+
+/** The Resume button of a run (finished steps are kept; the others run, then the report is written again). */
+function resumeButton(runId: string, status: RunView['status'], busy: boolean): HTMLButtonElement {
+  const b = button('icon-button run-resume', 'Resume', `Resume run ${runId} (${status}): finished steps are kept, the others run, then the report is written again`, () => vscode.postMessage({ type: 'resumeResearch', runId }));
+  b.dataset['runId'] = runId;
+  b.disabled = busy;
+  return b;
+}
+
 function renderResearch(r: ResearchState): void {
   research = r;
   const busy = r.busy !== null;
@@ -768,6 +781,11 @@ function renderResearch(r: ResearchState): void {
     run.dataset['runStatus'] = r.run.status;
     const head = el('div', 'run-head');
     head.append(runStatusBadge(r.run.status), el('span', 'run-goal', r.run.goal));
+    if (resumable(r.run.status, r.run.runId, r)) {
+      const resume = resumeButton(r.run.runId, r.run.status, busy);
+      resume.id = 'run-resume';
+      head.append(resume);
+    }
     run.append(head);
     const done = r.run.steps.filter((s) => s.status === 'done').length;
     const failedSteps = r.run.steps.filter((s) => s.status === 'failed').length;
@@ -798,6 +816,7 @@ function renderResearch(r: ResearchState): void {
       li.dataset['runId'] = x.runId;
       li.tabIndex = 0;
       li.append(runStatusBadge(x.status), el('span', 'run-goal', x.goal));
+      if (resumable(x.status, x.runId, r)) li.append(resumeButton(x.runId, x.status, busy));
       li.title = `${x.runId} · ${x.createdAt}`;
       li.addEventListener('click', () => vscode.postMessage({ type: 'showRun', runId: x.runId }));
       ul.append(li);

@@ -1006,6 +1006,65 @@ async function main() {
       console.log(`     ${goals} goals; planned ${plannedId} (${pending.length} steps pending) for "${goalTitle}", then ran it to done; ${earlier} earlier run(s) listed`);
     });
 
+    // 18b. Resume (SPEC §6): a cancelled run (a copy of the finished one, one step and the report gone) resumes from the sidebar to done
+    await check('sidebar: Resume on a cancelled run runs its missing step — every li.step reaches data-status="done" and a report is written', async () => {
+      if (!researchDone) throw new Error('research did not finish');
+      const t0 = Date.now();
+      const runsDir = path.join(folder, '.marker-research', 'runs');
+      const resumeId = `${runInfo.runId}-resume`;
+      const dir = path.join(runsDir, resumeId);
+      fs.cpSync(runInfo.runDir, dir, { recursive: true, filter: (src) => path.basename(src) !== '.lock' });
+      const manifestFile = path.join(dir, 'run.json');
+      const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+      const stepFiles = fs.readdirSync(path.join(dir, 'steps')).filter((f) => f.endsWith('.json')).sort();
+      if (stepFiles.length < 1) throw new Error(`${runInfo.runDir}/steps has no step files`);
+      const dropped = stepFiles[stepFiles.length - 1];
+      fs.rmSync(path.join(dir, 'steps', dropped));
+      fs.rmSync(path.join(dir, 'report.md'), { force: true });
+      const droppedId = dropped.replace(/\.json$/, '');
+      manifest.run_id = resumeId;
+      manifest.status = 'cancelled';
+      manifest.report = null;
+      if (manifest.steps && droppedId in manifest.steps) manifest.steps[droppedId] = 'pending';
+      fs.writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+      // Index Corpus re-reads the runs (ResearchService.reload on every corpus load)
+      await runFromPalette('Marker Research: Index Corpus');
+      const entry = webview.locator(`[data-run-id="${resumeId}"]`).first();
+      await waitFor(`run ${resumeId} listed in the sidebar`, 20_000, async () => (await entry.count()) > 0, 200)
+        .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const earlier = webview.locator('details.runs');
+      if ((await earlier.count()) && !(await earlier.evaluate((d) => d.open))) await earlier.locator('summary').click();
+      const resume = webview.locator(`button.run-resume[data-run-id="${resumeId}"]`).first();
+      await resume.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => { throw new Error(`no Resume button on the cancelled run ${resumeId}`); });
+      const others = await webview.locator('button.run-resume').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-run-id')));
+      if (others.includes(runInfo.runId)) throw new Error(`the done run ${runInfo.runId} has a Resume button`);
+      await resume.scrollIntoViewIfNeeded();
+      await resume.click();
+      const run = webview.locator('.run[data-run-id]');
+      const seen = new Set();
+      let statuses = [];
+      await waitFor(`run ${resumeId} resumed to done`, (rx?.timeoutSeconds ?? 60) * 1000, async () => {
+        if ((await run.getAttribute('data-run-id')) !== resumeId) return false;
+        statuses = await webview.locator('li.step[data-step-id][data-status]').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
+        for (const st of statuses) seen.add(st);
+        if (statuses.includes('failed')) throw Object.assign(new Error(`a step failed: ${JSON.stringify(statuses)}`), { fatal: true });
+        const busy = await webview.locator('details.research').getAttribute('data-busy').catch(() => 'x');
+        return (await run.getAttribute('data-run-status')) === 'done' && statuses.length === runInfo.steps && statuses.every((st) => st === 'done') && !busy;
+      }, 150).catch(async (e) => {
+        const errs = await shownErrors();
+        const msg = await webview.locator('#research-status').innerText().catch(() => '');
+        throw new Error(`${firstLine(e)}; statuses ${JSON.stringify(statuses)}; #research-status "${msg}"${errs.length ? `; ${errs.join(' | ')}` : ''}`);
+      });
+      const after = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+      if (after.status !== 'done') throw new Error(`run.json status "${after.status}" after Resume`);
+      if (!fs.existsSync(path.join(dir, 'steps', dropped))) throw new Error(`steps/${dropped} was not written again`);
+      const reportFile = path.join(dir, 'report.md');
+      if (!fs.existsSync(reportFile) || !fs.readFileSync(reportFile, 'utf8').trim()) throw new Error(`${reportFile} missing or empty`);
+      if (await webview.locator(`button.run-resume[data-run-id="${resumeId}"]`).count()) throw new Error('the done run still has a Resume button');
+      const msg = (await webview.locator('#research-status').innerText().catch(() => '')).trim();
+      console.log(`     ${resumeId} (cancelled, steps/${dropped} and report.md removed) resumed from the sidebar: ${statuses.length} steps done in ${secs(t0)} s (statuses seen ${JSON.stringify([...seen])}); report.md ${fs.statSync(reportFile).size} bytes; "${msg}"`);
+    });
+
     // 19. markers as workspace symbols (language server): "#<word>" in Quick Open lists markers by id and text
     await check('workspace symbols: markers by id and text (Quick Open "#percent")', async () => {
       if (!markersShown) throw new Error('no markers shown');

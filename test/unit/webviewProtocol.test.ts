@@ -15,6 +15,30 @@ describe('webview → host messages are parsed, not trusted', () => {
   });
 });
 
+describe('the research messages', () => {
+  test('resumeResearch: a run id (a folder name)', () => {
+    const r = webviewToHostSchema.safeParse({ type: 'resumeResearch', runId: '2024-05-01T10-00-00-abc123' });
+    assert.ok(r.success);
+    assert.equal(r.data.type === 'resumeResearch' && r.data.runId, '2024-05-01T10-00-00-abc123');
+  });
+  test('resumeResearch: rejects a missing, empty, non-string or path-like run id', () => {
+    for (const bad of [
+      { type: 'resumeResearch' },
+      { type: 'resumeResearch', runId: '' },
+      { type: 'resumeResearch', runId: 7 },
+      { type: 'resumeResearch', runId: null },
+      { type: 'resumeResearch', runId: '..' },
+      { type: 'resumeResearch', runId: '.' },
+      { type: 'resumeResearch', runId: '../other-corpus/run' },
+      { type: 'resumeResearch', runId: 'a/b' },
+      { type: 'resumeResearch', runId: 'a\\b' },
+      { type: 'resumeResearch', runId: 'x'.repeat(201) },
+    ]) {
+      assert.equal(webviewToHostSchema.safeParse(bad).success, false, JSON.stringify(bad));
+    }
+  });
+});
+
 describe('the Ask box messages', () => {
   test('ask: the question is trimmed; the item in focus or null; earlier questions', () => {
     const r = webviewToHostSchema.safeParse({ type: 'ask', question: '  what did he say about prices?  ', itemId: null, session: ['Who talks about coffee?'] });

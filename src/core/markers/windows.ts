@@ -2,8 +2,8 @@
  * Full-coverage windows over a part (seed 001, option A): consecutive windows
  * of about `windowWords` words aligned to turn/comment boundaries, each
  * starting `overlapWords` before the previous one ended; a window limit of 0
- * means "as many as needed"; a positive limit makes windows larger instead of
- * dropping text. Every word of the part is in some window.
+ * means "as many as needed"; a positive limit is never exceeded: it makes windows
+ * larger instead of dropping text. Every word of the part is in some window.
  */
 import type { CommentsPart, TranscriptPart } from '../corpus/types';
 import { countWords, isCjk, walkWords } from '../text/words';
@@ -75,15 +75,40 @@ function pieces(part: TranscriptPart | CommentsPart, maxWords: number): Piece[] 
   return out;
 }
 
-/** The windows of a part. */
+/**
+ * The windows of a part. A positive `windowLimit` is a hard bound: when windows of
+ * `windowWords` would be more, the window size grows (the smallest size found that fits the
+ * limit) — never dropping text; at worst one window holds the whole part.
+ */
 export function planWindows(part: TranscriptPart | CommentsPart, settings: WindowSettings = DEFAULT_WINDOW_SETTINGS): PartWindow[] {
   const total = part.wordCount;
-  let size = Math.max(50, settings.windowWords);
-  const overlap = Math.max(0, Math.min(settings.overlapWords, Math.floor(size / 4)));
-  if (settings.windowLimit > 0) {
-    const needed = Math.ceil(Math.max(0, total - overlap) / Math.max(1, size - overlap));
-    if (needed > settings.windowLimit) size = Math.ceil(total / settings.windowLimit) + overlap;
+  const base = Math.max(50, settings.windowWords);
+  const overlap = Math.max(0, Math.min(settings.overlapWords, Math.floor(base / 4)));
+  const limit = Math.floor(settings.windowLimit);
+  if (!(limit > 0)) return packWindows(part, base, overlap);
+  // First guess: the part spread evenly over `limit` windows. Units are kept whole where they fit
+  // and windows overlap, so the guess can still give more windows: then search for a larger size.
+  const needed = Math.ceil(Math.max(0, total - overlap) / Math.max(1, base - overlap));
+  let size = needed > limit ? Math.max(base, Math.ceil(total / limit) + overlap) : base;
+  let windows = packWindows(part, size, overlap);
+  if (windows.length <= limit) return windows;
+  // A size holding every word fits in one window (≤ limit): the upper end of the search.
+  let hi = Math.max(size + 1, total, pieces(part, Number.POSITIVE_INFINITY).reduce((a, p) => a + p.words, 0));
+  let best = packWindows(part, hi, overlap);
+  let lo = size; // too small
+  while (hi - lo > 1) {
+    size = lo + Math.floor((hi - lo) / 2);
+    windows = packWindows(part, size, overlap);
+    if (windows.length <= limit) {
+      hi = size;
+      best = windows;
+    } else lo = size;
   }
+  return best;
+}
+
+/** Greedy windows of at most `size` words (a unit longer than that is cut at sentences), each starting `overlap` words back. */
+function packWindows(part: TranscriptPart | CommentsPart, size: number, overlap: number): PartWindow[] {
   const ps = pieces(part, size);
   const windows: PartWindow[] = [];
   let i = 0;
