@@ -25,7 +25,7 @@ import { CancelledError } from '../core/util/abort';
 import type { AskHitView, AskQueryView, AskResultView } from '../shared/webviewProtocol';
 import type { CorpusService } from './corpusService';
 import { corpusFile, markerEngineFor, MarkerServiceError, type ApiKeyStore, type MarkerService } from './markerService';
-import { runningWork } from './researchService';
+import { runningWork } from './runningWork';
 import type { SettingsService } from './settings';
 import type { AskMessage, SidebarQuestion } from './sidebarView';
 import { SidebarViewProvider } from './sidebarView';

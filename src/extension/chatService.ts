@@ -25,7 +25,8 @@ import { quoteOf, type AskService, type SpanOpener } from './askService';
 import type { CorpusService } from './corpusService';
 import { corpusFile } from './markerService';
 import { ChatViewProvider } from './chatView';
-import { runningWork, type ResearchService } from './researchService';
+import type { ResearchService } from './researchService';
+import { runningWork } from './runningWork';
 import type { SettingsService } from './settings';
 
 export type ChatErrorReason = 'no-corpus' | 'not-found' | 'busy';

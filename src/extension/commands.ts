@@ -11,7 +11,8 @@ import type { CorpusService } from './corpusService';
 import type { CorpusLanguageClient } from './languageClient';
 import { itemFiles, MarkerServiceError, type ApiKeyStore, type EvidenceNavigator, type FullItemDocuments, type MarkerService } from './markerService';
 import { withCancellableProgress } from './progress';
-import { ResearchServiceError, runningWork, type GoalChoice, type ResearchService } from './researchService';
+import { ResearchServiceError, type GoalChoice, type ResearchService } from './researchService';
+import { runningWork } from './runningWork';
 import type { SettingsService } from './settings';
 import type { SidebarGoal, SidebarViewProvider } from './sidebarView';
 

@@ -13,7 +13,8 @@ import { createChatActions, createCommands, refreshSidebar, showError } from './
 import { CorpusService } from './corpusService';
 import { CorpusLanguageClient } from './languageClient';
 import { ApiKeyStore, EvidenceNavigator, FULL_ITEM_SCHEME, FullItemDocuments, MarkerService } from './markerService';
-import { ResearchService, runningWork } from './researchService';
+import { ResearchService } from './researchService';
+import { runningWork } from './runningWork';
 import { SettingsService } from './settings';
 import { SidebarViewProvider } from './sidebarView';
 

@@ -21,7 +21,7 @@ import { CancelledError, type ProgressUpdate } from '../core/util/abort';
 import type { Settings } from '../shared/settings';
 import type { MarkerEntry } from '../shared/sidebarModel';
 import type { CorpusService } from './corpusService';
-import { withCancellableProgress } from './researchService'; // registered: "Marker Research: Cancel" aborts it
+import { withCancellableProgress } from './runningWork'; // registered: "Marker Research: Cancel" aborts it
 import type { SettingsService } from './settings';
 
 export type MarkerErrorReason = 'no-corpus' | 'busy' | 'bad-settings' | 'no-api-key' | 'not-found' | 'outside-corpus';

@@ -14,66 +14,13 @@ import type { ModelClient } from '../core/llm/client';
 import { discoverGoals, listRuns, readRun, resumeResearch, runResearch, type ResearchContext, type ResearchEvent, type RunResult, type StoredRun } from '../core/research/pipeline';
 import type { Complexity, Goal, RunManifest } from '../core/research/schema';
 import type { CorpusIndex } from '../core/search/corpusIndex';
-import { CancelledError, type ProgressSink } from '../core/util/abort';
+import { CancelledError } from '../core/util/abort';
 import { goalView, runViewFor } from '../shared/sidebarModel';
 import type { ResearchState, ResearchStepStatus } from '../shared/webviewProtocol';
 import type { CorpusService } from './corpusService';
 import { markerEngineFor, type ApiKeyStore } from './markerService';
-import { withCancellableProgress as withProgressNotification } from './progress';
+import { withCancellableProgress } from './runningWork';
 import type { SettingsService } from './settings';
-
-// ---- the registry of running work (what Cancel aborts) ---------------------------------------
-
-/** Every long operation in flight, each with its own AbortController; `cancelAll` aborts them. */
-export class RunningWork {
-  private readonly controllers = new Set<AbortController>();
-  private readonly changed = new vscode.EventEmitter<number>();
-  /** Fires with the number of operations in flight. */
-  readonly onDidChange = this.changed.event;
-
-  get size(): number {
-    return this.controllers.size;
-  }
-
-  /** Runs `work` with a signal aborted by `outer` or by {@link cancelAll}. */
-  async run<T>(outer: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const controller = new AbortController();
-    const onOuter = (): void => controller.abort();
-    if (outer.aborted) controller.abort();
-    else outer.addEventListener('abort', onOuter, { once: true });
-    this.controllers.add(controller);
-    this.changed.fire(this.controllers.size);
-    try {
-      return await work(controller.signal);
-    } finally {
-      outer.removeEventListener('abort', onOuter);
-      this.controllers.delete(controller);
-      this.changed.fire(this.controllers.size);
-    }
-  }
-
-  /** Aborts everything in flight; returns how many operations were told to stop. */
-  cancelAll(): number {
-    const n = this.controllers.size;
-    for (const c of this.controllers) c.abort();
-    return n;
-  }
-
-  dispose(): void {
-    this.changed.dispose();
-  }
-}
-
-/** The one registry of the extension host. */
-export const runningWork = new RunningWork();
-
-/**
- * `withCancellableProgress` (the progress adapter) with the work registered in
- * {@link runningWork}, so "Marker Research: Cancel" aborts it too.
- */
-export function withCancellableProgress<T>(title: string, work: (signal: AbortSignal, onProgress: ProgressSink) => Promise<T>): Thenable<T> {
-  return withProgressNotification(title, (signal, onProgress) => runningWork.run(signal, (s) => work(s, onProgress)));
-}
 
 // ---- the service ------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import { createEmbeddingClient } from '../core/llm/embeddings';
 import { isCancellation } from '../core/llm/types';
 import type { CorpusIndex } from '../core/search/corpusIndex';
 import type { ApiKeyStore } from './markerService';
-import { withCancellableProgress } from './researchService';
+import { withCancellableProgress } from './runningWork';
 import type { SettingsService } from './settings';
 
 const DEFAULT_BASE_URL = { openai: 'https://api.openai.com/v1', ollama: 'http://127.0.0.1:11434' } as const;
