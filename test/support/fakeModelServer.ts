@@ -1828,12 +1828,12 @@ class FakeModelServerImpl implements FakeModelServer {
     };
   }
 
-  private async handleChat(
-    protocol: ModelProtocol,
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-    record: RecordedRequest,
-  ): Promise<void> {
+  /**
+   * What chat and embeddings requests share: the body must be a JSON object and, on the OpenAI
+   * protocol with an `apiKey` option, the bearer token must match. Replies with the protocol's
+   * error and returns undefined otherwise.
+   */
+  private acceptBody(protocol: ModelProtocol, req: http.IncomingMessage, res: http.ServerResponse, record: RecordedRequest): Record<string, unknown> | undefined {
     record.protocol = protocol;
     const body = record.body;
     if (!isRecord(body)) {
@@ -1841,15 +1841,24 @@ class FakeModelServerImpl implements FakeModelServer {
         protocol === 'openai'
           ? 'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)'
           : 'invalid request body';
-      return this.send(res, record, errorPlan(protocol, 400, message));
+      this.send(res, record, errorPlan(protocol, 400, message));
+      return undefined;
     }
     if (protocol === 'openai' && this.options.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.options.apiKey}`) {
-      return this.send(
-        res,
-        record,
-        openaiErrorPlan(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'),
-      );
+      this.send(res, record, openaiErrorPlan(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'));
+      return undefined;
     }
+    return body;
+  }
+
+  private async handleChat(
+    protocol: ModelProtocol,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    record: RecordedRequest,
+  ): Promise<void> {
+    const body = this.acceptBody(protocol, req, res, record);
+    if (body === undefined) return;
     const info = normaliseChat(protocol, body, record.seq);
     if (typeof info === 'string') return this.send(res, record, errorPlan(protocol, 400, info));
     record.model = info.model;
@@ -1917,22 +1926,8 @@ class FakeModelServerImpl implements FakeModelServer {
     res: http.ServerResponse,
     record: RecordedRequest,
   ): Promise<void> {
-    record.protocol = protocol;
-    const body = record.body;
-    if (!isRecord(body)) {
-      const message =
-        protocol === 'openai'
-          ? 'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)'
-          : 'invalid request body';
-      return this.send(res, record, errorPlan(protocol, 400, message));
-    }
-    if (protocol === 'openai' && this.options.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.options.apiKey}`) {
-      return this.send(
-        res,
-        record,
-        openaiErrorPlan(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'),
-      );
-    }
+    const body = this.acceptBody(protocol, req, res, record);
+    if (body === undefined) return;
     const info = normaliseEmbed(protocol, body, record.seq, this.embeddingDimensions);
     if (typeof info === 'string') return this.send(res, record, errorPlan(protocol, 400, info));
     record.model = info.model;

@@ -141,8 +141,7 @@ export async function hybridRetrieve(q: ParsedQuery, ctx: AskContext, options: H
     ...(q.part ? { part: q.part } : {}),
     ...(q.filters.minLikes !== undefined ? { minLikes: q.filters.minLikes } : {}),
   };
-  const only = process.env['MR_ONLY']?.split(',');
-  const names = q.strategies.filter((s) => (s !== 'vector' || ctx.vectors) && (!only || only.includes(s)));
+  const names = q.strategies.filter((s) => s !== 'vector' || ctx.vectors);
   const outputs = await Promise.all(
     names.map(async (name) => {
       try {
