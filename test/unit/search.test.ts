@@ -33,6 +33,10 @@ describe('tokenize', () => {
     assert.deepEqual(tokenizeQuery('What did the group discuss about the remote control?'), ['remote', 'control']);
     assert.deepEqual(tokenizeQuery('电池的问题'), ['电池', '问题']);
     assert.deepEqual(tokenizeQuery('discussion'), ['discussion'], 'a query of only question words is kept as is');
+    // General question words only: the roles and departments of one dataset are topics elsewhere.
+    assert.deepEqual(tokenizeQuery('user interface design guidelines'), ['user', 'interface', 'design', 'guideline']);
+    assert.deepEqual(tokenizeQuery('What did the professor say about the marketing budget of the project manager?'), ['professor', 'market', 'budget', 'project', 'manager']);
+    assert.deepEqual(tokenizeQuery('industrial designer students'), ['industrial', 'designer', 'student']);
   });
 });
 

@@ -174,7 +174,7 @@ export async function hybridRetrieve(q: ParsedQuery, ctx: AskContext, options: H
     const weight = fusionWeight(name, q.intent, q.keywords.length > 0);
     let list = (out.passages ?? out.list).filter(time.keep);
     if (q.keywords.length && leadSpans.length && !lead.has(name) && weight < 1) list = list.filter(supported);
-    return { name, weight, list };
+    return { name, weight: q.keywords.length && leadSpans.length && !lead.has(name) && weight < 1 ? weight * PASSAGE_SUPPORT : weight, list };
   });
   const passages = choosePassages(ctx, fuse(passageLists), budget);
   notes.push(...time.notes());
@@ -267,6 +267,9 @@ function toHit(ctx: AskContext, f: Fused, rank: number, terms: ReadonlySet<strin
     why: f.why,
   };
 }
+
+/** Supporting strategies' share of their fusion weight when passages are chosen for a question with topical words: keyword (or vector) search spends the budget, the others only break its ties. */
+const PASSAGE_SUPPORT = 0.25;
 
 /** Best fused spans within `budget` words, neighbours merged into contiguous passages. */
 function choosePassages(ctx: AskContext, fused: Fused[], budget: number): Passage[] {

@@ -29,8 +29,7 @@ export const STOPWORDS = new Set(
 export const QUERY_STOPWORDS = new Set(
   ('discuss discussed discussion discussing talk talked talking say said says mention mentioned mentions think thought thinks opinion opinions ' +
     'group team meeting meetings summarize summarise summary what whats why how when who which whether did does do decide decided decision ' +
-    'speaker speakers people person everyone anyone member members professor phd grad student students marketing industrial designer interface user ' +
-    'project manager committee chair question questions regarding about towards toward according consider considered ' +
+    'speaker speakers people person everyone anyone member members question questions regarding about towards toward according consider considered ' +
     '讨论 什么 如何 怎么 为什么 哪些 关于 认为 觉得 会议 大家 我们 他们 你们 这个 那个 一个 就是 然后 所以 因为 但是 还是 可以 没有 这样 那么 的话')
     .split(/\s+/),
 );
