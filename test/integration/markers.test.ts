@@ -12,6 +12,7 @@ import type { Corpus } from '../../src/core/corpus/types';
 import { createMarkerEngine } from '../../src/core/markers/engineFactory';
 import { generateMarkers } from '../../src/core/markers/generate';
 import { allMarkers, readItemMarkers } from '../../src/core/markers/store';
+import { unionOfRanges } from '../../src/core/markers/windows';
 import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
 import { paraphrasingResponder, type PlantedClaim } from '../support/paraphrasingModel';
 
@@ -108,6 +109,28 @@ describe('markers with a model (fake server)', () => {
     assert.equal(shrunk, 1);
     for (const i of report.items) {
       for (const c of [i.coverage?.transcript, i.coverage?.comments]) if (c) assert.ok(c.complete && c.wordsSeen === c.totalWords, `${i.itemId}: ${JSON.stringify(c)}`);
+    }
+    // The reported coverage is the union of the ranges the server received and answered.
+    for (const item of corpus.items) {
+      const r = report.items.find((x) => x.itemId === item.id)!;
+      for (const kind of ['transcript', 'comments'] as const) {
+        const ranges: [number, number][] = [];
+        for (const q of server.chatRequests()) {
+          const user = q.messages?.find((m) => m.role === 'user')?.content ?? '';
+          const range = /words (\d+)–(\d+) of (\d+)/.exec(user);
+          if (q.status !== 200 || !range || /^(?:Video: |视频：)(.+)$/m.exec(user)?.[1] !== item.title || user.includes('<comments>') !== (kind === 'comments')) continue;
+          ranges.push([Number(range[1]), Number(range[2])]);
+        }
+        const cov = r.coverage?.[kind];
+        if (!cov) {
+          assert.equal(ranges.length, 0, `${item.id} ${kind}: requests without coverage`);
+          continue;
+        }
+        const union = unionOfRanges(ranges);
+        assert.deepEqual(union, [[0, cov.totalWords]], `${item.id} ${kind}: received ${JSON.stringify(ranges)}`);
+        assert.equal(cov.wordsSeen, union.reduce((a, [x, y]) => a + y - x, 0));
+        assert.equal(cov.windows, ranges.length, `${item.id} ${kind}: windows answered`);
+      }
     }
   });
 

@@ -153,7 +153,7 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
           result = await modelMarkersForItem(item, { model: meteredModel(opts.engine.model, usage, failures), prompts: opts.engine.prompts, windows, signal: opts.signal, lang: itemLanguage(item), context, log: (m) => opts.log?.info(m) });
         }
         for (const [part, cov] of Object.entries(result.coverage)) {
-          if (cov && !cov.complete) throw new Error(`markers: coverage check failed for ${item.id} ${part}: read ${cov.wordsSeen} of ${cov.totalWords} words`);
+          if (cov && !cov.complete) throw new Error(`markers: coverage check failed for ${item.id} ${part}: read ${cov.wordsSeen} of ${cov.totalWords} words${cov.missingRanges?.length ? `; words never sent: ${cov.missingRanges.map(([a, b]) => `${a}–${b}`).join(', ')}` : ''}`);
           if (cov) opts.log?.info(`markers: ${item.id} ${part}: ${cov.windows} windows, ${cov.wordsSeen}/${cov.totalWords} words, duplication ${cov.duplicationRatio}${cov.shrunkWindows ? `, ${cov.shrunkWindows} shrunk` : ''}`);
         }
         const record: ItemMarkers = {

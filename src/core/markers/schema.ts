@@ -87,10 +87,12 @@ export const coverageSchema = z.object({
   wordsSeen: z.number().int().nonnegative(),
   /** Words sent ÷ words of the part (overlap makes it > 1). */
   duplicationRatio: z.number().nonnegative(),
-  /** Last window end ≥ total words. */
+  /** Every word of the part was inside a window that was sent and answered. */
   complete: z.boolean(),
   /** Windows retried at 0.75× after a context-length rejection. */
   shrunkWindows: z.number().int().nonnegative(),
+  /** Word ranges `[start, end)` no answered window covered (the first 20), when not complete. */
+  missingRanges: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])).optional(),
 });
 export type Coverage = z.infer<typeof coverageSchema>;
 

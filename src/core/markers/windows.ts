@@ -201,19 +201,41 @@ export function shrinkWindow(w: PartWindow, factor = 0.75, part?: TranscriptPart
   return splitWindow(w, Math.max(1, Math.floor(w.words * factor)), part);
 }
 
-/** Coverage of a set of processed windows against the part's word count. */
+/** Word ranges `[start, end)` merged into their sorted union. */
+export function unionOfRanges(ranges: readonly (readonly [number, number])[]): [number, number][] {
+  const sorted = ranges.filter(([a, b]) => b > a).map(([a, b]): [number, number] => [a, b]).sort((x, y) => x[0] - y[0]);
+  const out: [number, number][] = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else out.push(r);
+  }
+  return out;
+}
+
+/**
+ * Coverage of the windows actually sent (and answered), from the union of their word ranges:
+ * a run that skipped a window in the middle reports the gap, never `complete`.
+ */
 export function coverageOf(windows: readonly PartWindow[], totalWords: number, shrunk = 0): Coverage {
   const sent = windows.reduce((a, w) => a + w.words, 0);
-  const lastEnd = windows.reduce((a, w) => Math.max(a, w.endWord), 0);
-  const seen = new Set<number>();
-  for (const w of windows) for (const p of w.pieces) seen.add(p.start);
+  const union = unionOfRanges(windows.map((w) => [Math.max(0, w.startWord), Math.min(totalWords, w.endWord)] as const));
+  const seen = union.reduce((a, [s, e]) => a + (e - s), 0);
+  const missing: [number, number][] = [];
+  let pos = 0;
+  for (const [s, e] of union) {
+    if (s > pos) missing.push([pos, s]);
+    pos = e;
+  }
+  if (pos < totalWords) missing.push([pos, totalWords]);
   return {
     windows: windows.length,
     totalWords,
-    wordsSeen: Math.min(totalWords, lastEnd),
+    wordsSeen: seen,
     duplicationRatio: totalWords ? Math.round((sent / totalWords) * 1000) / 1000 : 0,
-    complete: lastEnd >= totalWords,
+    complete: missing.length === 0,
     shrunkWindows: shrunk,
+    ...(missing.length ? { missingRanges: missing.slice(0, 20) } : {}),
   };
 }
 
