@@ -87,6 +87,8 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
     config,
     onEvent: (e) => {
       if (tty && e.type === 'step') ctx.err.write(`\r\x1b[K${e.step_id}: ${e.status}${e.round !== undefined ? ` (round ${e.round + 1})` : ''}`);
+      // Planning that fell short is said whatever the terminal (it is also at the top of the report).
+      if (e.type === 'notice') ctx.err.write(`${tty ? '\r\x1b[K' : ''}marker-research research: note: ${e.message}\n`);
     },
   };
   let result: RunResult;

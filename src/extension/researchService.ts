@@ -293,6 +293,10 @@ export class ResearchService implements vscode.Disposable {
       }
       return;
     }
+    if (e.type === 'notice') {
+      void vscode.window.showWarningMessage(`Marker Research: ${e.message}.`);
+      return;
+    }
     if (e.type !== 'step') return;
     this.live.set(e.step_id, e.status);
     if (!this.liveRunId) this.scheduleRefresh(root, true); // the run folder (with its plan) exists once steps run: find it

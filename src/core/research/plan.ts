@@ -3,13 +3,16 @@
  * against the corpus: unknown item and marker ids are dropped from goals, and a plan that names
  * unknown ids gets one repair round (a second call quoting the bad ids) before they are dropped.
  * Epic plans are split first into non-overlapping phases (time ranges from `published_at`, or
- * stages) with two or three threads each.
+ * stages) with two or three threads each — never silently one phase; deep plans split into phases
+ * when the material has them (items published over time). What planning could not do as asked
+ * (a failed model call, one epic phase) is a notice: logged, emitted, and in the plan's `notes`.
  */
 import { isCancellation } from '../llm/types';
 import type { Marker, MarkerKind } from '../markers/schema';
 import { allMarkers } from '../markers/store';
 import { CancelledError } from '../util/abort';
 import { formatMarkerOverview, scoreRelevance } from './overview';
+import { failureCause } from './failures';
 import { sanitizeIds } from './runStore';
 import { epicPhasesReplySchema, goalsReplySchema, planReplySchema, planSchema, type Complexity, type EpicPhase, type Goal, type Plan, type PlanStep } from './schema';
 import type { Session } from './session';
@@ -93,10 +96,10 @@ export async function goalsPhase(s: Session, maxGoals = 5): Promise<Goal[]> {
     const r = await s.call({ messages: prompt.render({ overview: ov.text, max_goals: maxGoals }), schema: goalsReplySchema, schemaName: 'research_goals', phase: 'goals' });
     const goals = r.value.goals.map((g, i) => cleanGoal(s, g, i)).filter((g): g is Goal => !!g).slice(0, maxGoals).map((g, i) => ({ ...g, goal_id: `g${i + 1}` }));
     if (goals.length) return goals;
-    s.log.warn('research: the model proposed no goal with known items; using extractive goals');
+    s.notice('goals', s.lang === 'zh' ? '模型提出的目标都不涉及已知内容项；改用抽取式目标' : 'the model proposed no goal about a known item; extractive goals are used instead');
   } catch (error) {
     rethrowCancel(error, s);
-    s.log.warn(`research: goals from the model failed (${(error as Error).message}); using extractive goals`);
+    s.notice('goals', s.lang === 'zh' ? `模型未能提出目标（${failureCause(error)}）；改用抽取式目标` : `goals from the model failed (${failureCause(error)}); extractive goals are used instead`);
   }
   return extractiveGoals(s, maxGoals);
 }
@@ -221,24 +224,22 @@ function dateOf(s: Session, id: string): string | undefined {
   return typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? v : undefined;
 }
 
-/** Non-overlapping phases of `items`: contiguous ranges of `published_at`, or stages in corpus order. */
-export function extractivePhases(s: Session, goal: Goal): EpicPhase[] {
+/**
+ * Non-overlapping phases of the goal's items: contiguous ranges of `published_at`, then stages of
+ * the undated items in corpus order. Two items or more always make at least two phases.
+ */
+export function extractivePhases(s: Session, goal: Goal, maxPhases = 4): EpicPhase[] {
   const items = goal.item_ids.filter((id) => s.items.has(id));
   const dated = items.filter((id) => dateOf(s, id)).sort((a, b) => Date.parse(dateOf(s, a)!) - Date.parse(dateOf(s, b)!));
   const undated = items.filter((id) => !dateOf(s, id));
   const groups: { ids: string[]; range?: [string, string] }[] = [];
-  const n = Math.max(1, Math.min(4, Math.ceil(dated.length / 2)));
-  for (let k = 0; k < n && dated.length; k++) {
-    const ids = dated.slice(Math.floor((k * dated.length) / n), Math.floor(((k + 1) * dated.length) / n));
-    if (ids.length) groups.push({ ids, range: [dateOf(s, ids[0]!)!.slice(0, 10), dateOf(s, ids[ids.length - 1]!)!.slice(0, 10)] });
-  }
-  if (undated.length) {
-    const m = Math.max(1, Math.min(4 - Math.min(groups.length, 2), Math.ceil(undated.length / 3)));
-    for (let k = 0; k < m; k++) {
-      const ids = undated.slice(Math.floor((k * undated.length) / m), Math.floor(((k + 1) * undated.length) / m));
-      if (ids.length) groups.push({ ids });
-    }
-  }
+  const split = (ids: readonly string[], n: number): string[][] =>
+    Array.from({ length: n }, (_, k) => ids.slice(Math.floor((k * ids.length) / n), Math.floor(((k + 1) * ids.length) / n))).filter((g) => g.length > 0);
+  // Undated items take at most one stage when dated ones exist (two when they are the majority).
+  const undatedStages = !undated.length ? 0 : !dated.length ? Math.min(maxPhases, Math.max(2, Math.ceil(undated.length / 3)), undated.length) : undated.length > dated.length ? 2 : 1;
+  const datedPhases = Math.min(dated.length, Math.max(dated.length >= 2 ? 2 : 1, Math.min(maxPhases - Math.min(undatedStages, 1), Math.ceil(dated.length / 2))));
+  for (const ids of split(dated, datedPhases)) groups.push({ ids, range: [dateOf(s, ids[0]!)!.slice(0, 10), dateOf(s, ids[ids.length - 1]!)!.slice(0, 10)] });
+  for (const ids of split(undated, Math.max(1, Math.min(undatedStages, maxPhases - groups.length)))) groups.push({ ids });
   return groups.map((g, i) => {
     const threads = extractiveGoals({ ...s, inputs: s.inputs.filter((x) => g.ids.includes(x.item.id)) }, 3)
       .map((t) => t.title)
@@ -246,6 +247,35 @@ export function extractivePhases(s: Session, goal: Goal): EpicPhase[] {
     const name = g.range ? `${String.fromCharCode(65 + i)}: ${g.range[0]} – ${g.range[1]}` : `${String.fromCharCode(65 + i)}: ${s.lang === 'zh' ? '阶段' : 'stage'} ${i + 1}`;
     return { name, description: `${g.ids.length} items`, item_ids: g.ids, ...(g.range ? { time_range: g.range } : {}), threads: threads.length >= 2 ? threads : [...threads, s.lang === 'zh' ? '观点与评论' : 'Opinions and reception'].slice(0, 3) };
   });
+}
+
+/**
+ * The phases a deep run's material has: its items were published over a span of time (at least
+ * four dated items, on at least two different days, most of the goal's items dated). Undefined
+ * when the material has no phases; then the run is one body of steps.
+ */
+export function deepPhases(s: Session, goal: Goal): EpicPhase[] | undefined {
+  const items = goal.item_ids.filter((id) => s.items.has(id));
+  const dated = items.filter((id) => dateOf(s, id));
+  const days = new Set(dated.map((id) => dateOf(s, id)!.slice(0, 10)));
+  if (dated.length < 4 || days.size < 2 || dated.length * 3 < items.length * 2) return undefined;
+  const phases = extractivePhases(s, { ...goal, item_ids: dated }, 3);
+  // Items without a date join the last phase, so every item of the goal is still researched.
+  const rest = items.filter((id) => !dateOf(s, id));
+  if (rest.length && phases.length) phases[phases.length - 1] = { ...phases[phases.length - 1]!, item_ids: [...phases[phases.length - 1]!.item_ids, ...rest] };
+  return phases.length >= 2 ? phases : undefined;
+}
+
+/** Interleaves lists (first of each, then second of each…) up to `n` entries. */
+function roundRobin<T>(lists: readonly (readonly T[])[], n: number): T[] {
+  const out: T[] = [];
+  for (let i = 0; out.length < n && lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length && out.length < n) out.push(l[i]!);
+  return out;
+}
+
+/** The plan's phases as stored (threads folded into the description). */
+function storedPhases(phases: readonly EpicPhase[]): NonNullable<Plan['phases']> {
+  return phases.map((p) => ({ name: p.name, description: `${p.description}; threads: ${p.threads.join(' | ')}`, item_ids: p.item_ids, ...(p.time_range ? { time_range: p.time_range } : {}) }));
 }
 
 /** Keeps phases non-overlapping: an item belongs to the first phase that names it. */
@@ -278,8 +308,13 @@ function epicSteps(s: Session, goal: Goal, phases: readonly EpicPhase[]): PlanSt
   );
 }
 
-/** Phase 2: the plan for `goal`. */
+/** Phase 2: the plan for `goal`, with `notes` on what planning could not do as asked. */
 export async function planPhase(s: Session, goal: Goal, complexity: Complexity): Promise<Plan> {
+  const plan = await planSteps(s, goal, complexity);
+  return s.notes.length ? { ...plan, notes: [...s.notes] } : plan;
+}
+
+async function planSteps(s: Session, goal: Goal, complexity: Complexity): Promise<Plan> {
   if (complexity === 'epic') {
     let phases: EpicPhase[] = [];
     if (s.engine !== 'extractive') {
@@ -291,14 +326,19 @@ export async function planPhase(s: Session, goal: Goal, complexity: Complexity):
         phases = cleanPhases(s, r.value.phases);
       } catch (error) {
         rethrowCancel(error, s);
-        s.log.warn(`research: epic phases from the model failed (${(error as Error).message}); splitting by date`);
+        s.notice('plan', s.lang === 'zh' ? `模型未能划分阶段（${failureCause(error)}）；按日期或顺序划分` : `epic phases from the model failed (${failureCause(error)}); the items are split by date or order instead`);
       }
     }
     if (phases.length < 2) phases = extractivePhases(s, goal);
+    if (phases.length < 2) {
+      const n = goal.item_ids.filter((id) => s.items.has(id)).length;
+      s.notice('plan', s.lang === 'zh' ? `史诗级研究只有一个阶段：目标只涉及 ${n} 个内容项，无法划分为不重叠的阶段` : `this epic run has one phase: its goal covers ${n} item${n === 1 ? '' : 's'}, which cannot be split into non-overlapping phases`);
+    }
     const steps = epicSteps(s, goal, phases);
-    return { goal: goal.title, complexity, steps, phases: phases.map((p) => ({ name: p.name, description: `${p.description}; threads: ${p.threads.join(' | ')}`, item_ids: p.item_ids, ...(p.time_range ? { time_range: p.time_range } : {}) })) };
+    return { goal: goal.title, complexity, steps, phases: storedPhases(phases) };
   }
-  if (s.engine === 'extractive') return { goal: goal.title, complexity, steps: extractivePlanSteps(s, goal, complexity) };
+  const phases = complexity === 'deep' ? deepPhases(s, goal) : undefined;
+  if (s.engine === 'extractive') return extractivePlan(s, goal, complexity, phases);
   const inputs = s.inputs.filter((x) => goal.item_ids.includes(x.item.id));
   const ov = formatMarkerOverview(inputs.length ? inputs : s.inputs, { goal: goal.title, maxItems: s.config.marker_overview_max_items, markersPerKind: s.config.overview_markers_per_kind, lang: s.lang, log: s.log });
   const prompt = await s.prompt('research-plan');
@@ -321,11 +361,24 @@ export async function planPhase(s: Session, goal: Goal, complexity: Complexity):
       steps = r2.value.steps;
     }
     const cleaned = cleanSteps(s, steps).slice(0, STEPS_BY_COMPLEXITY[complexity]);
-    if (cleaned.length) return { goal: goal.title, complexity, steps: cleaned };
-    s.log.warn('research: the model plan has no step with known items; using the extractive plan');
+    if (cleaned.length) return phases ? { goal: goal.title, complexity, steps: cleaned.map((st) => withPhase(st, phases)), phases: storedPhases(phases) } : { goal: goal.title, complexity, steps: cleaned };
+    s.notice('plan', s.lang === 'zh' ? '模型的计划没有涉及已知内容项的步骤；改用抽取式计划' : 'the model\'s plan had no step about a known item; the extractive plan is used instead');
   } catch (error) {
     rethrowCancel(error, s);
-    s.log.warn(`research: plan from the model failed (${(error as Error).message}); using the extractive plan`);
+    s.notice('plan', s.lang === 'zh' ? `模型未能制定计划（${failureCause(error)}）；改用抽取式计划` : `the plan from the model failed (${failureCause(error)}); the extractive plan is used instead`);
   }
-  return { goal: goal.title, complexity, steps: extractivePlanSteps(s, goal, complexity) };
+  return extractivePlan(s, goal, complexity, phases);
+}
+
+/** The extractive plan; with phases (deep material that has them), the facets of each phase, interleaved so every phase gets steps. */
+function extractivePlan(s: Session, goal: Goal, complexity: Complexity, phases: readonly EpicPhase[] | undefined): Plan {
+  if (!phases) return { goal: goal.title, complexity, steps: extractivePlanSteps(s, goal, complexity) };
+  const perPhase = phases.map((p, i) => extractivePlanSteps(s, { ...goal, item_ids: p.item_ids }, 'medium', `p${i + 1}-s`, p.name));
+  return { goal: goal.title, complexity, steps: roundRobin(perPhase, STEPS_BY_COMPLEXITY[complexity]), phases: storedPhases(phases) };
+}
+
+/** A model step whose items all lie in one phase belongs to it. */
+function withPhase(step: PlanStep, phases: readonly EpicPhase[]): PlanStep {
+  const p = phases.find((x) => step.required_content_items.every((id) => x.item_ids.includes(id)));
+  return p ? { ...step, phase_name: p.name } : step;
 }

@@ -46,6 +46,8 @@ export const planSchema = z.object({
   steps: z.array(planStepSchema).min(1),
   /** Epic (and optionally deep) runs: non-overlapping phases. */
   phases: z.array(z.object({ name: z.string(), description: z.string(), item_ids: z.array(z.string()), time_range: z.tuple([z.string(), z.string()]).optional() })).optional(),
+  /** What planning could not do as asked, said at the top of the report: a model call that failed and the extractive goals or plan used instead; an epic run with one phase, and why. */
+  notes: z.array(z.string()).optional(),
 });
 export type Plan = z.infer<typeof planSchema>;
 export const planReplySchema = z.object({ steps: z.array(planStepSchema).min(1) });

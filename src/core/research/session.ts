@@ -25,7 +25,9 @@ export type ResearchEvent =
   | { type: 'phase'; phase: 'goals' | 'plan' | 'execute' | 'synthesis'; status: 'running' | 'done' }
   | { type: 'step'; step_id: string; status: StepStatus; phase_name?: string; round?: number; error?: string }
   | { type: 'request'; step_id: string; round: number; request_type: string; status: RequestLogEntry['status']; reason?: string }
-  | { type: 'report'; path: string };
+  | { type: 'report'; path: string }
+  /** Planning fell short of what was asked (a failed model call and its extractive stand-in, an epic run with one phase): also in the plan's `notes` and the report. */
+  | { type: 'notice'; phase: 'goals' | 'plan'; message: string };
 
 /**
  * What every entry point of the pipeline takes.
@@ -96,6 +98,10 @@ export interface Session {
   lang: 'en' | 'zh';
   usage: UsageTracker;
   emit: (e: ResearchEvent) => void;
+  /** What planning fell short of so far (see {@link Session.notice}); the plan carries them as `notes`. */
+  notes: string[];
+  /** Says out loud that planning fell short of what was asked: logged, emitted as a `notice` event, and kept for the plan and report. */
+  notice(phase: 'goals' | 'plan', message: string): void;
   ctx: ResearchContext;
   prompt(name: string): Promise<Prompt>;
   /** One structured model call, accounted under `phase` / `step`. */
@@ -142,6 +148,12 @@ export async function openSession(ctx: ResearchContext, usage?: RunUsage): Promi
       } catch (error) {
         log.warn(`research: event listener failed: ${(error as Error).message}`);
       }
+    },
+    notes: [],
+    notice(phase, message) {
+      log.warn(`research: ${message}`);
+      if (!this.notes.includes(message)) this.notes.push(message);
+      this.emit({ type: 'notice', phase, message });
     },
     prompt(name) {
       let p = prompts.get(name);

@@ -27,6 +27,17 @@ function cites(f: RunFinding): string {
   return f.source_ids.map((id) => `[${id}]`).join('');
 }
 
+/** Epic reports, and deep ones whose material split into phases, come in one chapter per phase. */
+function chaptered(plan: Plan): boolean {
+  return plan.complexity === 'epic' || ((plan.phases?.length ?? 0) >= 2 && plan.steps.some((st) => st.phase_name));
+}
+
+/** What planning could not do as asked (the plan's notes), as lines at the top of the report. */
+function planNoteLines(zh: boolean, plan: Plan): string[] {
+  if (!plan.notes?.length) return [];
+  return [...plan.notes.map((n) => (zh ? `> **⚠ 规划：** ${n}。` : `> **⚠ Planning:** ${n}.`)), ''];
+}
+
 /** Phases in plan order, then anything else. */
 function phaseOrder(plan: Plan, findings: readonly RunFinding[]): string[] {
   const names = (plan.phases ?? []).map((p) => p.name);
@@ -52,7 +63,7 @@ function findingsText(plan: Plan, findings: readonly RunFinding[]): string {
 /** Renders the model's reply; epic sections are grouped into one chapter per phase. */
 function renderModelReport(reply: SynthesisReply, plan: Plan, findings: readonly RunFinding[], header: string, banner: readonly string[]): string {
   const out: string[] = [`# ${reply.title.replace(/\s+/g, ' ')}`, '', ...banner, header, '', reply.summary.trim(), ''];
-  if (plan.complexity === 'epic') {
+  if (chaptered(plan)) {
     const phases = phaseOrder(plan, findings);
     phases.forEach((p, i) => {
       const secs = reply.sections.filter((x) => x.phase_name === p || (!x.phase_name && x.heading.includes(p)));
@@ -101,11 +112,14 @@ function renderExtractiveReport(s: Session, plan: Plan, findings: readonly RunFi
     for (const f of fs) out.push(`- ${f.text.replace(/\s+/g, ' ')} ${cites(f)}`);
     out.push('');
   };
-  if (plan.complexity === 'epic') {
+  if (chaptered(plan)) {
     phaseOrder(plan, findings).forEach((p, i) => {
       out.push(`## ${zh ? `第 ${i + 1} 章` : `Chapter ${i + 1}`}: ${p}`, '');
       for (const st of plan.steps.filter((x) => x.phase_name === p)) stepSection(st, '###');
     });
+    const across = plan.steps.filter((x) => !x.phase_name);
+    if (across.length) out.push(`## ${zh ? '跨阶段' : 'Across phases'}`, '');
+    for (const st of across) stepSection(st, '###');
   } else for (const st of plan.steps) stepSection(st, '##');
   return out.join('\n');
 }
@@ -154,14 +168,14 @@ export async function synthesize(s: Session, plan: Plan, findings: readonly RunF
   } else if (!extractive) {
     try {
       const prompt = await s.prompt('research-synthesis');
-      const chapters = plan.complexity === 'epic' ? `Write one section per phase, in this order, and set each section's "phase_name" to the phase: ${phaseOrder(plan, findings).join(' | ')}.` : 'Write one section per theme of the findings.';
+      const chapters = chaptered(plan) ? `Write one section per phase, in this order, and set each section's "phase_name" to the phase: ${phaseOrder(plan, findings).join(' | ')}.` : 'Write one section per theme of the findings.';
       const r = await s.call({
         messages: prompt.render({ goal: plan.goal, complexity: plan.complexity, chapters, findings: findingsText(plan, findings) }),
         schema: synthesisReplySchema,
         schemaName: 'research_synthesis',
         phase: 'synthesis',
       });
-      markdown = renderModelReport(r.value, plan, findings, header, bannerLines(zh, undefined, meta.stepFailure));
+      markdown = renderModelReport(r.value, plan, findings, header, [...bannerLines(zh, undefined, meta.stepFailure), ...planNoteLines(zh, plan)]);
     } catch (error) {
       if (error instanceof CancelledError || isCancellation(error) || s.signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError('research: cancelled');
       const cause = failureCause(error);
@@ -170,7 +184,7 @@ export async function synthesize(s: Session, plan: Plan, findings: readonly RunF
       extractive = true;
     }
   }
-  markdown ??= renderExtractiveReport(s, plan, findings, header, bannerLines(zh, fallback, meta.stepFailure), fallback !== undefined);
+  markdown ??= renderExtractiveReport(s, plan, findings, header, [...bannerLines(zh, fallback, meta.stepFailure), ...planNoteLines(zh, plan)], fallback !== undefined);
   const resolved = resolveCitations(markdown, (id) => handler.registry.get(id) ?? (handler.marker(id) ? handler.sourceForMarker(id) : undefined), s.log);
   const list = resolved.sources.citations.map((c) => describeSource(c.number, c.span));
   const body = list.length ? `${resolved.markdown.trimEnd()}\n\n## ${s.lang === 'zh' ? '来源' : 'Sources'}\n\n${list.join('\n')}\n` : `${resolved.markdown.trimEnd()}\n`;
