@@ -13,14 +13,16 @@ import { createChatActions, createCommands, refreshSidebar, showError } from './
 import { CorpusService } from './corpusService';
 import { CorpusLanguageClient } from './languageClient';
 import { ApiKeyStore, EvidenceNavigator, FULL_ITEM_SCHEME, FullItemDocuments, MarkerService } from './markerService';
+import { redactingLogChannel } from './redactingLog';
 import { ResearchService } from './researchService';
 import { runningWork } from './runningWork';
 import { SettingsService } from './settings';
 import { SidebarViewProvider } from './sidebarView';
 
 export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('Marker Research', { log: true });
-  context.subscriptions.push(log);
+  const channel = vscode.window.createOutputChannel('Marker Research', { log: true });
+  context.subscriptions.push(channel);
+  const log = redactingLogChannel(channel);
   try {
     const run = (command: string, ...args: unknown[]) => async (): Promise<void> => void (await vscode.commands.executeCommand(command, ...args));
     const settings = new SettingsService(log);

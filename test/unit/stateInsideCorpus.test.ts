@@ -6,7 +6,7 @@
  * content is not echoed). A corpus folder that is itself reached through a symlink still works.
  */
 import assert from 'node:assert/strict';
-import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, link, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -84,7 +84,7 @@ function refusal(where: string): (e: unknown) => boolean {
   return (e: unknown) => {
     assert.ok(e instanceof Error, String(e));
     assert.ok(e.message.includes(where), `names ${where}: ${e.message}`);
-    assert.match(e.message, /symbolic link|not a (real|regular)/i, e.message);
+    assert.match(e.message, /symbolic link|not a (real|regular)|hard link/i, e.message);
     assert.ok(!e.message.includes(SECRET), `echoes the content: ${e.message}`);
     return true;
   };
@@ -188,6 +188,22 @@ describe('a state file that is a symlink', () => {
     await assert.rejects(writeItemMarkers(root, markers('item-1')), refusal(file));
     assert.equal(await readFile(target, 'utf8'), `${SECRET}\n`, 'the target is untouched');
     assert.ok((await lstat(file)).isSymbolicLink(), 'the link is left for the user to remove');
+  });
+
+  test('a hard-linked marker file (sharing its content with a file outside) is neither read nor written', async () => {
+    const { root, outside } = await fresh();
+    await mkdir(markersDir(root), { recursive: true });
+    const target = path.join(outside, 'victim.txt');
+    await writeFile(target, `${SECRET}\n`);
+    const file = path.join(markersDir(root), markerFileName('item-1'));
+    await link(target, file);
+
+    const read = await readItemMarkers(root, 'item-1');
+    assert.ok(!read.ok && !read.missing, `refused, reported: ${JSON.stringify(read)}`);
+    assert.ok(!read.ok && /hard link/.test(String(read.error)) && String(read.error).includes(file), `names the file and why: ${JSON.stringify(read)}`);
+    assert.ok(!read.ok && !String(read.error).includes(SECRET), `content echoed: ${JSON.stringify(read)}`);
+    await assert.rejects(writeItemMarkers(root, markers('item-1')), refusal(file));
+    assert.equal(await readFile(target, 'utf8'), `${SECRET}\n`, 'the target is untouched');
   });
 
   test('symlinked index, entity and vector manifest files are not read', async () => {

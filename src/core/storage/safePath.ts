@@ -129,6 +129,8 @@ export async function checkStatePath(target: string, options: { create?: boolean
   const st = await lstatOrMissing(file);
   if (st?.isSymbolicLink()) throw new UnsafeStatePathError(display, 'it is a symbolic link', 'file');
   if (st !== undefined && !st.isFile()) throw new UnsafeStatePathError(display, 'it is not a regular file', 'file');
+  // A hard link shares its content with a file that may lie anywhere (outside the corpus too).
+  if (st !== undefined && st.nlink > 1) throw new UnsafeStatePathError(display, `it is a hard link (the file has ${st.nlink} names)`, 'file');
   return { display, real: file, exists: st !== undefined };
 }
 
@@ -151,7 +153,9 @@ export async function readStateFile(file: string, encoding?: BufferEncoding): Pr
     throw e;
   }
   try {
-    if (!(await handle.stat()).isFile()) throw new UnsafeStatePathError(checked.display, 'it is not a regular file', 'file');
+    const st = await handle.stat();
+    if (!st.isFile()) throw new UnsafeStatePathError(checked.display, 'it is not a regular file', 'file');
+    if (st.nlink > 1) throw new UnsafeStatePathError(checked.display, `it is a hard link (the file has ${st.nlink} names)`, 'file');
     const bytes = await handle.readFile();
     return encoding === undefined ? bytes : bytes.toString(encoding);
   } finally {
