@@ -1,0 +1,103 @@
+/**
+ * What the extractive engine's transcript and comment passes share: sentence
+ * scoring by keyphrase weight, picking at most one sentence per unit, markers
+ * from picked sentences, the cue tests (number, opinion, question).
+ */
+import type { CorpusItem } from '../corpus/types';
+import { countWords } from '../text/words';
+import { evidenceFor, makeMarker } from './build';
+import { topicCandidates, topTopics, type TopicStats } from './keyphrases';
+import { DIGIT_NUMBER, OPINION_CUES_EN, OPINION_CUES_ES, OPINION_CUES_ZH, ZH_NUMBER } from './lexicons';
+import type { Coverage, Marker, MarkerKind } from './schema';
+import type { Sentence } from './sentences';
+
+export const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** Bracketed transcription noise ({vocalsound}, [laughter]) is not content. */
+const NOISE = /\{[^}]*\}|\[[^\]]*\]/g;
+
+/** How many markers of a kind an item of `words` words gets: about one per 2,500 words, 2 to 8. */
+export function markersPerKind(words: number): number {
+  return Math.max(2, Math.min(8, Math.round(words / 2500)));
+}
+
+export function contentWords(text: string): number {
+  return countWords(text.replace(NOISE, ' '));
+}
+
+export function hasNumber(text: string): boolean {
+  return DIGIT_NUMBER.test(text.replace(NOISE, ' ')) || ZH_NUMBER.test(text);
+}
+
+export function isOpinion(text: string): boolean {
+  const lower = ` ${text.toLowerCase()} `;
+  if (CJK.test(text)) return OPINION_CUES_ZH.some((c) => text.includes(c));
+  return OPINION_CUES_EN.some((c) => lower.includes(` ${c} `) || lower.includes(` ${c},`)) || OPINION_CUES_ES.some((c) => lower.includes(` ${c} `));
+}
+
+export function isQuestion(text: string): boolean {
+  return /[?？]["'”’)）]*$/.test(text);
+}
+
+/** A sentence long enough to be a claim and short enough to read as one. */
+export function claimSized(s: Sentence): boolean {
+  const w = contentWords(s.text);
+  return w >= (CJK.test(s.text) ? 6 : 6) && w <= 45;
+}
+
+export interface Scored {
+  s: Sentence;
+  score: number;
+  topic: string;
+}
+
+export function scoreSentences(sentences: readonly Sentence[], weights: ReadonlyMap<string, number>, boost: (s: Sentence) => number = () => 1): Scored[] {
+  return sentences.filter(claimSized).map((s) => {
+    let score = 0;
+    let topic = '';
+    let best = 0;
+    for (const c of new Set(topicCandidates(s.text))) {
+      const w = weights.get(c) ?? 0;
+      score += w;
+      if (w > best) {
+        best = w;
+        topic = c;
+      }
+    }
+    return { s, score: (score / Math.sqrt(contentWords(s.text) + 1)) * boost(s), topic };
+  });
+}
+
+/** The best `n` sentences, at most one per unit (turn or comment), best first. */
+export function pick(scored: readonly Scored[], n: number, used: Set<number>): Scored[] {
+  const out: Scored[] = [];
+  for (const x of [...scored].sort((a, b) => b.score - a.score || a.s.start - b.s.start)) {
+    if (out.length >= n) break;
+    if (used.has(x.s.start) || out.some((o) => o.s.unit === x.s.unit)) continue;
+    out.push(x);
+    used.add(x.s.start);
+  }
+  return out;
+}
+
+export function toMarkers(item: CorpusItem, part: 'transcript' | 'comments', kind: MarkerKind, picked: readonly Scored[], topScore: number, fallbackTopic: string): Marker[] {
+  return picked.map((x) => {
+    const ev = evidenceFor(item, part, x.s.start, x.s.end, 'extractive');
+    return makeMarker(item.id, kind, x.s.text, x.topic || fallbackTopic, topScore > 0 ? 0.5 + 0.5 * (x.score / topScore) : 0.5, ev ? [ev] : []);
+  });
+}
+
+export function fullCoverage(words: number): Coverage {
+  return { windows: words > 0 ? 1 : 0, totalWords: words, wordsSeen: words, duplicationRatio: words > 0 ? 1 : 0, complete: true, shrunkWindows: 0 };
+}
+
+export function weightsOf(text: string, stats: TopicStats, k: number): { topics: string[]; weights: Map<string, number> } {
+  const candidates = topicCandidates(text);
+  const top = topTopics(candidates, stats, k);
+  const weights = new Map<string, number>();
+  // Every candidate gets its tf·idf weight, not only the top topics: centrality needs them all.
+  const tf = new Map<string, number>();
+  for (const c of candidates) tf.set(c, (tf.get(c) ?? 0) + 1);
+  for (const [c, f] of tf) weights.set(c, Math.log(1 + f) * stats.idf(c));
+  return { topics: top.map((t) => t.topic), weights };
+}
+
