@@ -4,21 +4,27 @@
  * spans, counterpoints, categories, confidence and coverage accounting. Every
  * window is read; replies are validated and repaired once by the model client;
  * results are cached per item by content hash + model + prompt version + windows
- * and persisted under `<corpus>/.marker-research/condensed/` with an index.
+ * and persisted under `<corpus>/.marker-research/condensed/` with an index. A window
+ * rejected for context length is split as in marker generation (0.75×, or to the limit
+ * the server states), and the smaller size is kept for every later window and item of
+ * the pass (one {@link ContextLimit} shared by the whole pass).
+ *
+ * Research reads these files (src/core/research/condensedSource.ts) and serves them in
+ * Phase 3 as `condensed_claims`, a level between markers and full content.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { STORAGE_DIR } from '../corpus/loader';
 import type { Corpus, CorpusItem } from '../corpus/types';
 import { detectLanguage } from '../llm/langDetect';
 import { writeFileAtomic } from '../storage/atomic';
+import { isUnsafeStatePath, readStateFile } from '../storage/safePath';
 import { CancelledError, mapLimit, type ProgressSink } from '../util/abort';
 import { claimSimilarity, evidenceFor } from './build';
-import { alignerFor, readPart, type MarkerModel, type PromptSource } from './modelEngine';
+import { alignerFor, ContextLimit, readPart, type MarkerModel, type PromptSource } from './modelEngine';
 import { coverageSchema, evidenceSchema } from './schema';
-import { markerFileName } from './store';
+import { markerFileName, type ReadResult } from './store';
 import { DEFAULT_WINDOW_SETTINGS, type WindowSettings } from './windows';
 
 /** What the model returns for one window. */
@@ -46,6 +52,7 @@ export const condensedClaimSchema = z.object({
   evidence: z.array(evidenceSchema),
   grounded: z.boolean(),
 });
+export type CondensedClaim = z.infer<typeof condensedClaimSchema>;
 
 export const condensedItemSchema = z.object({
   item_id: z.string(),
@@ -66,12 +73,31 @@ export function condensedDir(root: string): string {
   return path.join(root, STORAGE_DIR, 'condensed');
 }
 
-async function readCondensed(root: string, itemId: string): Promise<CondensedItem | undefined> {
+/** The file of an item's condensation. */
+export function condensedFile(root: string, itemId: string): string {
+  return path.join(condensedDir(root), markerFileName(itemId));
+}
+
+/**
+ * Reads an item's condensation; a missing file is `missing`, an invalid one says why, and one that
+ * is not a real file inside the corpus (a symbolic link, …) is refused unread, saying what to do.
+ */
+export async function readCondensedItem(root: string, itemId: string): Promise<ReadResult<CondensedItem>> {
+  const file = condensedFile(root, itemId);
+  let text: string;
   try {
-    const parsed = condensedItemSchema.safeParse(JSON.parse(await readFile(path.join(condensedDir(root), markerFileName(itemId)), 'utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
+    text = await readStateFile(file, 'utf8');
+  } catch (e) {
+    if (isUnsafeStatePath(e)) return { ok: false, missing: false, error: e.message };
+    return { ok: false, missing: true };
+  }
+  try {
+    const parsed = condensedItemSchema.safeParse(JSON.parse(text));
+    if (parsed.success) return { ok: true, value: parsed.data };
+    const issue = parsed.error.issues[0];
+    return { ok: false, missing: false, error: `${file}: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}` };
+  } catch (e) {
+    return { ok: false, missing: false, error: `${file}: ${(e as Error).message}` };
   }
 }
 
@@ -96,7 +122,7 @@ export interface CondenseReport {
   usage: { promptTokens: number; completionTokens: number; calls: number };
 }
 
-async function condenseItem(item: CorpusItem, opts: CondenseOptions, key: string, version: string): Promise<CondensedItem> {
+async function condenseItem(item: CorpusItem, opts: CondenseOptions, key: string, version: string, context: ContextLimit): Promise<CondensedItem> {
   const usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
   const model: MarkerModel = {
     provider: opts.model.provider,
@@ -110,7 +136,15 @@ async function condenseItem(item: CorpusItem, opts: CondenseOptions, key: string
     },
   };
   const lang = detectLanguage(`${item.title}\n${(item.transcript?.text ?? item.comments?.text ?? '').slice(0, 4000)}`) === 'zh' ? 'zh' : 'en';
-  const engineOpts = { model, prompts: opts.prompts, windows: opts.windows ?? DEFAULT_WINDOW_SETTINGS, signal: opts.signal, lang } as const;
+  const engineOpts = {
+    model,
+    prompts: opts.prompts,
+    windows: opts.windows ?? DEFAULT_WINDOW_SETTINGS,
+    signal: opts.signal,
+    lang,
+    context,
+    log: (m: string) => opts.log?.info(m.replace(/^markers:/, 'condense:')),
+  } as const;
   const claims: CondensedItem['claims'] = [];
   const categories = new Map<string, number>();
   const coverage: CondensedItem['coverage'] = { transcript: null, comments: null };
@@ -132,8 +166,10 @@ async function condenseItem(item: CorpusItem, opts: CondenseOptions, key: string
           same.grounded = same.evidence.length > 0;
           continue;
         }
+        const id = `${item.id}:C:${createHash('sha256').update(c.text).digest('hex').slice(0, 10)}`;
         claims.push({
-          claim_id: `${item.id}:C:${createHash('sha256').update(c.text).digest('hex').slice(0, 10)}`,
+          // The same text in the other part gets its own id.
+          claim_id: claims.some((x) => x.claim_id === id) ? `${id}:${part.kind[0]}` : id,
           part: part.kind,
           text: c.text,
           category: c.category,
@@ -170,19 +206,23 @@ export async function condenseCorpus(corpus: Corpus, opts: CondenseOptions): Pro
   const report: CondenseReport = { generated: 0, cached: 0, failed: [], claims: 0, grounded: 0, usage: { promptTokens: 0, completionTokens: 0, calls: 0 } };
   const index: Record<string, { file: string; cache_key: string; claims: number; grounded: number }> = {};
   let done = 0;
+  // What the pass learns about the model's context carries to every later window and item.
+  const context = new ContextLimit();
   await mapLimit(
     corpus.items,
     opts.parallelism ?? 8,
     async (item) => {
       const key = createHash('sha256').update(JSON.stringify({ h: item.contentHash, m: opts.model.model, p: opts.model.provider, versions, windows })).digest('hex').slice(0, 24);
-      const previous = await readCondensed(corpus.root, item.id);
+      const read = await readCondensedItem(corpus.root, item.id);
+      if (!read.ok && !read.missing) opts.log?.warn(`condense: ${read.error ?? item.id}`);
+      const previous = read.ok ? read.value : undefined;
       let result = opts.force ? undefined : previous;
       if (result && result.cache_key === key) {
         report.cached++;
       } else {
         try {
-          result = await condenseItem(item, opts, key, versions);
-          await writeFileAtomic(path.join(condensedDir(corpus.root), markerFileName(item.id)), `${JSON.stringify(condensedItemSchema.parse(result), null, 1)}\n`);
+          result = await condenseItem(item, opts, key, versions, context);
+          await writeFileAtomic(condensedFile(corpus.root, item.id), `${JSON.stringify(condensedItemSchema.parse(result), null, 1)}\n`);
           report.generated++;
           for (const k of ['promptTokens', 'completionTokens', 'calls'] as const) report.usage[k] += result.usage[k];
         } catch (e) {

@@ -5,15 +5,22 @@
  * the source ids (`S3`) of what was served, or marker ids (resolved to their evidence spans).
  * The extractive engine runs the same loop without a model: it requests the step's relevant
  * markers and topic passages and turns what was served into findings with real sources.
+ *
+ * Items with a fresh local condensation (`marker-research condense`) have a level between markers
+ * and full content: `condensed_claims`, the condensation's claims served with their exact
+ * evidence spans as sources. The step's overview says which items have it; the extractive engine
+ * asks for it instead of topic passages or marker lists of those items.
  */
+import { estimateTokens } from '../llm/tokens';
 import { isCancellation, isContextLengthError, type ChatMessage } from '../llm/types';
 import type { MarkerKind } from '../markers/schema';
 import { tokenize } from '../search/tokenize';
 import { CancelledError, throwIfAborted } from '../util/abort';
 import { dedupeFindings } from './citations';
+import { describeCondensed, loadCondensedClaims } from './condensedSource';
 import { failureCause } from './failures';
 import type { RetrievalHandler } from './handler';
-import { formatMarkerOverview } from './overview';
+import { formatMarkerOverview, type MarkerOverview } from './overview';
 import { stepReplyWireSchema, type PlanStep, type RequestLogEntry, type SourceSpan, type StepResult } from './schema';
 import type { Session } from './session';
 
@@ -69,6 +76,25 @@ function kindsFor(step: PlanStep): MarkerKind[] {
   return ['FACT', 'OPINION', 'DATA', 'ENGAGEMENT'];
 }
 
+/**
+ * The served claims of a `condensed_claims` entry worth a finding: those sharing words with the
+ * step's goal (at most five, best first), else the two most confident; each cites the source id
+ * of its first evidence span.
+ */
+function relevantClaims(e: RequestLogEntry, handler: RetrievalHandler, query: ReadonlySet<string>): { text: string; confidence: number; sourceId: string }[] {
+  const byClaim = new Map<string, string>();
+  for (const sv of e.served) if (sv.claim_id && !byClaim.has(sv.claim_id)) byClaim.set(sv.claim_id, sv.source_id);
+  const scored = [...byClaim].flatMap(([claimId, sourceId]) => {
+    const c = handler.condensed?.claim(claimId)?.claim;
+    if (!c) return [];
+    let score = 0;
+    for (const t of new Set(tokenize(`${c.text} ${c.category}`))) if (query.has(t)) score++;
+    return [{ text: c.text.replace(/\s+/g, ' ').trim(), confidence: c.confidence, sourceId, score }];
+  });
+  const matching = scored.filter((x) => x.score > 0).sort((a, b) => b.score - a.score || b.confidence - a.confidence);
+  return matching.length ? matching.slice(0, 5) : scored.sort((a, b) => b.confidence - a.confidence).slice(0, 2);
+}
+
 const SENTENCE = /[^.!?。！？\n]+[.!?。！？]?/gu;
 
 /** The sentence of `text` that shares the most tokens with `query`. */
@@ -89,6 +115,30 @@ function bestSentence(text: string, query: ReadonlySet<string>): string | undefi
   return best && best.length > 400 ? `${best.slice(0, 400)}…` : best;
 }
 
+/** One load of the corpus's condensations per handler (a run's steps share it). */
+const condensedLoads = new WeakMap<RetrievalHandler, Promise<void>>();
+
+/** Hands the run's condensations to the handler (read once, on the first step that needs them). */
+async function attachCondensed(s: Session, handler: RetrievalHandler): Promise<void> {
+  if (handler.condensed) return;
+  let load = condensedLoads.get(handler);
+  if (!load) {
+    load = loadCondensedClaims(s.corpus, s.log).then((c) => {
+      if (!handler.condensed) handler.useCondensed(c);
+    });
+    condensedLoads.set(handler, load);
+  }
+  await load;
+}
+
+/** The step's overview with the note on which of its items have condensed claims (unchanged when none has). */
+function withCondensedNote(ov: MarkerOverview, handler: RetrievalHandler, lang: 'en' | 'zh'): { text: string; tokens: number } {
+  const note = describeCondensed(handler.condensed, ov.itemIds, lang);
+  if (!note) return { text: ov.text, tokens: ov.tokens };
+  const text = `${ov.text}\n\n---\n${note}`;
+  return { text, tokens: estimateTokens(text) };
+}
+
 /** Runs one step with the extractive engine: requests markers and passages, findings from what was served. */
 async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHandler, base: StepResult): Promise<StepOutcome> {
   const kinds = kindsFor(step);
@@ -96,13 +146,18 @@ async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHand
     s.inputs.filter((x) => step.required_content_items.includes(x.item.id)),
     { goal: step.goal, maxItems: s.config.marker_overview_max_items, markersPerKind: s.config.overview_markers_per_kind, lang: s.lang },
   );
-  const budget = { used: ov.tokens };
+  const budget = { used: withCondensedNote(ov, handler, s.lang).tokens };
   const markerIds = step.marker_relevance.filter((id) => handler.marker(id));
+  // Items with condensed claims are read at that level, before (instead of) their passages or marker lists.
+  const condensedItems = step.required_content_items.filter((id) => handler.condensed?.isFresh(id));
+  const otherItems = step.required_content_items.filter((id) => !condensedItems.includes(id));
+  const part = step.required_data === 'transcript_with_comments' ? {} : { part: step.required_data };
   let pending: unknown[] = [
     ...markerIds.map((id) => ({ type: 'by_marker', marker_id: id })),
-    ...(step.retrieval_strategy === 'full_content' ? [{ type: 'by_topic', topic: step.goal, item_ids: step.required_content_items, max_results: 3 }] : []),
+    ...condensedItems.map((id) => ({ type: 'condensed_claims', item_id: id, ...part })),
+    ...(step.retrieval_strategy === 'full_content' && otherItems.length ? [{ type: 'by_topic', topic: step.goal, item_ids: otherItems, max_results: 3 }] : []),
   ];
-  if (!markerIds.length) pending.push(...step.required_content_items.slice(0, s.config.max_content_items_per_turn).map((id) => ({ type: 'selective_markers', item_id: id, kinds })));
+  if (!markerIds.length) pending.push(...otherItems.slice(0, s.config.max_content_items_per_turn).map((id) => ({ type: 'selective_markers', item_id: id, kinds })));
   const query = new Set(tokenize(step.goal));
   const entries: RequestLogEntry[] = [];
   const findings: StepFinding[] = [];
@@ -124,6 +179,8 @@ async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHand
         // The first served source of a by_marker request is the marker's exact evidence.
         const sid = e.served[0]?.source_id;
         if (sid) findings.push({ finding_id: `${step.step_id}-f${findings.length + 1}`, text: m.text, confidence: m.confidence, source_ids: [sid], ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+      } else if (req.type === 'condensed_claims') {
+        for (const c of relevantClaims(e, handler, query)) findings.push({ finding_id: `${step.step_id}-f${findings.length + 1}`, text: c.text, confidence: c.confidence, source_ids: [c.sourceId], ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
       } else {
         for (const sv of e.served) {
           const item = handler.item(sv.item_id);
@@ -139,12 +196,17 @@ async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHand
   }
   const deduped = dedupeFindings(findings, 0.8).map((f, i) => ({ ...f, finding_id: `${step.step_id}-f${i + 1}` }));
   linkCitations(entries, deduped);
+  const claimSources = new Set(entries.filter((e) => (e.request as { type?: unknown }).type === 'condensed_claims').flatMap((e) => e.served.map((x) => x.source_id)));
+  const fromClaims = deduped.filter((f) => f.source_ids.some((id) => claimSources.has(id))).length;
   const result: StepResult = {
     ...base,
     status: 'done',
     rounds: round,
     findings: deduped,
-    insights: [s.lang === 'zh' ? `抽取式：${deduped.length} 条发现，来自 ${new Set(base.sources.map((x) => x.item_id)).size} 个内容项。` : `Extractive: ${deduped.length} findings quoted from ${new Set(base.sources.map((x) => x.item_id)).size} items.`],
+    insights: [
+      s.lang === 'zh' ? `抽取式：${deduped.length} 条发现，来自 ${new Set(base.sources.map((x) => x.item_id)).size} 个内容项。` : `Extractive: ${deduped.length} findings quoted from ${new Set(base.sources.map((x) => x.item_id)).size} items.`,
+      ...(fromClaims ? [s.lang === 'zh' ? `其中 ${fromClaims} 条来自本地浓缩的论点（${condensedItems.length} 个内容项），每条都引用其证据片段。` : `${fromClaims} of them are condensed claims (local condensation of ${condensedItems.length} items), each citing its evidence span.`] : []),
+    ],
     confidence: deduped.length ? Math.round((deduped.reduce((a, f) => a + f.confidence, 0) / deduped.length) * 100) / 100 : 0,
   };
   return { result, entries };
@@ -156,6 +218,7 @@ async function modelStep(s: Session, step: PlanStep, handler: RetrievalHandler, 
     s.inputs.filter((x) => step.required_content_items.includes(x.item.id)),
     { goal: step.goal, maxItems: s.config.marker_overview_max_items, markersPerKind: s.config.overview_markers_per_kind, lang: s.lang, log: s.log },
   );
+  const overview = withCondensedNote(ov, handler, s.lang);
   const prompt = await s.prompt('research-step');
   const messages = prompt.render({
     run_goal: runGoal,
@@ -164,12 +227,12 @@ async function modelStep(s: Session, step: PlanStep, handler: RetrievalHandler, 
     required_data: step.required_data,
     retrieval_strategy: step.retrieval_strategy,
     marker_relevance: step.marker_relevance.join(', ') || '-',
-    overview: ov.text,
+    overview: overview.text,
     max_items_per_turn: s.config.max_content_items_per_turn,
     context_budget: s.config.context_window_limit,
     max_rounds: s.config.max_followups_per_step + 1,
   });
-  const budget = { used: ov.tokens };
+  const budget = { used: overview.tokens };
   const entries: RequestLogEntry[] = [];
   const findings = new Map<string, StepFinding>();
   let insights: string[] = [];
@@ -282,6 +345,7 @@ export async function executeStep(s: Session, step: PlanStep, handler: Retrieval
   s.emit({ type: 'step', step_id: step.step_id, status: 'running', ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
   try {
     throwIfAborted(s.signal);
+    await attachCondensed(s, handler);
     const out = s.engine === 'extractive' ? await extractiveStep(s, step, handler, base) : await modelStep(s, step, handler, base, runGoal);
     s.emit({ type: 'step', step_id: step.step_id, status: 'done', ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
     return out;

@@ -2,9 +2,12 @@
  * The retrieval handler of Phase 3 (seed 000, step 3.3): serves a step's requests from the loaded
  * corpus — whole items (never cut; an item larger than the whole budget is paged as labelled
  * chunks), a marker's evidence with a context window, topic passages, and all markers of given
- * kinds with their contexts. Every served span gets a run-unique source id `S<n>` that findings
+ * kinds with their contexts, and an item's condensed claims (a level between markers and full
+ * content: the local condensation's claims, each with its exact evidence spans; stale ones are
+ * refused with the reason). Every served span gets a run-unique source id `S<n>` that findings
  * cite. Requests are validated one by one; a bad one is rejected with a message for the model.
- * Nothing is read from disk: only the in-memory corpus is served.
+ * Nothing is read from disk: only the in-memory corpus (and the condensations handed to
+ * {@link RetrievalHandler.useCondensed}) is served.
  */
 import { mapSpan, storedRange } from '../corpus/spans';
 import type { CommentRecord, CommentsPart, Corpus, CorpusItem, PartKind, TranscriptPart, TranscriptSegment } from '../corpus/types';
@@ -16,6 +19,7 @@ import { retrieve } from '../search/retrieve';
 import { countWords } from '../text/words';
 import { contentRequestSchema, type ContentRequest, type RequestLogEntry, type ResearchConfig, type SourceSpan } from './schema';
 import { formatClock } from '../text/clock';
+import type { CondensedClaims, ServableClaim } from './condensedSource';
 
 /** Hands out run-unique source ids; the same span always gets the same id. */
 export class SourceRegistry {
@@ -181,6 +185,8 @@ interface Prepared {
   raw: unknown;
   req?: ContentRequest;
   error?: string;
+  /** What the model should do instead of a rejected request (default: use the overview's ids). */
+  hint?: string;
   priority: number;
   items: string[];
 }
@@ -206,6 +212,7 @@ export class RetrievalHandler {
   readonly #items: Map<string, CorpusItem>;
   readonly #markers = new Map<string, { itemId: string; marker: Marker }>();
   #index: CorpusIndex | undefined;
+  #condensed: CondensedClaims | undefined;
 
   constructor(
     private readonly corpus: Corpus,
@@ -213,10 +220,22 @@ export class RetrievalHandler {
     private readonly config: ResearchConfig,
     readonly registry: SourceRegistry,
     index?: CorpusIndex,
+    condensed?: CondensedClaims,
   ) {
     this.#items = new Map(corpus.items.map((i) => [i.id, i]));
     for (const [itemId, im] of markersByItem) for (const m of allMarkers(im)) this.#markers.set(m.id, { itemId, marker: m });
     this.#index = index;
+    this.#condensed = condensed;
+  }
+
+  /** The condensations `condensed_claims` requests are served from (none: every such request is refused). */
+  get condensed(): CondensedClaims | undefined {
+    return this.#condensed;
+  }
+
+  /** Serves `condensed_claims` requests from `condensed` (see `loadCondensedClaims`). */
+  useCondensed(condensed: CondensedClaims): void {
+    this.#condensed = condensed;
   }
 
   /** The search index (built in memory on first use when none was given). */
@@ -267,6 +286,15 @@ export class RetrievalHandler {
         if (!m) return { index, raw, error: badId(req.marker_id) ?? `unknown marker id "${req.marker_id.slice(0, 80)}"`, priority: 0, items: [] };
         return { index, raw, req, priority: (opts.markerScores?.get(req.marker_id) ?? 0) + score(m.itemId), items: [m.itemId] };
       }
+      case 'condensed_claims': {
+        const err = this.#checkItem(req.item_id);
+        if (err) return { index, raw, error: err, priority: 0, items: [] };
+        const st = this.#condensed?.get(req.item_id);
+        const instead = 'Request full_content_item (or by_topic / selective_markers) for this item instead.';
+        if (!st) return { index, raw, error: `"${req.item_id}" has no condensed claims (it was not condensed)`, hint: instead, priority: 0, items: [] };
+        if (st.status !== 'fresh') return { index, raw, error: st.reason, hint: instead, priority: 0, items: [] };
+        return { index, raw, req, priority: score(req.item_id), items: [req.item_id] };
+      }
       case 'by_topic': {
         for (const id of req.item_ids ?? []) {
           const err = this.#checkItem(id);
@@ -310,14 +338,14 @@ export class RetrievalHandler {
     let chunked = 0;
     let tokens = 0;
     const time = new Date().toISOString();
-    const entry = (p: Prepared, status: RequestLogEntry['status'], served: SourceSpan[], words: number, reason?: string): RequestLogEntry => ({
+    const entry = (p: Prepared, status: RequestLogEntry['status'], served: SourceSpan[], words: number, reason?: string, claims?: ReadonlyMap<string, string>): RequestLogEntry => ({
       time,
       step_id: opts.stepId,
       round: opts.round,
       request: p.raw,
       status,
       ...(reason ? { reason } : {}),
-      served: served.map((s) => ({ source_id: s.source_id, item_id: s.item_id, part: s.part, start: s.start, end: s.end })),
+      served: served.map((s) => ({ source_id: s.source_id, item_id: s.item_id, part: s.part, start: s.start, end: s.end, ...(claims?.get(s.source_id) ? { claim_id: claims.get(s.source_id)! } : {}) })),
       words,
       cited_by: [],
     });
@@ -332,7 +360,8 @@ export class RetrievalHandler {
     for (const p of order) {
       if (p.error || !p.req) {
         rejected++;
-        blocks.set(p.index, `### ${label(p)} — rejected: ${p.error}. ${zh ? '请只使用概览中列出的内容项 id 和标记 id。' : 'Use only the item ids and marker ids listed in the overview.'}`);
+        const hint = p.hint ?? (zh ? '请只使用概览中列出的内容项 id 和标记 id。' : 'Use only the item ids and marker ids listed in the overview.');
+        blocks.set(p.index, `### ${label(p)} — rejected: ${p.error}. ${hint}`);
         entries.set(p.index, entry(p, 'rejected', [], 0, p.error));
         continue;
       }
@@ -357,7 +386,7 @@ export class RetrievalHandler {
       sources.push(...served.sources);
       if (served.chunk) chunked++;
       blocks.set(p.index, `### ${label(p)} — ${served.chunk ? `chunk ${served.chunk.k} of ${served.chunk.n}` : 'served'}\n${served.text}`);
-      entries.set(p.index, entry(p, served.chunk ? 'chunked' : 'served', served.sources, served.words, served.chunk ? `chunk ${served.chunk.k} of ${served.chunk.n}` : undefined));
+      entries.set(p.index, entry(p, served.chunk ? 'chunked' : 'served', served.sources, served.words, served.chunk ? `chunk ${served.chunk.k} of ${served.chunk.n}` : undefined, served.claims));
     }
     const parts = prepared.map((p) => blocks.get(p.index)).filter((b): b is string => !!b);
     if (deferNotes.length) {
@@ -375,7 +404,7 @@ export class RetrievalHandler {
     req: ContentRequest,
     remaining: number,
     opts: TurnOptions,
-  ): { kind: 'served'; text: string; sources: SourceSpan[]; tokens: number; words: number; chunk?: { k: number; n: number } } | { kind: 'deferred'; tokens: number } {
+  ): { kind: 'served'; text: string; sources: SourceSpan[]; tokens: number; words: number; chunk?: { k: number; n: number }; claims?: Map<string, string> } | { kind: 'deferred'; tokens: number } {
     const limit = this.config.context_window_limit;
     const reg = this.registry;
     const done = (blocks: { text: string; span?: SourceSpan; words: number }[], head: string, chunk?: { k: number; n: number }) => {
@@ -447,6 +476,8 @@ export class RetrievalHandler {
         });
         return done(blocks.filter((b) => b.text), `Passages about "${req.topic}"${hits.length ? '' : ': no matches'}`);
       }
+      case 'condensed_claims':
+        return this.#serveCondensed(req, remaining, opts);
       case 'selective_markers': {
         const item = this.#items.get(req.item_id)!;
         const im = this.markersByItem.get(item.id);
@@ -470,5 +501,97 @@ export class RetrievalHandler {
         return done(blocks, `Markers of ${item.id} (${req.kinds.join(', ')}): ${ms.length}${im ? '' : ' — the item has no markers'}`);
       }
     }
+  }
+
+  /**
+   * An item's condensed claims (only a fresh condensation reaches here): grounded claims first, in
+   * the order of their evidence, each citing its verified evidence spans as sources; claims
+   * without such a span follow, marked and with nothing to cite. A list larger than the whole
+   * budget is paged like a large item.
+   */
+  #serveCondensed(
+    req: Extract<ContentRequest, { type: 'condensed_claims' }>,
+    remaining: number,
+    opts: TurnOptions,
+  ): { kind: 'served'; text: string; sources: SourceSpan[]; tokens: number; words: number; chunk?: { k: number; n: number }; claims: Map<string, string> } | { kind: 'deferred'; tokens: number } {
+    const limit = this.config.context_window_limit;
+    const item = this.#items.get(req.item_id)!;
+    const st = this.#condensed?.get(item.id);
+    if (st?.status !== 'fresh') throw new Error(`research: condensed claims of ${item.id} are not servable`);
+    const want = req.part ?? opts.defaultPart ?? 'transcript_with_comments';
+    const parts: PartKind[] = want === 'transcript_with_comments' ? ['transcript', 'comments'] : [want];
+    const fold = (x: string): string => x.normalize('NFKC').toLowerCase().trim();
+    const cats = (req.categories ?? []).map(fold).filter(Boolean);
+    const inParts = st.claims.filter((c) => parts.includes(c.claim.part));
+    const picked = cats.length ? inParts.filter((c) => cats.some((k) => fold(c.claim.category).includes(k) || k.includes(fold(c.claim.category)))) : inParts;
+    const pos = (c: ServableClaim): number => (c.claim.part === 'transcript' ? 0 : 1e12) + c.evidence[0]!.start;
+    const ordered = [...picked.filter((c) => c.grounded).sort((a, b) => pos(a) - pos(b)), ...picked.filter((c) => !c.grounded)];
+    const grounded = ordered.filter((c) => c.grounded).length;
+    const allCats = [...new Set(inParts.map((c) => c.claim.category.trim()).filter(Boolean))];
+    const scope = `${parts.join(' and ')}: ${ordered.length} claim${ordered.length === 1 ? '' : 's'}, ${grounded} grounded${cats.length ? ` in categories ${req.categories!.map((c) => `"${c}"`).join(', ')}` : ''}`;
+    const none = ordered.length ? '' : cats.length ? ` No claims in those categories; this item's categories: ${allCats.slice(0, 20).join(', ') || '-'}.` : ' No claims.';
+    const head = `Condensed claims of ${item.id} — ${item.title} (local condensation by ${st.condensed.model}; ${scope}). Cite a claim by its evidence source id: it opens the exact span of the original.${none}`;
+    /** One claim's block; `ids` are its evidence spans' source ids (placeholders when measuring). */
+    const render = (c: ServableClaim, n: number, ids: readonly string[]): string => {
+      const conf = ` (confidence ${Math.round(c.claim.confidence * 100) / 100})`;
+      const cat = c.claim.category.trim() ? `${c.claim.category.trim()}: ` : '';
+      const lines = [
+        c.grounded
+          ? `${n}. ${ids.map((i) => `[${i}]`).join('')} ${cat}${c.claim.text.replace(/\s+/g, ' ')}${conf}`
+          : `${n}. (NOT GROUNDED — no evidence span was found in the source; do not cite) ${cat}${c.claim.text.replace(/\s+/g, ' ')}${conf}`,
+      ];
+      c.evidence.forEach((ev, k) => {
+        const src = ev.source;
+        const when = src.startTime !== undefined ? `, ${formatClock(src.startTime)}${src.endTime !== undefined ? `–${formatClock(src.endTime)}` : ''}` : '';
+        const who = src.speakers?.length ? `, ${src.speakers.join(', ')}` : src.commentIds?.length ? `, comment ${src.commentIds.join(', ')}` : '';
+        lines.push(`   Evidence [${ids[k] ?? '?'}] (${ev.part}${when}${who}): "${ev.quote.replace(/\s+/g, ' ')}"`);
+      });
+      if (c.claim.counterpoints.length) lines.push(`   Counterpoints: ${c.claim.counterpoints.map((x) => x.replace(/\s+/g, ' ')).join('; ')}`);
+      return lines.join('\n');
+    };
+    const numbered = ordered.map((c, i) => ({ c, n: i + 1 }));
+    const sizeOf = (list: typeof numbered, h: string): number => estimateTokens(`${h}\n\n${list.map((x) => render(x.c, x.n, x.c.evidence.map(() => 'S0000'))).join('\n')}`);
+    const serve = (list: typeof numbered, h: string, chunk?: { k: number; n: number }) => {
+      const claims = new Map<string, string>();
+      const sources: SourceSpan[] = [];
+      let words = 0;
+      const blocks = list.map(({ c, n }) => {
+        const ids = c.evidence.map((ev) => {
+          const span = this.registry.register(item, ev.part, ev.start, ev.end);
+          if (span) {
+            if (!claims.has(span.source_id)) claims.set(span.source_id, c.claim.claim_id);
+            if (!sources.some((x) => x.source_id === span.source_id)) sources.push(span);
+            words += countWords(ev.quote);
+          }
+          return span?.source_id ?? '?';
+        });
+        return render(c, n, ids);
+      });
+      const text = `${h}\n\n${blocks.join('\n')}`;
+      return { kind: 'served' as const, text, sources, tokens: estimateTokens(text), words, claims, ...(chunk ? { chunk } : {}) };
+    };
+    const whole = sizeOf(numbered, head);
+    if (whole <= limit) return whole > remaining ? { kind: 'deferred', tokens: whole } : serve(numbered, head);
+    // Larger than the whole budget: labelled chunks of about 40 % of it each.
+    const target = Math.max(100, Math.floor(limit * 0.4));
+    const chunks: (typeof numbered)[] = [];
+    let cur: typeof numbered = [];
+    for (const x of numbered) {
+      if (cur.length && sizeOf([...cur, x], head) > target) {
+        chunks.push(cur);
+        cur = [];
+      }
+      cur.push(x);
+    }
+    if (cur.length) chunks.push(cur);
+    const n = chunks.length;
+    const k = Math.min(n, Math.max(1, req.chunk ?? 1));
+    const next = k < n
+      ? ` Next: ${JSON.stringify({ type: 'condensed_claims', item_id: item.id, ...(req.part ? { part: req.part } : {}), ...(req.categories ? { categories: req.categories } : {}), chunk: k + 1 })}.`
+      : ' This is the last chunk.';
+    const h = `${head}\nChunk ${k} of ${n} (claims ${chunks[k - 1]![0]!.n}–${chunks[k - 1]!.at(-1)!.n}; the list is larger than the whole context budget).${next}`;
+    const size = sizeOf(chunks[k - 1]!, h);
+    if (size > remaining) return { kind: 'deferred', tokens: size };
+    return serve(chunks[k - 1]!, h, { k, n });
   }
 }

@@ -59,6 +59,14 @@ export const contentRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('by_marker'), marker_id: z.string(), context_words: z.number().int().positive().max(2000).optional() }),
   z.object({ type: z.literal('by_topic'), topic: z.string().min(1), item_ids: z.array(z.string()).optional(), max_results: z.number().int().positive().max(20).optional() }),
   z.object({ type: z.literal('selective_markers'), item_id: z.string(), kinds: z.array(z.enum(['FACT', 'OPINION', 'DATA', 'ENGAGEMENT'])).min(1) }),
+  /** The item's condensed claims (local condensation), each with its exact evidence span(s) as sources. */
+  z.object({
+    type: z.literal('condensed_claims'),
+    item_id: z.string(),
+    part: requiredDataSchema.optional(),
+    categories: z.array(z.string().min(1)).optional().describe('only claims of these categories'),
+    chunk: z.number().int().nonnegative().optional().describe('for claims sent in chunks: which chunk'),
+  }),
 ]);
 export type ContentRequest = z.infer<typeof contentRequestSchema>;
 
@@ -120,7 +128,7 @@ export const requestLogEntrySchema = z.object({
   request: z.unknown(),
   status: z.enum(['served', 'deferred', 'rejected', 'chunked']),
   reason: z.string().optional(),
-  served: z.array(z.object({ source_id: z.string(), item_id: z.string(), part: z.string(), start: z.number(), end: z.number() })),
+  served: z.array(z.object({ source_id: z.string(), item_id: z.string(), part: z.string(), start: z.number(), end: z.number(), claim_id: z.string().optional().describe('condensed_claims: the claim this span is the evidence of') })),
   words: z.number().int().nonnegative(),
   cited_by: z.array(z.string()),
 });
@@ -157,7 +165,7 @@ export const stepReplyWireSchema = stepReplySchema.extend({
   requests: z
     .array(z.looseObject({ type: z.string() }))
     .describe(
-      'more content you need; empty when done. Each is one of: {"type":"full_content_item","item_id","part"?: "transcript"|"comments"|"transcript_with_comments","chunk"?: n} | {"type":"by_marker","marker_id","context_words"?} | {"type":"by_topic","topic","item_ids"?,"max_results"?} | {"type":"selective_markers","item_id","kinds":["FACT"|"OPINION"|"DATA"|"ENGAGEMENT"]}',
+      'more content you need; empty when done. Each is one of: {"type":"full_content_item","item_id","part"?: "transcript"|"comments"|"transcript_with_comments","chunk"?: n} | {"type":"by_marker","marker_id","context_words"?} | {"type":"by_topic","topic","item_ids"?,"max_results"?} | {"type":"selective_markers","item_id","kinds":["FACT"|"OPINION"|"DATA"|"ENGAGEMENT"]} | {"type":"condensed_claims","item_id","part"?,"categories"?,"chunk"?}',
     ),
 });
 export type StepReplyWire = z.infer<typeof stepReplyWireSchema>;
