@@ -253,6 +253,47 @@ describe('context-length rejections (fake model server)', () => {
     }
   });
 
+  test('(b) research: an overview that does not fit round 1 is sent again smaller until it does — the step is done', async () => {
+    const corpus = await meetingCorpus('research-overview', 8, 900);
+    await generateMarkers(corpus, { engine: { kind: 'extractive' } });
+    const ids = corpus.items.map((i) => i.id);
+    const big = await startFakeModelServer();
+    try {
+      let rejections = 0;
+      const sizes: number[] = [];
+      big.setResponder((req: ChatRequestInfo) => {
+        const name = (req.body['response_format'] as { json_schema?: { name?: string } } | undefined)?.json_schema?.name ?? '';
+        if (name === 'research_synthesis') return JSON.stringify({ title: 'Report', summary: 'Summary.', sections: [{ heading: 'Findings', body: 'Body.' }], conclusion: 'Done.' });
+        if (name !== 'research_step') return defaultResponder(req);
+        return JSON.stringify({ findings: [{ finding_id: 'f1', text: 'A finding about the budget.', confidence: 0.7, source_ids: [] }], insights: ['i'], confidence: 0.6, requests: [], done: true });
+      });
+      // Every research_step request longer than this many characters is rejected for context length.
+      const limitChars = 4500;
+      const c0 = createModelClient({ provider: 'openai', baseUrl: big.openaiBaseUrl, model: 'fake-model', apiKey: 'test-key', timeoutMs: 5_000 }, { retry: { retries: 0 } });
+      const c: ModelClient = Object.assign(Object.create(Object.getPrototypeOf(c0) as object) as ModelClient, c0, {
+        complete: async (r: Parameters<ModelClient['complete']>[0]) => {
+          const size = r.messages.reduce((a, m) => a + m.content.length, 0);
+          if (r.schemaName === 'research_step') sizes.push(size);
+          if (r.schemaName === 'research_step' && size > limitChars) {
+            rejections++;
+            throw new LlmError('context-length', `prompt of ${size} characters exceeds the model's context`);
+          }
+          return c0.complete(r);
+        },
+      });
+      const plan = { goal: 'what the meetings decided', complexity: 'medium', steps: [{ step_id: 's1', goal: 'What was decided about the budget', required_content_items: ids, required_data: 'transcript', marker_relevance: [], retrieval_strategy: 'selective_by_markers' }] };
+      const result = await runResearch({ corpus, engine: c, promptsDir: PROMPTS, config: { overview_markers_per_kind: 6 } }, { plan });
+      const run = await readRun(corpus.root, result.runId);
+      const step = run.steps.get('s1')!;
+      assert.ok(rejections >= 2, `the overview was rejected at least twice (${rejections}; sizes ${JSON.stringify(sizes)})`);
+      for (let i = 1; i < sizes.length; i++) assert.ok(sizes[i]! < sizes[i - 1]!, `each retry is smaller: ${JSON.stringify(sizes)}`);
+      assert.equal(step.status, 'done', `step: ${step.status} ${step.error ?? ''}`);
+      assert.deepEqual(step.findings.map((f) => f.text), ['A finding about the budget.']);
+    } finally {
+      await big.close();
+    }
+  });
+
   test('(b) research: a third round that never fits — the step keeps rounds 1–2 and is not failed', async () => {
     const corpus = await meetingCorpus('research-never', 3, 400);
     await generateMarkers(corpus, { engine: { kind: 'extractive' } });

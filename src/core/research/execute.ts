@@ -214,25 +214,51 @@ async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHand
 
 /** Runs one step with the model: overview first, then requested content round by round. */
 async function modelStep(s: Session, step: PlanStep, handler: RetrievalHandler, base: StepResult, runGoal: string): Promise<StepOutcome> {
-  const ov = formatMarkerOverview(
-    s.inputs.filter((x) => step.required_content_items.includes(x.item.id)),
-    { goal: step.goal, maxItems: s.config.marker_overview_max_items, markersPerKind: s.config.overview_markers_per_kind, lang: s.lang, log: s.log },
-  );
-  const overview = withCondensedNote(ov, handler, s.lang);
   const prompt = await s.prompt('research-step');
-  const messages = prompt.render({
-    run_goal: runGoal,
-    step_id: step.step_id,
-    step_goal: step.goal,
-    required_data: step.required_data,
-    retrieval_strategy: step.retrieval_strategy,
-    marker_relevance: step.marker_relevance.join(', ') || '-',
-    overview: overview.text,
-    max_items_per_turn: s.config.max_content_items_per_turn,
-    context_budget: s.config.context_window_limit,
-    max_rounds: s.config.max_followups_per_step + 1,
-  });
-  const budget = { used: overview.tokens };
+  /** The step's overview at a size (markers per kind, items), and the first message built on it. */
+  const open = (markersPerKind: number, maxItems: number) => {
+    const built = formatMarkerOverview(
+      s.inputs.filter((x) => step.required_content_items.includes(x.item.id)),
+      { goal: step.goal, maxItems, markersPerKind, lang: s.lang, log: s.log },
+    );
+    const overview = withCondensedNote(built, handler, s.lang);
+    const first = prompt.render({
+      run_goal: runGoal,
+      step_id: step.step_id,
+      step_goal: step.goal,
+      required_data: step.required_data,
+      retrieval_strategy: step.retrieval_strategy,
+      marker_relevance: step.marker_relevance.join(', ') || '-',
+      overview: overview.text,
+      max_items_per_turn: s.config.max_content_items_per_turn,
+      context_budget: s.config.context_window_limit,
+      max_rounds: s.config.max_followups_per_step + 1,
+    });
+    return { ov: built, overview, first, markersPerKind, maxItems };
+  };
+  let opened = open(s.config.overview_markers_per_kind, s.config.marker_overview_max_items);
+  let ov = opened.ov;
+  const messages = [...opened.first];
+  const budget = { used: opened.overview.tokens };
+  /**
+   * Round 1 rejected for context length: the overview is rebuilt smaller (half the markers per
+   * kind, down to one, then half the items shown, down to one) and the round sent again. False
+   * when it is already at its smallest.
+   */
+  const shrinkOverview = (): boolean => {
+    const before = opened.overview.tokens;
+    // A step that does not make the overview smaller (short items already show one marker per kind) is skipped.
+    do {
+      const { markersPerKind: k, maxItems: n } = opened;
+      if (k <= 1 && n <= 1) return false;
+      opened = k > 1 ? open(Math.max(1, Math.floor(k / 2)), n) : open(k, Math.max(1, Math.floor(Math.min(n, opened.ov.itemIds.length) / 2)));
+    } while (opened.overview.tokens >= before);
+    ov = opened.ov;
+    messages.splice(0, messages.length, ...opened.first);
+    budget.used = opened.overview.tokens;
+    s.log.warn(`research: step ${step.step_id}: the overview did not fit the model's context; sending it with ${opened.markersPerKind} marker(s) per kind and at most ${opened.maxItems} item(s)`);
+    return true;
+  };
   const entries: RequestLogEntry[] = [];
   const findings = new Map<string, StepFinding>();
   let insights: string[] = [];
@@ -294,7 +320,13 @@ async function modelStep(s: Session, step: PlanStep, handler: RetrievalHandler, 
     try {
       r = await call();
     } catch (e) {
-      // Round 1 has nothing to keep: the step fails. A later round keeps what the step found.
+      if (isContextLengthError(e) && !last) {
+        // Round 1: a smaller overview, again and again; the step fails only when the smallest does not fit.
+        if (!shrinkOverview()) throw e;
+        round--;
+        continue;
+      }
+      // A later round keeps what the step found.
       if (!isContextLengthError(e) || !last) throw e;
       r = await retrySmaller(e);
       if (!r) {
