@@ -14,13 +14,15 @@ import type { Corpus, CorpusItem } from '../corpus/types';
 import { writeFileAtomic } from '../storage/atomic';
 import { readStateFile } from '../storage/safePath';
 import { indexDir } from '../search/corpusIndex';
+import { parseChapters, type Chapter } from '../corpus/chapters';
 import { parseClock } from './timePhrases';
 
 /** Bumped whenever extraction or the stored format changes. */
 export const ENTITY_INDEX_VERSION = 1;
 
-const chapterSchema = z.object({ startS: z.number().nonnegative(), title: z.string() });
-export type Chapter = z.infer<typeof chapterSchema>;
+const chapterSchema = z.object({ startS: z.number().nonnegative(), title: z.string() }) satisfies z.ZodType<Chapter>;
+export type { Chapter };
+export { parseChapters };
 
 /** `[name, count]`, or `[name, count, speakerLabel]` for a name a speaker introduced themself with. */
 const countedSchema = z.tuple([z.string(), z.number().int().nonnegative()]);
@@ -92,20 +94,6 @@ export function parseDuration(d: unknown): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-/** Chapters of a YouTube description: lines starting (or ending) with a clock, at least two, the first at 0:00. */
-export function parseChapters(description: string): Chapter[] {
-  const out: Chapter[] = [];
-  for (const line of description.split(/\r?\n/)) {
-    const m = /^\s*[-•*]?\s*\(?(\d{1,2}(?::\d{2}){1,2})\)?\s*[-–—:|]?\s*(.+?)\s*$/u.exec(line) ?? /^\s*(?<t>.+?)\s*[-–—:|]?\s*\(?(\d{1,2}(?::\d{2}){1,2})\)?\s*$/u.exec(line);
-    if (!m) continue;
-    const [clock, title] = /^\d/.test(m[1]!) ? [m[1]!, m[2]!] : [m[2]!, m[1]!];
-    if (!title || /^\d{1,2}(?::\d{2}){1,2}$/.test(title)) continue;
-    out.push({ startS: parseClock(clock), title });
-  }
-  if (out.length < 2) return [];
-  out.sort((a, b) => a.startS - b.startS);
-  return out;
-}
 
 function topCounts(map: Map<string, number>, max: number, min = 1): [string, number][] {
   return [...map].filter(([, c]) => c >= min).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, max);

@@ -7,6 +7,7 @@
  */
 import type { TimeConstraint } from './query';
 import { NUMBER_PATTERN, parseNumber } from './numbers';
+import { parseClock } from '../text/clock';
 
 const N = `(${NUMBER_PATTERN})`;
 const MIN_EN = '(?:minutes?|mins?\\.?|m\\b)';
@@ -20,11 +21,7 @@ const CLOCK = '(\\d{1,2}(?::\\d{2}){1,2})';
 const ORD_EN: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, last: -1, final: -1 };
 const ORD_ES: Record<string, number> = { primera: 1, primer: 1, segunda: 2, tercera: 3, cuarta: 4, quinta: 5, última: -1, ultima: -1 };
 
-/** A clock "1:15:00" / "15:30" in seconds. */
-export function parseClock(s: string): number {
-  const parts = s.split(':').map(Number);
-  return parts.reduce((a, p) => a * 60 + p, 0);
-}
+export { parseClock };
 
 interface Rule {
   re: RegExp;

@@ -30,8 +30,25 @@ const EN_FUNCTION = new Set(
     .split(/\s+/),
 );
 
+/** Number words (English, Spanish): "point eight" or "ninety" alone is not a topic. */
+const NUMBER_WORDS = new Set(
+  ('zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion point percent half quarter dozen first second third ' +
+    'cero uno una dos tres cuatro cinco seis siete ocho nueve diez once doce veinte treinta cuarenta cincuenta sesenta setenta ochenta noventa cien ciento cientos mil millón millones punto por ciento mitad')
+    .split(/\s+/),
+);
+
 function isTopicWord(w: string): boolean {
-  return w.length > 2 && !STOPWORDS.has(w) && !EN_NOISE.has(w) && !EN_FUNCTION.has(w) && !/^\d+$/.test(w);
+  return (
+    w.length > 2 &&
+    !STOPWORDS.has(w) &&
+    !EN_NOISE.has(w) &&
+    !EN_FUNCTION.has(w) &&
+    !NUMBER_WORDS.has(w) &&
+    !/^\d+(?:[.,]\d+)?$/.test(w) &&
+    // "nnn", "mmm", "hmmm": one letter repeated, or Latin letters without a vowel ("hmm", "shh")
+    !/^(.)\1+$/u.test(w) &&
+    !/^[b-df-hj-np-tv-xz]+$/.test(w)
+  );
 }
 
 /** Chinese numerals alone ("二十", "百分") are not topics. */

@@ -6,3 +6,9 @@ export function formatClock(seconds: number): string {
   const ss = String(s % 60).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
+
+/** A clock "1:15:00" / "15:30" in seconds. */
+export function parseClock(s: string): number {
+  const parts = s.split(':').map(Number);
+  return parts.reduce((a, p) => a * 60 + p, 0);
+}
