@@ -20,7 +20,7 @@
  * Exits 1 when a run does not finish `done`, a served claim is not grounded, or the counts disagree.
  * Writes bench/results/condense.md.
  */
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus } from '../src/core/corpus/loader';
@@ -34,6 +34,7 @@ import { planResearch, readRun, runResearch } from '../src/core/research/pipelin
 import type { Plan } from '../src/core/research/schema';
 import { startFakeModelServer, type ChatRequestInfo, type FakeModelServer } from '../test/support/fakeModelServer';
 import { windowText } from '../test/support/paraphrasingModel';
+import { copyDevCorpus, runBench, type BenchReport } from './benchSupport';
 
 const REPO = path.resolve(__dirname, '..');
 const PROMPTS = path.join(REPO, 'prompts');
@@ -164,15 +165,14 @@ async function runAt(server: FakeModelServer, corpus: Corpus, plan: Plan, level:
 
 const pct = (a: number, b: number): string => `${((1 - a / Math.max(1, b)) * 100).toFixed(1)} %`;
 
-async function main(): Promise<void> {
-  const corporaRoot = path.resolve(process.env['MARKER_RESEARCH_CORPORA'] || path.join(REPO, '..', 'shared', 'corpora'));
+async function body(bench: BenchReport): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'mr-bench-condense-'));
   const server = await startFakeModelServer();
-  let failed = false;
+  const fail = (message: string): void => bench.fail(message);
   const lines: string[] = ['# Condensation benchmark — Phase 3 prompt tokens at condensed level vs full content', '', `qmsum-dev (copied to a temp folder), real openai / ollama clients against the fake model server on 127.0.0.1, ${new Date().toISOString().slice(0, 10)}.`, ''];
   try {
     const dir = path.join(work, 'qmsum-dev');
-    await cp(path.join(corporaRoot, 'qmsum-dev'), dir, { recursive: true, filter: (p) => !p.includes(`${path.sep}.marker-research`) });
+    await copyDevCorpus('qmsum-dev', work);
     const corpus = await loadCorpus(dir);
     await generateMarkers(corpus, { engine: { kind: 'extractive' } });
 
@@ -218,17 +218,14 @@ async function main(): Promise<void> {
       const full = await runAt(server, corpus, plan, 'full', condensed);
       for (const [lvl, r] of [['condensed', cond], ['full', full]] as const) {
         if (r.tally.promptTokens !== r.usagePromptTokens) {
-          failed = true;
-          console.error(`bench condense: ${label}, ${lvl}: the server counted ${r.tally.promptTokens} prompt tokens, usage.json says ${r.usagePromptTokens}`);
+          fail(`bench condense: ${label}, ${lvl}: the server counted ${r.tally.promptTokens} prompt tokens, usage.json says ${r.usagePromptTokens}`);
         }
       }
       if (cond.servedClaims === 0) {
-        failed = true;
-        console.error(`bench condense: ${label}: no condensed claim was served`);
+        fail(`bench condense: ${label}: no condensed claim was served`);
       }
       if (cond.ungroundedServed.length) {
-        failed = true;
-        console.error(`bench condense: ${label}: served claims without an exact grounded span: ${cond.ungroundedServed.slice(0, 10).join(', ')}`);
+        fail(`bench condense: ${label}: served claims without an exact grounded span: ${cond.ungroundedServed.slice(0, 10).join(', ')}`);
       }
       const perStep = (plan.steps.reduce((a, s) => a + s.required_content_items.length, 0) / plan.steps.length).toFixed(1);
       lines.push(
@@ -236,7 +233,10 @@ async function main(): Promise<void> {
       );
       const msg = `${label}: prompt tokens condensed ${cond.tally.promptTokens} vs full ${full.tally.promptTokens} (${pct(cond.tally.promptTokens, full.tally.promptTokens)} fewer); served content ${cond.tally.servedTokens} vs ${full.tally.servedTokens} (${pct(cond.tally.servedTokens, full.tally.servedTokens)} fewer); ${cond.servedClaims} claims served, ${cond.ungroundedServed.length ? `${cond.ungroundedServed.length} NOT grounded` : 'all grounded'}`;
       console.log(msg);
-      if (!headline) headline = `${pct(cond.tally.promptTokens, full.tally.promptTokens)}`;
+      if (!headline) {
+        headline = `${pct(cond.tally.promptTokens, full.tally.promptTokens)}`;
+        bench.check('Phase 3 prompt tokens at the condensed level ≥ 50 % fewer than in full (seed 001 option B; the plan\'s steps)', cond.tally.promptTokens <= 0.5 * full.tally.promptTokens, `${headline} fewer`);
+      }
     }
     lines.push(
       '',
@@ -246,8 +246,7 @@ async function main(): Promise<void> {
       '',
     );
   } catch (e) {
-    failed = true;
-    console.error(`bench condense: ${(e as Error).stack ?? String(e)}`);
+    fail(`bench condense: ${(e as Error).stack ?? String(e)}`);
     lines.push('', `**Failed**: ${(e as Error).message}`, '');
   } finally {
     await server.close();
@@ -256,10 +255,6 @@ async function main(): Promise<void> {
   await mkdir(path.join(REPO, 'bench', 'results'), { recursive: true });
   await writeFile(path.join(REPO, 'bench', 'results', 'condense.md'), `${lines.join('\n')}\n`);
   console.log('wrote bench/results/condense.md');
-  if (failed) process.exitCode = 1;
 }
 
-void main().catch((e: unknown) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+void runBench('condense', body);

@@ -4,25 +4,15 @@
  * queries). Random vectors in items of 100 chunks; reports the median and p95 of one search
  * with no filter, with an `itemIds` filter of 20 items, and with a part filter, plus the time to
  * fill the store and to save and reopen it. Everything stays in memory and a temporary folder.
+ * Figures only: no targets (exit 1 only when it fails).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FlatVectorStore, textKey, vectorsDir, type VectorEntry, type VectorFilter } from '../src/core/ask/vectorStore';
+import { BenchError, runBench, type BenchReport } from './benchSupport';
 
-const { values } = parseArgs({
-  options: {
-    vectors: { type: 'string', default: '130000' },
-    dims: { type: 'string', default: '64' },
-    k: { type: 'string', default: '50' },
-    queries: { type: 'string', default: '200' },
-  },
-});
-const N = Number(values.vectors);
-const DIMS = Number(values.dims);
-const K = Number(values.k);
-const QUERIES = Math.min(10_000, Number(values.queries));
 const PER_ITEM = 100;
 
 /** mulberry32: the same run every time. */
@@ -39,7 +29,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-function time(store: FlatVectorStore, queries: Float32Array[], filter: (i: number) => VectorFilter | undefined): { median: number; p95: number } {
+function time(store: FlatVectorStore, queries: Float32Array[], K: number, filter: (i: number) => VectorFilter | undefined): { median: number; p95: number } {
   const ms: number[] = [];
   queries.forEach((q, i) => {
     const started = process.hrtime.bigint();
@@ -51,7 +41,21 @@ function time(store: FlatVectorStore, queries: Float32Array[], filter: (i: numbe
   return { median: percentile(ms, 50), p95: percentile(ms, 95) };
 }
 
-async function main(): Promise<void> {
+async function bench(report: BenchReport, argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      vectors: { type: 'string', default: '130000' },
+      dims: { type: 'string', default: '64' },
+      k: { type: 'string', default: '50' },
+      queries: { type: 'string', default: '200' },
+    },
+  });
+  const N = Number(values.vectors);
+  const DIMS = Number(values.dims);
+  const K = Number(values.k);
+  const QUERIES = Math.min(10_000, Number(values.queries));
+  if (![N, DIMS, K, QUERIES].every((x) => Number.isInteger(x) && x > 0)) throw new BenchError('--vectors, --dims, --k and --queries must be positive integers');
   const rand = rng(42);
   const info = { provider: 'bench', model: 'random' };
   const root = await mkdtemp(path.join(tmpdir(), 'mr-bench-vectors-'));
@@ -69,10 +73,10 @@ async function main(): Promise<void> {
   }
   const fillMs = Date.now() - started;
   const queries = Array.from({ length: QUERIES }, () => Float32Array.from({ length: DIMS }, () => rand() * 2 - 1));
-  time(store, queries.slice(0, 10), () => undefined); // warm-up
-  const none = time(store, queries, () => undefined);
-  const byItems = time(store, queries, (i) => ({ itemIds: Array.from({ length: 20 }, (_, j) => items[(i * 37 + j * 101) % items.length]!) }));
-  const byPart = time(store, queries, () => ({ part: 'transcript' }));
+  time(store, queries.slice(0, 10), K, () => undefined); // warm-up
+  const none = time(store, queries, K, () => undefined);
+  const byItems = time(store, queries, K, (i) => ({ itemIds: Array.from({ length: 20 }, (_, j) => items[(i * 37 + j * 101) % items.length]!) }));
+  const byPart = time(store, queries, K, () => ({ part: 'transcript' }));
 
   let saveMs = 0;
   let openMs = 0;
@@ -94,9 +98,7 @@ async function main(): Promise<void> {
   console.log(`  search, no filter:          median ${f(none.median)} ms, p95 ${f(none.p95)} ms`);
   console.log(`  search, itemIds (20 items): median ${f(byItems.median)} ms, p95 ${f(byItems.p95)} ms`);
   console.log(`  search, part = transcript:  median ${f(byPart.median)} ms, p95 ${f(byPart.p95)} ms`);
+  report.note('figures only, no targets');
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.stack : error);
-  process.exit(1);
-});
+void runBench('vectorSearch', bench);
