@@ -29,6 +29,7 @@ export const BENCHES: readonly { name: string; script: string; quick: boolean }[
   { name: 'vectorSearch', script: 'bench/vectorSearch.ts', quick: false },
   { name: 'condense', script: 'bench/condense.ts', quick: false },
   { name: 'markerQuality', script: 'bench/markerQuality.ts', quick: true },
+  { name: 'spamQuality', script: 'bench/spamQuality.ts', quick: true },
 ];
 
 const USAGE = `Usage: node --import tsx bench/all.ts [options]

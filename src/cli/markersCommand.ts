@@ -50,6 +50,7 @@ export const MARKERS_USAGE = `marker-research markers <corpusDir> [options]
   --overlap-words N   overlap between windows (default ${DEFAULT_WINDOW_SETTINGS.overlapWords})
   --window-limit N    windows per part, at most N (larger windows, every word still read);
                       0 = as many as needed (default 0)
+  --density N         extractive engine: transcript markers per 1,000 words, 0.5–20 (default 3)
   --force             regenerate even when cached
   --json              JSON on stdout
   API key: MARKER_RESEARCH_API_KEY or OPENAI_API_KEY.`;
@@ -66,7 +67,7 @@ export async function markersCommand(ctx: CliContext): Promise<number> {
     allowPositionals: true,
     options: {
       provider: { type: 'string', default: 'extractive' }, 'base-url': { type: 'string' }, model: { type: 'string' }, concurrency: { type: 'string' },
-      'context-tokens': { type: 'string' }, 'window-words': { type: 'string' }, 'overlap-words': { type: 'string' }, 'window-limit': { type: 'string' }, timeout: { type: 'string' },
+      'context-tokens': { type: 'string' }, 'window-words': { type: 'string' }, 'overlap-words': { type: 'string' }, 'window-limit': { type: 'string' }, timeout: { type: 'string' }, density: { type: 'string' },
       force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false },
     },
   });
@@ -78,6 +79,8 @@ export async function markersCommand(ctx: CliContext): Promise<number> {
   const concurrency = concurrencyOption(values.concurrency);
   const contextTokens = values['context-tokens'] === undefined ? undefined : numberOption('context-tokens', values['context-tokens'], 8192);
   const timeoutMs = timeoutMsOption(values.timeout);
+  const density = values.density === undefined ? undefined : numberOption('density', values.density, 3);
+  if (density !== undefined && (density < 0.5 || density > 20)) throw new UsageError(`--density expects markers per 1,000 words from 0.5 to 20, got "${values.density}"`);
   const windows = {
     windowWords: numberOption('window-words', values['window-words'], DEFAULT_WINDOW_SETTINGS.windowWords),
     overlapWords: numberOption('overlap-words', values['overlap-words'], DEFAULT_WINDOW_SETTINGS.overlapWords),
@@ -98,6 +101,7 @@ export async function markersCommand(ctx: CliContext): Promise<number> {
       concurrency,
       contextTokens,
       timeoutMs,
+      ...(density !== undefined ? { density } : {}),
     },
     { promptsDir: promptsDir(), apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], log },
   );

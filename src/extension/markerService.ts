@@ -89,6 +89,7 @@ export function markerEngineFor(settings: Settings, ctx: EngineContext): MarkerE
         contextTokens: settings.contextTokens,
         concurrency: settings.concurrency,
         timeoutMs: settings.requestTimeoutSeconds * 1000,
+        density: settings.markerDensity,
       },
       { promptsDir: ctx.promptsDir, apiKey: ctx.apiKey, log: ctx.log },
     ).engine;

@@ -35,6 +35,8 @@ export const settingsSchema = z.object({
   concurrency: z.number().int().min(1).max(64).default(4),
   /** Deadline of one model request, in seconds (a timed-out request is retried at most once). */
   requestTimeoutSeconds: z.number().int().min(1).max(3600).default(120),
+  /** Markers per 1,000 transcript words the extractive engine picks, spread over the item's sections. */
+  markerDensity: z.number().min(0.5).max(20).default(3),
   /** After Index Corpus, generate missing markers with the extractive engine (existing markers are always loaded). */
   markersOnIndex: z.boolean().default(true),
   /** Research depth: light / medium / deep / epic (phases, threads in parallel, chapters). */
@@ -69,6 +71,7 @@ export const SETTING_DESCRIPTIONS: Record<keyof Settings, string> = {
   baseUrl: 'Base URL of the model server. Empty: the provider\'s default (OpenAI: https://api.openai.com/v1, Ollama: http://127.0.0.1:11434).',
   model: 'Model name for the provider (e.g. `gpt-4o-mini`, `qwen2.5:7b`).',
   contextTokens: 'Context size of the model in tokens; windows are made to fit, and Ollama gets it as `num_ctx`.',
+  markerDensity: "Markers per 1,000 transcript words the extractive engine (no model) picks, spread over the item's sections (chapters, topic shifts).",
   windowWords: 'Words per window when a model reads a transcript or comment thread.',
   overlapWords: 'Words each window repeats from the end of the previous one.',
   windowLimit: 'Windows per part. 0 = auto = as many as needed; a positive limit makes windows larger instead of dropping text.',

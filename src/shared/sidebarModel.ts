@@ -68,6 +68,14 @@ export function markerSummary(marker: Marker, engine: EngineName): MarkerSummary
 
 const SENTIMENT_LABELS: Record<string, string> = { mostly_positive: 'mostly positive', mixed: 'mixed', mostly_negative: 'mostly negative' };
 
+/** The groups that come from an item's comments. */
+export const COMMENT_GROUP_KEYS: ReadonlySet<MarkerGroupKey> = new Set<MarkerGroupKey>(['commentFacts', 'commentOpinions', 'commentData', 'engagement', 'themes', 'sentiment']);
+
+/** The note under an item's comment groups when spam was excluded, or null: "3 comments look like spam, excluded". */
+export function spamNote(count: number): string | null {
+  return count > 0 ? `${count} ${count === 1 ? 'comment looks' : 'comments look'} like spam, excluded` : null;
+}
+
 /** The groups of an item's markers, in the sidebar's order; empty groups left out. */
 export function markerGroups(m: ItemMarkers): MarkerGroup[] {
   const t = m.transcript_summary;
@@ -104,6 +112,7 @@ export function itemMarkersView(item: CorpusItem, m: ItemMarkers): ItemMarkersVi
     stale: m.content_hash !== item.contentHash,
     topics: m.transcript_summary?.topic_areas ?? [],
     groups,
+    spamExcluded: m.comments_summary?.spam?.count ?? 0,
   };
 }
 

@@ -62,6 +62,8 @@ export interface ItemMarkersView {
   topics: string[];
   /** Only non-empty groups, in {@link MARKER_GROUP_KEYS} order. */
   groups: MarkerGroup[];
+  /** Comments the spam detector kept out of the comment markers, themes and sentiment (0: none, or not checked). */
+  spamExcluded: number;
 }
 
 /** One corpus item as the sidebar shows it. */

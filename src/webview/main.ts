@@ -7,7 +7,7 @@
  * the host with DOM APIs only (textContent), so corpus text — comments are
  * untrusted — is never parsed as HTML. The filter is local to the webview.
  */
-import { ALL_KINDS, filterIsEmpty, markerMatches, parseFilter, textMatches, type MarkerFilter } from '../shared/sidebarModel';
+import { ALL_KINDS, COMMENT_GROUP_KEYS, filterIsEmpty, markerMatches, parseFilter, spamNote, textMatches, type MarkerFilter } from '../shared/sidebarModel';
 import { ASK_MAX_QUESTION_CHARS, ASK_STRATEGIES } from '../shared/webviewProtocol';
 import type {
   AskHitView, AskResultView, GoalView, HostToWebview, ItemSummary, MarkerGroup, MarkerKindName, MarkerSummary, ProblemSummary, ResearchState, ResearchStepStatus, RunView, SidebarState, StepView, WebviewToHost,
@@ -593,6 +593,15 @@ function renderItem(it: ItemSummary, generating: boolean): ItemRow {
     groups.push(...it.markers.groups.map((g) => renderGroup(it.id, g)));
     const ul = el('ul', 'groups');
     ul.append(...groups.map((g) => g.li));
+    // Where the comment groups are (after them, or alone when spam was all there was): what the spam filter took out.
+    const note = spamNote(it.markers.spamExcluded);
+    if (note) {
+      const li = el('li', 'group group-spam');
+      li.append(el('div', 'group-inline item-note', note));
+      const afterComments = groups.filter((g) => COMMENT_GROUP_KEYS.has(g.group.key)).pop();
+      if (afterComments) afterComments.li.after(li);
+      else ul.append(li);
+    }
     body.append(ul);
     if (!groups.length) body.append(el('p', 'item-note', 'The markers of this item are empty.'));
   } else {

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { appendFile, cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -127,8 +128,14 @@ describe('chat (extractive) over a research report and the corpus', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', main, 'chat', dir, '--run', 'latest'], { input: 'What does [2] say?\n/sources\n/quit\n', encoding: 'utf8', timeout: 60_000 });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /Ask a question/);
-    assert.match(r.stdout, /\*\*\[2\] city-cycling-podcast\/transcript\.vtt:21/);
-    assert.match(r.stdout, /\[1\] city-cycling-podcast\/transcript\.vtt:6/, '/sources lists the report citations');
+    // Where [1] and [2] point comes from the report's own source list.
+    const sources = JSON.parse(readFileSync(path.join(dir, '.marker-research', 'runs', runId, 'report.sources.json'), 'utf8')) as { citations: { number: number; span: { source: { file: string; startLine: number } } }[] };
+    const at = (n: number): string => {
+      const c = sources.citations.find((x) => x.number === n)!;
+      return `${c.span.source.file}:${c.span.source.startLine + 1}`.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    };
+    assert.match(r.stdout, new RegExp(`\\*\\*\\[2\\] ${at(2)}`));
+    assert.match(r.stdout, new RegExp(`\\[1\\] ${at(1)}`), '/sources lists the report citations');
   });
 });
 

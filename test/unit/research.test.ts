@@ -14,7 +14,7 @@ import type { ItemMarkers } from '../../src/core/markers/schema';
 import { allMarkers } from '../../src/core/markers/store';
 import { citedNumbers, dedupeFindings, duplicateRate, resolveCitations } from '../../src/core/research/citations';
 import { badId, RetrievalHandler, SourceRegistry } from '../../src/core/research/handler';
-import { formatMarkerOverview } from '../../src/core/research/overview';
+import { formatMarkerOverview, overviewLanguage } from '../../src/core/research/overview';
 import { dedupeEpic } from '../../src/core/research/pipeline';
 import { validatePlan } from '../../src/core/research/plan';
 import { failureCause, runOutcome } from '../../src/core/research/failures';
@@ -46,6 +46,15 @@ describe('research', () => {
   });
 
   describe('marker overview', () => {
+    test('the run language is the language of most items (one vote per item, not pooled characters)', () => {
+      const inputs = corpus.items.map((item) => ({ item, markers: markers.get(item.id) }));
+      const zhItems = inputs.filter((x) => /[\u4e00-\u9fff]/.test(x.item.title));
+      const enItems = inputs.filter((x) => !/[\u4e00-\u9fff]/.test(x.item.title));
+      assert.ok(zhItems.length === 2 && enItems.length === 3);
+      assert.equal(overviewLanguage(inputs), 'en', '3 English items, 2 Chinese');
+      assert.equal(overviewLanguage([...zhItems, enItems[0]!]), 'zh', '2 Chinese items, 1 English');
+    });
+
     test('seed layout: per item source, title, counts, markers with ids, topics, comment sentiment and themes', () => {
       const inputs = corpus.items.map((item) => ({ item, markers: markers.get(item.id) }));
       const ov = formatMarkerOverview(inputs, { lang: 'en' });

@@ -17,6 +17,8 @@ export interface EngineSettings {
   contextTokens?: number;
   concurrency?: number;
   timeoutMs?: number;
+  /** The extractive engine's transcript markers per 1,000 words (default 3). */
+  density?: number;
 }
 
 export interface EngineDeps {
@@ -46,7 +48,7 @@ export const DEFAULT_BASE_URLS = { openai: 'https://api.openai.com/v1', ollama: 
  * The engine for `settings`. Throws an `LlmError('config')` that names the missing or bad setting.
  */
 export function createMarkerEngine(settings: EngineSettings, deps: EngineDeps): { engine: MarkerEngine; client?: ModelClient } {
-  if (settings.provider === 'extractive') return { engine: { kind: 'extractive' } };
+  if (settings.provider === 'extractive') return { engine: { kind: 'extractive', ...(settings.density !== undefined ? { density: settings.density } : {}) } };
   const client = createModelClient(
     {
       provider: settings.provider,

@@ -1,74 +1,168 @@
-/** The extractive engine's comments pass: facts, opinions, data, themes, sentiment and engagement of one item's comments. */
+/**
+ * The extractive engine's comments pass: facts, opinions, data, themes,
+ * sentiment and engagement of one item's comments. Spam (see ./spam) is
+ * detected first and kept out of all of them; the ids of what was excluded
+ * are stored in the summary (`spam`).
+ */
 import type { CommentRecord, CorpusItem } from '../corpus/types';
 import { dedupeMarkers, evidenceFor, makeMarker } from './build';
-import { CJK, fullCoverage, hasNumber, isOpinion, isQuestion, markersPerKind, pick, scoreSentences, toMarkers, weightsOf } from './extractiveShared';
-import { topicCandidates, type TopicStats } from './keyphrases';
-import { NEGATIVE_EN, NEGATIVE_ES, NEGATIVE_ZH, POSITIVE_EN, POSITIVE_ES, POSITIVE_ZH } from './lexicons';
+import { NOT_A_PHRASE_END, NOT_A_THEME } from './commentLexicons';
+import { fullCoverage, hasNumber, isOpinion, isQuestion, markersPerKind, pick, scoreSentences, toMarkers, weightsOf } from './extractiveShared';
+import { topicCandidates, topTopics, type TopicStats } from './keyphrases';
 import type { CommentsSummary, Coverage } from './schema';
+import { polarity, sentimentOf } from './sentiment';
 import { partSentences, type Sentence } from './sentences';
+import { detectSpam, spamInputOf, stripLinks, SUSPECT_THRESHOLD, type SpamDecision } from './spam';
 
-/** Lexicon polarity of a comment: positive > 0, negative < 0. */
-export function polarity(text: string): number {
-  const lower = text.toLowerCase();
-  let score = 0;
-  if (CJK.test(text)) {
-    for (const w of POSITIVE_ZH) if (text.includes(w)) score++;
-    for (const w of NEGATIVE_ZH) if (text.includes(w)) score--;
-    if (/不(?:好|错|行)/.test(text)) score += text.includes('不错') ? 2 : 0;
-    return score;
-  }
-  const words = new Set(lower.match(/[\p{L}']+/gu) ?? []);
-  for (const w of [...POSITIVE_EN, ...POSITIVE_ES]) if (w.includes(' ') ? lower.includes(w) : words.has(w)) score++;
-  for (const w of [...NEGATIVE_EN, ...NEGATIVE_ES]) if (w.includes(' ') ? lower.includes(w) : words.has(w)) score--;
-  if (/\b(?:not|no|never|don't|isn't|wasn't)\s+(?:good|great|bad|helpful|useful)\b/.test(lower)) score = -score;
-  return score;
+export { polarity, sentimentOf } from './sentiment';
+
+export interface CommentsPassOptions {
+  /**
+   * The item's spam as decided over the whole corpus (`detectCorpusSpam(corpus.items).get(item.id)`),
+   * so templates repeated across items count. Without it the item's comments are judged alone.
+   */
+  spam?: SpamDecision;
+  /** False: spam is detected and reported but not excluded (how the pass behaved before the detector). Default true. */
+  excludeSpam?: boolean;
 }
 
-/** mostly_positive / mostly_negative when ≥ 60 % of the likes-weighted opinionated comments lean that way. */
-export function sentimentOf(comments: readonly CommentRecord[]): CommentsSummary['sentiment_overview'] {
-  let pos = 0;
-  let neg = 0;
-  for (const c of comments) {
-    const p = polarity(c.text);
-    const w = 1 + Math.log1p(c.likes ?? 0);
-    if (p > 0) pos += w;
-    else if (p < 0) neg += w;
-  }
-  if (pos + neg === 0) return 'mixed';
-  if (pos / (pos + neg) >= 0.6) return 'mostly_positive';
-  if (neg / (pos + neg) >= 0.6) return 'mostly_negative';
-  return 'mixed';
+// ---- themes --------------------------------------------------------------------------------
+
+/** True when a candidate can label a theme: a noun-like word or phrase, not praise, filler, number, link piece or clause. */
+export function isThemeLabel(candidate: string): boolean {
+  const words = candidate.split(' ');
+  if (words.some((w) => NOT_A_THEME.has(w) || polarity(w) !== 0 || /^\d[\d.,]*$/.test(w) || /^(?:https?|www|com|net|org|html?|php)$/.test(w))) return false;
+  if (/\d/.test(candidate) && !/\p{L}{3}/u.test(candidate)) return false;
+  const last = words[words.length - 1]!;
+  if (words.length > 1 && (NOT_A_PHRASE_END.has(last) || /(?:ly|ing|ed)$/.test(last))) return false;
+  // Adverbs, past forms ("viewed"), Spanish infinitives and gerunds ("escuchar", "hablando") are no theme.
+  if (words.length === 1 && /(?:ly|[^e]ed|[^\W\d_]{3}(?:ar|ir|ando|iendo))$/u.test(last)) return false;
+  return true;
 }
 
-/** Comment markers of one item. */
-export function extractComments(item: CorpusItem, stats: TopicStats): { summary: CommentsSummary; coverage: Coverage } | undefined {
+const THEME_CHARS = 2_000;
+
+/** One spelling for near-identical labels: accents and doubled letters ("Nicolás" ≈ "nicolas", "katty" ≈ "katy"). */
+function labelKey(label: string): string {
+  return label
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/(\p{L})\1+/gu, '$1')
+    .split(' ')
+    .map((w) => (w.length > 4 ? w.replace(/(?:ing|in|ed|es|s|e)$/, '') : w))
+    .join(' ');
+}
+
+/**
+ * Themes of a set of comments: keyphrases shared by several comments, clustered
+ * greedily — the strongest phrase (comments holding it × its rarity in the
+ * corpus) founds a theme, phrases that mostly occur in the same comments join it,
+ * and the next theme is sought among the comments not yet covered. Each theme is
+ * labelled by its best phrase (a two-word phrase when it covers half the theme).
+ */
+export function commentThemes(texts: readonly string[], stats: TopicStats, k = 6): string[] {
+  // A comment's themes show in its first 2,000 characters; the cap bounds the work on a hostile one.
+  const docs = texts.map((t) => new Set(topicCandidates(stripLinks(t.slice(0, THEME_CHARS))).filter(isThemeLabel)));
+  const minDf = Math.max(2, Math.ceil(texts.length * 0.01));
+  const holders = new Map<string, number[]>();
+  docs.forEach((d, i) => {
+    for (const c of d) holders.set(c, [...(holders.get(c) ?? []), i]);
+  });
+  const weight = (c: string, df: number): number => df * stats.idf(c) * (c.includes(' ') ? 1.5 : 1);
+  const covered = new Set<number>();
+  const used = new Set<string>();
+  const themes: string[] = [];
+  while (themes.length < k) {
+    let best: { c: string; w: number } | undefined;
+    for (const [c, hs] of holders) {
+      if (used.has(c)) continue;
+      const df = hs.filter((i) => !covered.has(i)).length;
+      if (df < minDf) continue;
+      const w = weight(c, df);
+      if (!best || w > best.w || (w === best.w && c < best.c)) best = { c, w };
+    }
+    if (!best) break;
+    const members = new Set(holders.get(best.c)!.filter((i) => !covered.has(i)));
+    // Phrases living mostly in the same comments belong to this theme.
+    const joined = [best.c];
+    for (const [c, hs] of holders) {
+      if (used.has(c) || c === best.c) continue;
+      const inside = hs.filter((i) => members.has(i)).length;
+      if (hs.length >= minDf && inside / hs.length >= 0.6) joined.push(c);
+    }
+    for (const c of joined) used.add(c);
+    // The label: a phrase of two words covering at least half of the theme's comments, else the founding phrase.
+    const phrase = joined
+      .filter((c) => c.includes(' ') && (c.includes(best.c) || best.c.includes(' ')))
+      .map((c) => ({ c, n: holders.get(c)!.filter((i) => members.has(i)).length }))
+      .filter((x) => x.n * 2 >= members.size)
+      .sort((a, b) => b.n - a.n || (a.c < b.c ? -1 : 1))[0];
+    const label = phrase?.c ?? best.c;
+    if (!themes.some((t) => t.includes(label) || label.includes(t) || labelKey(t) === labelKey(label))) themes.push(label);
+    for (const i of members) covered.add(i);
+  }
+  // Too few comments to cluster: the keyphrases they share with nobody else fill in (two at most).
+  if (themes.length < 2) {
+    for (const { topic } of topTopics(docs.flatMap((d) => [...d]), stats, 6)) {
+      if (themes.length >= Math.min(k, 2)) break;
+      if (!themes.some((t) => t.includes(topic) || topic.includes(t) || labelKey(t) === labelKey(topic))) themes.push(topic);
+    }
+  }
+  return themes;
+}
+
+// ---- the pass ---------------------------------------------------------------------------------
+
+/**
+ * Comment markers of one item. Spam never becomes a fact, opinion, data point,
+ * theme or engagement marker and is left out of the sentiment; the summary's
+ * `spam` lists what was excluded.
+ */
+export function extractComments(item: CorpusItem, stats: TopicStats, options: CommentsPassOptions = {}): { summary: CommentsSummary; coverage: Coverage } | undefined {
   const cp = item.comments;
   if (!cp) return undefined;
-  const live = cp.comments.filter((c) => c.text.trim() !== '');
+  const spam = options.spam ?? detectSpam([spamInputOf(item)!]).get(item.id)!;
+  const isSpam = (c: CommentRecord): boolean => options.excludeSpam !== false && spam.ids.has(c.id);
+  const spamIds = cp.comments.filter((c) => spam.ids.has(c.id)).map((c) => c.id);
+  const kept = cp.comments.filter((c) => !isSpam(c));
+  const live = kept.filter((c) => c.text.trim() !== '');
   const byIndex = new Map(cp.comments.map((c) => [c.index, c]));
   const replies = new Map<string, number>();
   for (const c of cp.comments) if (c.parentId) replies.set(c.parentId, (replies.get(c.parentId) ?? 0) + 1);
   const repliesOf = (c: CommentRecord): number => Math.max(replies.get(c.id) ?? 0, c.replyCount ?? 0);
-  const sentences = partSentences(cp);
-  const { topics, weights } = weightsOf(cp.text, stats, 6);
+  // Suspect comments (promotion cues below the spam threshold) are never a marker's evidence either.
+  const suspect = (c: CommentRecord): boolean => options.excludeSpam !== false && (spam.scores.get(c.id) ?? 0) >= SUSPECT_THRESHOLD;
+  const witnesses = live.filter((c) => !suspect(c));
+  const sentences = partSentences(cp).filter((s) => {
+    const c = byIndex.get(s.unit);
+    return !c || (!isSpam(c) && !suspect(c));
+  });
+  const keptText = live.map((c) => c.text).join('\n');
+  const { topics, weights } = weightsOf(keptText, stats, 6);
+  const themes = commentThemes(live.map((c) => c.text), stats);
   const n = markersPerKind(cp.wordCount);
-  const likesBoost = (s: Sentence): number => 1 + Math.log1p(byIndex.get(s.unit)?.likes ?? 0) + Math.log1p(repliesOf(byIndex.get(s.unit)!));
+  // A comment with promotion cues below the spam threshold (a link, "subscribe" in passing) is a weaker witness.
+  const trust = (c: CommentRecord | undefined): number => (c && options.excludeSpam !== false ? Math.max(0.1, 1 - (spam.scores.get(c.id) ?? 0)) : 1);
+  const likesBoost = (s: Sentence): number => {
+    const c = byIndex.get(s.unit);
+    return (1 + Math.log1p(c?.likes ?? 0) + Math.log1p(c ? repliesOf(c) : 0)) * trust(c);
+  };
   const scored = scoreSentences(sentences, weights, likesBoost);
   const top = Math.max(0, ...scored.map((x) => x.score));
   const used = new Set<number>();
-  const fallback = topics[0] ?? item.title;
+  const fallback = themes[0] ?? topics[0] ?? item.title;
   const data = toMarkers(item, 'comments', 'DATA', pick(scored.filter((x) => hasNumber(x.s.text) && !isQuestion(x.s.text)), n, used), top, fallback);
   const opinions = toMarkers(item, 'comments', 'OPINION', pick(scored.filter((x) => isOpinion(x.s.text) || polarity(x.s.text) !== 0), n, used), top, fallback);
   const facts = toMarkers(item, 'comments', 'FACT', pick(scored.filter((x) => !isQuestion(x.s.text) && !isOpinion(x.s.text)), n, used), top, fallback);
 
-  const engagement = [...live]
+  const engagement = [...witnesses]
     .sort((a, b) => (b.likes ?? 0) + 2 * repliesOf(b) - ((a.likes ?? 0) + 2 * repliesOf(a)) || a.index - b.index)
-    .slice(0, Math.max(2, Math.min(8, Math.round(live.length / 20))))
-    .filter((c) => (c.likes ?? 0) + repliesOf(c) > 0)
+    .slice(0, Math.max(2, Math.min(8, Math.round(witnesses.length / 20))))
+    .filter((c) => (c.likes ?? 0) + repliesOf(c) > 0 && /\p{L}{3}|\p{Script=Han}{2}/u.test(c.text))
     .map((c) => {
       const first = sentences.find((s) => s.unit === c.index) ?? { start: c.offset, end: c.offset + c.text.length, text: c.text, unit: c.index };
       const ev = evidenceFor(item, 'comments', first.start, first.end, 'extractive');
-      const topic = topicCandidates(c.text).find((t) => weights.has(t)) ?? fallback;
+      const topic = topicCandidates(stripLinks(c.text.slice(0, THEME_CHARS))).find((t) => weights.has(t) && isThemeLabel(t)) ?? fallback;
       return makeMarker(item.id, 'ENGAGEMENT', first.text, topic, 0.6, ev ? [ev] : [], { likes: c.likes ?? 0, replies: repliesOf(c) });
     });
 
@@ -76,13 +170,13 @@ export function extractComments(item: CorpusItem, stats: TopicStats): { summary:
     key_facts_from_comments: dedupeMarkers(facts),
     key_opinions_from_comments: dedupeMarkers(opinions),
     key_datapoints_from_comments: dedupeMarkers(data),
-    major_themes: topics,
+    major_themes: themes,
     sentiment_overview: sentimentOf(live),
     top_engagement_markers: dedupeMarkers(engagement),
     total_comments: cp.comments.length,
     total_markers: 0,
+    spam: { count: spamIds.length, comment_ids: spamIds },
   };
   summary.total_markers = summary.key_facts_from_comments.length + summary.key_opinions_from_comments.length + summary.key_datapoints_from_comments.length + summary.top_engagement_markers.length;
   return { summary, coverage: fullCoverage(cp.wordCount) };
 }
-

@@ -1,29 +1,154 @@
-/** The extractive engine's transcript pass: DATA, OPINION and FACT sentences and topic areas of one item. */
-import type { CorpusItem } from '../corpus/types';
-import { dedupeMarkers } from './build';
-import { fullCoverage, hasNumber, isOpinion, isQuestion, markersPerKind, pick, scoreSentences, toMarkers, weightsOf } from './extractiveShared';
-import type { TopicStats } from './keyphrases';
-import type { Coverage, TranscriptSummary } from './schema';
+/**
+ * The extractive engine's transcript pass. The item is cut into sections (chapters, topic
+ * shifts; {@link splitSections}); inside each section the sentences are ranked by LexRank
+ * centrality plus cue features (a number with a unit, a stance), and about `density` markers per
+ * 1,000 words are picked per section, so markers spread over the whole item. A marker reads as
+ * the cleaned sentence (annotations, fillers and stutters removed) while its evidence is the
+ * exact span of the original, trimmed of noise at its edges. Kinds: DATA (a number with a unit,
+ * a percentage, money, a date or a duration), OPINION (stance cues), FACT (the rest).
+ */
+import { parseChapters } from '../corpus/chapters';
+import type { CorpusItem, TranscriptSegment } from '../corpus/types';
+import { tokenize } from '../search/tokenize';
+import { cleanSpan, contentWordCount } from '../text/clean';
+import { hasDataPoint } from '../text/spokenNumbers';
+import { dedupeMarkers, evidenceFor, makeMarker } from './build';
+import { lexRank } from './centrality';
+import { fullCoverage, isQuestion, weightsOf } from './extractiveShared';
+import { topicCandidates, type TopicStats } from './keyphrases';
+import type { Coverage, Marker, MarkerKind, TranscriptSummary } from './schema';
+import { splitSections } from './sections';
 import { partSentences } from './sentences';
+import { isOpinion } from './stance';
+
+/** Markers per 1,000 words of transcript by default. */
+export const DEFAULT_DENSITY = 3;
+/** Words per section the item is cut into. */
+const SECTION_WORDS = 1000;
+/** A marker is a sentence of this many (clean) words. */
+const MIN_WORDS = 6;
+const MAX_WORDS = 60;
+
+export interface TranscriptOptions {
+  /** Markers per 1,000 words (default {@link DEFAULT_DENSITY}). */
+  density?: number;
+}
+
+/** A sentence as the transcript pass sees it. */
+interface Unit {
+  /** The exact span of the original (part text offsets), trimmed of noise at its edges. */
+  start: number;
+  end: number;
+  /** The readable sentence. */
+  text: string;
+  words: number;
+  terms: string[];
+  segment: number;
+  time?: number;
+  kind: MarkerKind;
+  question: boolean;
+}
+
+function kindOf(text: string): MarkerKind {
+  if (hasDataPoint(text)) return 'DATA';
+  if (isOpinion(text)) return 'OPINION';
+  return 'FACT';
+}
+
+/** Token-set overlap of two sentences (for near duplicates). */
+function overlap(a: readonly string[], b: readonly string[]): number {
+  if (!a.length || !b.length) return 0;
+  const sb = new Set(b);
+  const shared = new Set(a.filter((t) => sb.has(t))).size;
+  return shared / Math.min(new Set(a).size, sb.size);
+}
 
 /** Transcript markers of one item. */
-export function extractTranscript(item: CorpusItem, stats: TopicStats): { summary: TranscriptSummary; coverage: Coverage } | undefined {
+export function extractTranscript(item: CorpusItem, stats: TopicStats, opts: TranscriptOptions = {}): { summary: TranscriptSummary; coverage: Coverage } | undefined {
   const t = item.transcript;
   if (!t) return undefined;
-  const sentences = partSentences(t);
+  const density = Math.max(0.5, opts.density ?? DEFAULT_DENSITY);
+  const bySegment = new Map<number, TranscriptSegment>(t.segments.map((s) => [s.index, s]));
+  const units: Unit[] = [];
+  for (const s of partSentences(t)) {
+    const c = cleanSpan(t.text, s.start, s.end);
+    if (!c) continue;
+    units.push({
+      start: c.start,
+      end: c.end,
+      text: c.text,
+      words: contentWordCount(c.text),
+      terms: tokenize(c.text),
+      segment: s.unit,
+      ...(bySegment.get(s.unit)?.start !== undefined ? { time: bySegment.get(s.unit)!.start } : {}),
+      kind: kindOf(c.text),
+      question: isQuestion(c.text),
+    });
+  }
   const { topics, weights } = weightsOf(t.text, stats, 8);
-  const n = markersPerKind(t.wordCount);
-  const scored = scoreSentences(sentences, weights);
-  const top = Math.max(0, ...scored.map((x) => x.score));
-  const used = new Set<number>();
-  const fallback = topics[0] ?? item.title;
-  const data = toMarkers(item, 'transcript', 'DATA', pick(scored.filter((x) => hasNumber(x.s.text) && !isQuestion(x.s.text)), n, used), top, fallback);
-  const opinions = toMarkers(item, 'transcript', 'OPINION', pick(scored.filter((x) => isOpinion(x.s.text)), n, used), top, fallback);
-  const facts = toMarkers(item, 'transcript', 'FACT', pick(scored.filter((x) => !isQuestion(x.s.text) && !isOpinion(x.s.text)), n, used), top, fallback);
+  const fallbackTopic = topics[0] ?? item.title;
+  const chapters = parseChapters(typeof item.meta.description === 'string' ? item.meta.description : '').map((c) => c.startS);
+  const starts = splitSections(units, { targetWords: SECTION_WORDS, ...(chapters.length ? { chapters } : {}) });
+  // Term weights for centrality: inverse frequency over the item's sentences.
+  const df = new Map<string, number>();
+  for (const u of units) for (const term of new Set(u.terms)) df.set(term, (df.get(term) ?? 0) + 1);
+  const idf = (term: string): number => Math.log(1 + units.length / (df.get(term) ?? 1));
+
+  const picked: { u: Unit; score: number }[] = [];
+  const fits = (u: Unit): boolean => u.words >= MIN_WORDS && u.words <= MAX_WORDS && !u.question;
+  const clashes = (u: Unit): boolean => picked.some((p) => p.u.segment === u.segment || overlap(p.u.terms, u.terms) >= 0.7);
+  const scoreOf = new Map<Unit, number>();
+  starts.forEach((a, j) => {
+    const b = j + 1 < starts.length ? starts[j + 1]! : units.length;
+    const section = units.slice(a, b);
+    const words = section.reduce((n, u) => n + u.words, 0);
+    const central = lexRank(section.map((u) => u.terms), idf);
+    const top = Math.max(...central, 1e-9);
+    const ranked = section
+      .map((u, i) => {
+        // Centrality first; a stated number or stance is what researchers look for; very short or long sentences read badly.
+        const lengthFit = u.words < 10 ? 0.75 : u.words > 40 ? 0.85 : 1;
+        const score = (central[i]! / top) * lengthFit + (u.kind === 'DATA' ? 0.35 : u.kind === 'OPINION' ? 0.2 : 0);
+        scoreOf.set(u, score);
+        return { u, score };
+      })
+      .filter((x) => fits(x.u))
+      .sort((x, y) => y.score - x.score || x.u.start - y.u.start);
+    let quota = Math.max(1, Math.round((density * words) / 1000));
+    for (const x of ranked) {
+      if (quota <= 0) break;
+      if (clashes(x.u)) continue;
+      picked.push(x);
+      quota--;
+    }
+  });
+  // Every kind the text has is present: its best sentence joins when no section picked one.
+  for (const kind of ['DATA', 'OPINION', 'FACT'] as const) {
+    if (picked.some((p) => p.u.kind === kind)) continue;
+    const best = units.filter((u) => u.kind === kind && fits(u) && !clashes(u)).sort((x, y) => (scoreOf.get(y) ?? 0) - (scoreOf.get(x) ?? 0))[0];
+    if (best) picked.push({ u: best, score: scoreOf.get(best) ?? 0 });
+  }
+  picked.sort((x, y) => x.u.start - y.u.start);
+  const topScore = Math.max(...picked.map((p) => p.score), 1e-9);
+  const byKind: Record<'FACT' | 'OPINION' | 'DATA', Marker[]> = { FACT: [], OPINION: [], DATA: [] };
+  for (const { u, score } of picked) {
+    const ev = evidenceFor(item, 'transcript', u.start, u.end, 'extractive');
+    let topic = '';
+    let best = 0;
+    for (const c of new Set(topicCandidates(u.text))) {
+      const w = weights.get(c) ?? 0;
+      if (w > best) {
+        best = w;
+        topic = c;
+      }
+    }
+    // Confidence says how central the sentence is among those picked (0.5–0.95), not a certainty.
+    byKind[u.kind as 'FACT' | 'OPINION' | 'DATA'].push(makeMarker(item.id, u.kind, u.text, topic || fallbackTopic, 0.5 + 0.45 * (score / topScore), ev ? [ev] : []));
+  }
   const summary: TranscriptSummary = {
-    key_facts: dedupeMarkers(facts),
-    key_opinions: dedupeMarkers(opinions),
-    key_datapoints: dedupeMarkers(data),
+    key_facts: dedupeMarkers(byKind.FACT),
+    key_opinions: dedupeMarkers(byKind.OPINION),
+    key_datapoints: dedupeMarkers(byKind.DATA),
     topic_areas: topics,
     word_count: t.wordCount,
     total_markers: 0,
@@ -31,4 +156,3 @@ export function extractTranscript(item: CorpusItem, stats: TopicStats): { summar
   summary.total_markers = summary.key_facts.length + summary.key_opinions.length + summary.key_datapoints.length;
   return { summary, coverage: fullCoverage(t.wordCount) };
 }
-

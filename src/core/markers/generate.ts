@@ -10,6 +10,8 @@ import { detectLanguage } from '../llm/langDetect';
 import type { StructuredRequest, StructuredResult } from '../llm/types';
 import { CancelledError, mapLimit, throwIfAborted, type ProgressSink } from '../util/abort';
 import { extractItem } from './extractive';
+import { DEFAULT_DENSITY } from './extractiveTranscript';
+import { detectCorpusSpam, type SpamDecision } from './spam';
 import { TopicStats, topicCandidates } from './keyphrases';
 import { ContextLimit, modelMarkersForItem, type MarkerModel, type PromptSource } from './modelEngine';
 import type { EngineName, ItemMarkers } from './schema';
@@ -17,9 +19,10 @@ import { allMarkers, markerFileName, readItemMarkers, readMarkersIndex, writeIte
 import { DEFAULT_WINDOW_SETTINGS, type WindowSettings } from './windows';
 
 /** Bumped when the extractive engine's output changes: part of its cache key. */
-export const EXTRACTIVE_VERSION = 'extractive@1';
+export const EXTRACTIVE_VERSION = 'extractive@2';
 
-export type MarkerEngine = { kind: 'extractive' } | { kind: 'model'; model: MarkerModel; prompts: PromptSource };
+/** `density`: the extractive engine's transcript markers per 1,000 words (default 3). */
+export type MarkerEngine = { kind: 'extractive'; density?: number } | { kind: 'model'; model: MarkerModel; prompts: PromptSource };
 
 export interface GenerateOptions {
   engine: MarkerEngine;
@@ -61,7 +64,7 @@ function engineName(e: MarkerEngine): EngineName {
 }
 
 async function promptVersions(e: MarkerEngine): Promise<string[]> {
-  if (e.kind === 'extractive') return [EXTRACTIVE_VERSION];
+  if (e.kind === 'extractive') return [e.density !== undefined && e.density !== DEFAULT_DENSITY ? `${EXTRACTIVE_VERSION}/density=${e.density}` : EXTRACTIVE_VERSION];
   const out: string[] = [];
   for (const name of ['markers-transcript', 'markers-comments'] as const) for (const lang of ['en', 'zh'] as const) out.push((await e.prompts(name, lang)).version);
   return [...new Set(out)].sort();
@@ -123,9 +126,12 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
     }),
   );
   let stats: TopicStats | undefined;
+  let spam: Map<string, SpamDecision> | undefined;
   if (opts.engine.kind === 'extractive' && plan.some((p) => !p.cached)) {
     stats = new TopicStats();
     for (const item of corpus.items) stats.addDocument(topicCandidates(`${item.transcript?.text ?? ''}\n${item.comments?.text ?? ''}`));
+    // Spam is decided over the whole corpus: a template repeated under several videos counts.
+    spam = detectCorpusSpam(corpus.items);
   }
 
   let done = 0;
@@ -148,7 +154,7 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
         throwIfAborted(opts.signal);
         let result: Pick<ItemMarkers, 'transcript_summary' | 'comments_summary' | 'coverage'>;
         if (opts.engine.kind === 'extractive') {
-          result = extractItem(item, stats!);
+          result = extractItem(item, stats!, { ...(opts.engine.density !== undefined ? { density: opts.engine.density } : {}), ...(spam?.get(item.id) ? { spam: spam.get(item.id)! } : {}) });
         } else {
           result = await modelMarkersForItem(item, { model: meteredModel(opts.engine.model, usage, failures), prompts: opts.engine.prompts, windows, signal: opts.signal, lang: itemLanguage(item), context, log: (m) => opts.log?.info(m) });
         }

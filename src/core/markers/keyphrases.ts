@@ -17,7 +17,7 @@ const ZH_STOP = new Set(
     .split(/\s+/),
 );
 /** Filler words of transcripts (ASR noise, meeting markers) that are not topics. */
-const EN_NOISE = new Set(['vocalsound', 'disfmarker', 'gap', 'laugh', 'laughter', 'pause', 'inaudible', 'yeah', 'okay', 'right', 'um', 'uh', 'mm', 'hmm', 'like', 'know', 'think', 'just', 'really', 'well', 'actually', 'gonna', 'kind', 'sort', 'thing', 'things', 'lot', 'also', 'one', 'two', 'get', 'got', 'go', 'going', 'say', 'said', 'see', 'mean', 'want', 'make', 'way', 'yes', 'no', 'maybe', 'good', 'need', 'us', 'could', 'would', 'also', 'que', 'es', 'lo', 'pues', 'bueno', 'entonces', 'porque', 'como', 'eso', 'esto', 'hay', 'ser', 'está', 'tiene', 'cosa', 'vale', 'sea', 'claro']);
+const EN_NOISE = new Set(['vocalsound', 'disfmarker', 'gap', 'laugh', 'laughter', 'pause', 'inaudible', 'yeah', 'okay', 'right', 'um', 'uh', 'mm', 'hmm', 'like', 'know', 'think', 'just', 'really', 'well', 'actually', 'gonna', 'kind', 'sort', 'thing', 'things', 'lot', 'also', 'one', 'two', 'get', 'got', 'go', 'going', 'say', 'said', 'see', 'mean', 'want', 'make', 'way', 'yes', 'no', 'maybe', 'good', 'need', 'us', 'could', 'would', 'also', 'que', 'es', 'lo', 'pues', 'bueno', 'entonces', 'porque', 'como', 'eso', 'esto', 'hay', 'ser', 'está', 'tiene', 'cosa', 'vale', 'sea', 'claro', 'cause', 'guys', 'guy', 'dunno', 'wanna', 'kinda', 'sorta', 'alright', 'anyway', 'stuff', 'bit', 'yep', 'yeah', 'nope', 'oh', 'ooh', 'wow']);
 
 /** More English function words that make poor topics (on top of the search stopwords). */
 const EN_FUNCTION = new Set(

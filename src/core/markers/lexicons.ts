@@ -1,6 +1,6 @@
 /**
  * Word lists of the extractive engine (English, Chinese, some Spanish): opinion
- * cues, number words and sentiment. Small on purpose; they are heuristics,
+ * cues and number words (sentiment: ./commentLexicons.ts). Small on purpose; they are heuristics,
  * labelled as such wherever their output appears ("extractive").
  */
 
@@ -20,15 +20,4 @@ export const OPINION_CUES_ES = ['creo que', 'pienso que', 'en mi opinión', 'me 
 export const ZH_NUMBER = /(?:百分之[零一二三四五六七八九十百两]+|[零一二三四五六七八九十百千万亿两]{2,}|[一二三四五六七八九十两][成倍])(?:[个年月天日周小时分钟秒元块万亿公里米吨%％]|)/u;
 export const DIGIT_NUMBER = /\d/u;
 
-export const POSITIVE_EN = [
-  'good', 'great', 'love', 'loved', 'amazing', 'awesome', 'excellent', 'best', 'thanks', 'thank', 'helpful', 'useful', 'nice', 'beautiful', 'happy',
-  'safe', 'better', 'agree', 'interesting', 'brilliant', 'perfect', 'fantastic', 'enjoy', 'enjoyed', 'wonderful', 'cool', 'like', 'fun', 'wow',
-];
-export const NEGATIVE_EN = [
-  'bad', 'terrible', 'hate', 'awful', 'worst', 'worse', 'boring', 'wrong', 'problem', 'problems', 'sad', 'angry', 'useless', 'annoying', 'kills',
-  'disappointed', 'poor', 'fail', 'failed', 'scam', 'spam', 'fake', 'stupid', 'rough', 'quit', 'nobody', 'never', 'dislike', 'unfair',
-];
-export const POSITIVE_ZH = ['好', '棒', '喜欢', '支持', '感谢', '谢谢', '有用', '实用', '参考价值', '不错', '优秀', '厉害', '赞', '精彩', '开心', '满意', '推荐', '好吃'];
-export const NEGATIVE_ZH = ['差', '不好', '讨厌', '失望', '垃圾', '坑', '问题', '折腾', '太慢', '太久', '难受', '骗', '不行', '糟糕', '生气', '夸张'];
-export const POSITIVE_ES = ['bueno', 'buena', 'genial', 'excelente', 'gracias', 'increíble', 'me encanta', 'mejor', 'interesante', 'grande', 'crack', 'top'];
-export const NEGATIVE_ES = ['malo', 'mala', 'peor', 'horrible', 'aburrido', 'mentira', 'odio', 'triste', 'basura'];
+// Sentiment words live with the comments pass: ./commentLexicons.ts.

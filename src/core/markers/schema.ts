@@ -77,6 +77,8 @@ export const commentsSummarySchema = z.object({
   top_engagement_markers: z.array(markerSchema),
   total_comments: z.number().int().nonnegative(),
   total_markers: z.number().int().nonnegative(),
+  /** Comments the spam detector kept out of every marker, theme and the sentiment (extractive engine; absent in older files). */
+  spam: z.object({ count: z.number().int().nonnegative(), comment_ids: z.array(z.string()) }).optional(),
 });
 export type CommentsSummary = z.infer<typeof commentsSummarySchema>;
 

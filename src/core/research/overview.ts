@@ -224,11 +224,14 @@ function group(lines: string[], label: string, list: readonly Marker[], rank: (m
 
 /** Guesses the language of a set of items from titles and marker texts. */
 export function overviewLanguage(inputs: readonly OverviewInput[]): 'en' | 'zh' {
-  const sample = inputs
-    .slice(0, 30)
-    .map(({ item, markers }) => `${item.title} ${markers ? allMarkers(markers).slice(0, 3).map((m) => m.text).join(' ') : (item.transcript?.text ?? '').slice(0, 200)}`)
-    .join('\n');
-  return detectLanguage(sample);
+  // One vote per item (Chinese characters are dense: pooled text would let two Chinese items outvote three English ones).
+  let zh = 0;
+  const sampled = inputs.slice(0, 30);
+  for (const { item, markers } of sampled) {
+    const text = `${item.title} ${markers ? allMarkers(markers).slice(0, 3).map((m) => m.text).join(' ') : (item.transcript?.text ?? item.comments?.text ?? '').slice(0, 400)}`;
+    if (detectLanguage(text) === 'zh') zh++;
+  }
+  return zh * 2 > sampled.length ? 'zh' : 'en';
 }
 
 /**

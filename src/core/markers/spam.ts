@@ -1,0 +1,523 @@
+/**
+ * Spam and self-promotion among comments: links, channel plugs, "subscribe",
+ * engagement bait, job and money scams, solicitations, all caps, character
+ * tricks (you[tube], s p a c e d letters, homoglyphs, invisible characters)
+ * and templates repeated across comments and items. English, Spanish and
+ * Chinese cues.
+ *
+ * Every cue adds a weight to a comment's score; a comment whose score reaches
+ * {@link SPAM_THRESHOLD} is spam. No single weak cue (caps, an emoji run, a
+ * repeated short text, the word "subscribe" in passing, a link inside a long
+ * comment) reaches it alone. The extractive comments pass keeps spam out of
+ * every comment marker, theme and the sentiment.
+ *
+ * @example
+ * const spam = detectSpam(corpus.items.flatMap((i) => spamInputOf(i) ?? []));
+ * spam.get('item-1')?.ids.has(commentId);
+ */
+import type { CorpusItem } from '../corpus/types';
+
+/** The part of a comment the detector reads. */
+export interface SpamComment {
+  id: string;
+  text: string;
+  author?: string;
+}
+
+/** One item's comments; `videoId` makes links to the item's own video harmless. */
+export interface SpamInput {
+  itemId: string;
+  comments: readonly SpamComment[];
+  videoId?: string;
+}
+
+/** The spam of one item: the ids, and why each was flagged. */
+export interface SpamDecision {
+  ids: Set<string>;
+  reasons: Map<string, string[]>;
+  /** Scores of the comments that showed any cue (flagged or not): a suspicion that marker selection can weigh. */
+  scores: Map<string, number>;
+}
+
+export interface CommentScore {
+  score: number;
+  /** Why, one short phrase per cue that fired, strongest first. */
+  reasons: string[];
+}
+
+/** Score at or above which a comment is spam. */
+export const SPAM_THRESHOLD = 1;
+/** What a comment's author having posted spam elsewhere in the corpus adds to it. */
+const AUTHOR_WEIGHT = 0.5;
+/**
+ * Score at or above which a comment that is not spam still shows promotion cues
+ * (a link and little else, "thumbs up if", a repeated template): kept in themes and
+ * sentiment, never the evidence of a marker.
+ */
+export const SUSPECT_THRESHOLD = 0.5;
+
+// ---- normalisation ------------------------------------------------------------------------
+
+/** Cyrillic and Greek letters that look like Latin ones. */
+const HOMOGLYPHS: Record<string, string> = {
+  а: 'a', в: 'b', е: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ү: 'y', һ: 'h',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', У: 'Y', Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S',
+  α: 'a', ο: 'o', ν: 'v', ρ: 'p', τ: 't', υ: 'u', ι: 'i', κ: 'k', ε: 'e', Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+};
+const HOMOGLYPH_CLASS = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'u');
+const INVISIBLE = /[\u200B-\u200D\u2060\u00AD\u180E]/gu;
+/** Words of letters (any script) and digits. */
+const WORD_RUN = /[\p{L}\p{M}\p{N}]+/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_CHARS = new RegExp(CJK.source, 'gu');
+
+interface Normalised {
+  /** Lower-case, NFKC, homoglyphs folded, tricks undone: what the cues read. */
+  text: string;
+  /** The same before lower-casing: where links are looked for ("word.Es" is a typo, "site.es/x" a link). */
+  cased: string;
+  tricks: string[];
+}
+
+/**
+ * Undoes the disguises spam uses so the cues can read it: full-width letters
+ * (NFKC), Cyrillic/Greek look-alikes inside Latin words, invisible characters,
+ * `you[tube]`, `y o u t u b e`, `site . com` / `site dot com`.
+ */
+export function normaliseForSpam(raw: string): Normalised {
+  const tricks: string[] = [];
+  let t = raw.normalize('NFKC');
+  if (/[\p{L}\p{N}][\u200B-\u200D\u2060\u00AD\u180E][\p{L}\p{N}]/u.test(t)) tricks.push('invisible characters');
+  t = t.replace(INVISIBLE, '').replace(/\uFEFF/g, '');
+  // A Latin word with Cyrillic or Greek look-alikes in it ("Рlеаse" with Cyrillic Р, е, а).
+  let mixed = false;
+  t = t.replace(WORD_RUN, (w) => {
+    if (!/[a-zA-Z]/.test(w) || !HOMOGLYPH_CLASS.test(w)) return w;
+    mixed = true;
+    return [...w].map((c) => HOMOGLYPHS[c] ?? c).join('');
+  });
+  if (mixed) tricks.push('look-alike letters');
+  // you[tube], chan(nel): a word broken by brackets.
+  const bracketed = t.replace(/(?<![a-zA-Z])([a-zA-Z]{2,40})[[({]([a-zA-Z]{2,40})[\])}]/g, '$1$2');
+  if (bracketed !== t) {
+    tricks.push('bracketed word');
+    t = bracketed;
+  }
+  // s u b s c r i b e: five or more single letters in a row.
+  const spaced = t.replace(/(?:^|(?<=\s))(?:[a-zA-Z][ _.*-]){4,}[a-zA-Z](?=\s|$|[!?.,])/g, (m) => m.replace(/[ _.*-]/g, ''));
+  if (spaced !== t) {
+    tricks.push('spaced letters');
+    t = spaced;
+  }
+  // "site . com", "site dot com", "site(dot)com".
+  const undotted = t.replace(/(?<![a-zA-Z0-9-])([a-zA-Z0-9-]{2,63})(?:\s+\.\s*|\.\s+|\s*[([]\s*dot\s*[)\]]\s*|\s+dot\s+)(com|net|org)(?=$|[\s/.,!?])/gi, '$1.$2');
+  if (undotted !== t) {
+    tricks.push('disguised link');
+    t = undotted;
+  }
+  // The cues read lower case; bare domains are looked for in the original case (a TLD is lower case: "site.com", not "word.Es").
+  return { text: t.toLowerCase(), tricks, cased: t };
+}
+
+/** What the cues read of a comment: all of it up to 6,000 characters, else its first 5,000 and last 1,000 (bounded work per comment). */
+function scanned(text: string): string {
+  return text.length <= 6_000 ? text : `${text.slice(0, 5_000)}\n${text.slice(-1_000)}`;
+}
+
+// ---- links ------------------------------------------------------------------------------
+
+/** Top-level domains that are no word in English or Spanish: a bare `name.tld` is a link. */
+const TLDS = 'com|net|org|info|biz|ly|gl|gd|ru|su|pl|br|mx|cn|uk|gg|xyz|nl|ro|tk|ml|cf|vip|io|tv|cc|ws|fm';
+/** Other top-level domains ("lo.es", "top.me" are words run together): a link only with a path. */
+const PATH_TLDS = 'co|me|be|de|es|ar|cl|pe|us|in|app|site|online|store|shop|club|link|to|am|fr|it|pt|ga|top|live|click|page|blog|website|space|fun';
+const URL_RE = new RegExp(
+  String.raw`(?:\b[hH][tT][tT][pP][sS]?:\/\/|\b[wW][wW][wW]\.)[^\s<>"')\]]+|(?<![\p{L}\p{N}@.])(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+(?:(?:${TLDS})\b(?:\/[^\s<>"')\]]*)?|(?:${PATH_TLDS})\/[^\s<>"')\]]*)|(?:^|\s)\/?watch\?v=[\w-]{6,}\S*`,
+  'gu',
+);
+const YT_ID = /(?:youtu\.be\/|[?&]v=|\/shorts\/|\/embed\/)([\w-]{11})/i;
+/** subscribe as a verb and its misspellings (not "sub"/"subs", which are also nouns). */
+const SUB_VERB = String.raw`(?:subscribe|subcribe|suscribe|sucscribe|subscibe|subscrive|subscrib)(?!\p{L})`;
+
+/** Hosts whose links are promotion by nature: social profiles, stores, shorteners, music, file and blog hosts, messengers. */
+const PROMO_HOSTS =
+  /(?:^|\.)(?:facebook|fb|twitter|x|instagram|instagr|tiktok|twitch|soundcloud|reverbnation|bandcamp|datpiff|spotify|audiomack|vimeo|dailymotion|kik|snapchat|linktr|patreon|onlyfans|ebay|amazon|etsy|aliexpress|teespring|redbubble|bit|tinyurl|goo|ow|t|is|adf|cutt|shorte|rebrand|mediafire|4shared|megaupload|zippyshare|wattpad|blogspot|wordpress|tumblr|wix|weebly|play\.google|apps\.apple|whatsapp|wa|telegram|discord|discordapp|wechat|weixin)\.[a-z.]+$/i;
+/** Fundraisers and petitions: a request for money or signatures wherever it sits. */
+const FUNDRAISER_HOSTS = /(?:^|\.)(?:gofundme|indiegogo|kickstarter|change|avaaz|patreon|ko-fi|buymeacoffee|paypal|paypal\.me|gogetfunding|fundly|crowdrise|leetchi|vakinha|verkami|goteo)\.[a-z.]+$/i;
+/** Hosts of sources a sensible comment cites. */
+const SOURCE_HOSTS = /(?:^|\.)(?:wikipedia\.org|wikimedia\.org|github\.com|doi\.org|arxiv\.org|scholar\.google\.[a-z.]+|ncbi\.nlm\.nih\.gov|who\.int|bbc\.(?:co\.uk|com)|reuters\.com|apnews\.com|nytimes\.com|theguardian\.com|elpais\.com|elmundo\.es|rtve\.es|[a-z0-9-]+\.(?:gov|edu|gob\.[a-z]{2}|edu\.[a-z]{2}|ac\.[a-z]{2}))$/i;
+const REFERRAL = /[?&#](?:ref|rb|r|aff|affiliate|affid|referral|refer|invite|friend|promo|utm_source|icep_\w+|campid)=|\/(?:ref|refer|referral|invite|aff|partners?)\//i;
+
+interface LinkCue {
+  weight: number;
+  reason: string;
+}
+
+function hostOf(url: string): string {
+  const m = /^(?:https?:\/\/)?([^/?#\s:]+)/i.exec(url.replace(/^\/?watch\?/, 'youtube.com/watch?'));
+  return (m?.[1] ?? '').toLowerCase().replace(/^www\d*\./, '').replace(/^m\./, '');
+}
+
+/** Links of a normalised comment: none when every link points at the item's own video. */
+function linkCue(cased: string, videoId: string | undefined): LinkCue | undefined {
+  const urls = [...cased.matchAll(URL_RE)].map((m) => m[0].trim());
+  if (!urls.length) return undefined;
+  const outside = urls.filter((u) => {
+    const id = YT_ID.exec(u)?.[1];
+    return !(videoId && id && id.toLowerCase() === videoId.toLowerCase());
+  });
+  if (!outside.length) return undefined;
+  const hosts = outside.map(hostOf);
+  const rest = urls.reduce((s, u) => s.replace(u, ' '), cased);
+  // Words beside the links (two Chinese characters count as one).
+  const words = (rest.match(WORD_RUN) ?? []).length + (rest.match(CJK_CHARS) ?? []).length / 2;
+  if (hosts.every((h) => SOURCE_HOSTS.test(h)) && !outside.some((u) => REFERRAL.test(u))) return { weight: 0.2, reason: 'link to a source' };
+  if (outside.some((u) => REFERRAL.test(u))) return { weight: 1.2, reason: 'referral link' };
+  if (hosts.some((h) => FUNDRAISER_HOSTS.test(h))) return { weight: 1.2, reason: 'fundraiser link' };
+  if (hosts.some((h) => PROMO_HOSTS.test(h))) return { weight: words >= 25 ? 0.8 : 1.2, reason: 'promotional link' };
+  // A link with little else is an advertisement; a link inside a comment that says something is a reference.
+  if (words < 10) return { weight: 1.2, reason: 'bare link' };
+  if (words < 20) return { weight: 0.8, reason: 'link' };
+  return { weight: 0.4, reason: 'link' };
+}
+
+// ---- cues -------------------------------------------------------------------------------
+
+interface Cue {
+  re: RegExp;
+  weight: number;
+  reason: string;
+}
+
+/** Nouns a self-promotion points at. */
+const PROMO_NOUN = String.raw`(?:chann?ell?s?|chann?el|chanel|chhanel|channal|chanell|vids?|vidios?|videos?|vlogs?|music|songs?|covers?|tracks?|mixtapes?|raps?|beats?|remix(?:es)?|album|ep|single|page|profile|stream|blog|website|site|app|game|book|account|insta(?:gram)?|twitter|facebook|fb|ig|tiktok|twitch|soundcloud|playlist|band|content|stuff|work|project|shop|store|movie|film|parody|youtube|yt|art|designs?|clothing|shirts?|products?|podcast|link)`;
+const SELF = String.raw`(?:my|our|mah|me|us)`;
+const ADJ = String.raw`(?:[\p{L}'-]+\s+){0,3}`;
+const PLEASE = String.raw`(?:please|pls|plz+|plez|pleas|pleaz|pleaase|pleaaase)`;
+/** subscribe and its misspellings, never "subscribed"/"subscriber(s)". */
+const SUB = String.raw`(?:sub(?:s|scribes?|scrib|cribe|crib|scibe|sribe)?|suscribe|suscrib|sucscribe|subscrive)(?!\p{L})`;
+
+/** Matched on the lower-cased normalised text (no `i` flag: case folding under `u` is slow). */
+const CUES: readonly Cue[] = [
+  // Channel plugs.
+  { re: new RegExp(String.raw`\b(?:check|chek|chack|checkout|cheak)(?:ing)?\s+(?:out\s+)?${SELF}\b(?!\s+(?:out\s+)?(?:on|at|in)\b)`, 'u'), weight: 1.2, reason: 'channel plug' },
+  { re: new RegExp(String.raw`\b(?:check|take a look at|look at|watch|see)\s+(?:out\s+)?(?:this|these|the|our|my)\s+(?:new\s+|latest\s+|funny\s+|awesome\s+)?(?:video|playlist|channel|website|site|page|app|mixtape|link)\s+(?:on|at)\s+(?:youtube|youtu|facebook|twitter|instagram|soundcloud|twitch)`, 'u'), weight: 1.2, reason: 'shared-video template' },
+  { re: new RegExp(String.raw`\bcheck\s+(?:out\s+)?(?:this|these)\s+(?:\S+\s+){0,2}?(?:video|playlist|channel|website|site|page|app|mixtape|remix|cover|track|song|rap|link)s?\b`, 'u'), weight: 0.8, reason: 'plug' },
+  { re: new RegExp(String.raw`\b(?:visit|watch|see|view|listen\s+to|hear|look\s+(?:at|up)|go\s+(?:to|on|check|see|watch|look\s+at)|come\s+(?:to|and\s+\w+|check|see|watch)|follow|add|join|support|share|like|download|install|buy|try|vote\s+for|donate\s+to|help|promote|spread|throw\s+a\s+sub\s+on|sub(?:scribe)?\s+(?:to|on|in)|suscri\w*\s+(?:to|a))\s+(?:out\s+)?${SELF}\s+${ADJ}${PROMO_NOUN}\b`, 'u'), weight: 1.2, reason: 'channel plug' },
+  { re: new RegExp(String.raw`\b(?:on|in|at|to|from)\s+(?:my|our)\s+(?:new\s+|youtube\s+|yt\s+|music\s+|gaming\s+)?(?:chann?ell?|chanel|chhanel|channal)\b`, 'u'), weight: 0.8, reason: 'channel plug' },
+  { re: new RegExp(String.raw`\b(?:my|our)\s+(?:new\s+|first\s+|own\s+|little\s+|small\s+|youtube\s+|yt\s+|music\s+|gaming\s+){0,2}(?:chann?ell?|chanel|chhanel|channal|mixtape|soundcloud|twitch|vids|vidios)\b`, 'u'), weight: 0.5, reason: 'own channel' },
+  { re: /\b(?:new|small|little|young|upcoming|aspiring)\s+(?:youtuber|youtube channel|channel|rapper|artist|producer|singer|band|musician|streamer)\b/u, weight: 0.5, reason: 'self-introduction' },
+  { re: /\b(?:i'?m|i\s+am|im|we'?re|we\s+are)\s+(?:an?\s+)?(?:[\p{L}\p{N}'/-]+\s+){0,3}?(?:youtuber|rapper|songwriter|music producer|producer|beatboxer|vlogger|streamer|artist|musician|singer|dj|band)\b|\b(?:i'?m|i\s+am|im)\s+(?:getting|growing)\s+(?:popular|known|famous|big|as\s+an?\s+\w+)|\bi\s+(?:rap|sing|produce|beatbox)\b|\bmy\s+(?:fans|subscribers|followers|listeners)\b/u, weight: 0.6, reason: 'self-introduction' },
+  { re: /\bi\s+(?:make|do|upload|post|create|film)\s+(?:[\p{L}\p{N}]+\s+){0,3}?(?:videos?|vids|covers?|music|songs?|raps?|beats?|montages?|vlogs?|lets\s?plays?|tutorials|remixes)\b/u, weight: 0.6, reason: 'self-introduction' },
+  { re: /\b(?:just\s+)?(?:started|made|created|opened|launched)\s+(?:my|a|our)\s+(?:new\s+|first\s+|own\s+)?(?:youtube\s+|yt\s+|gaming\s+|music\s+)?channel\b/u, weight: 0.8, reason: 'self-introduction' },
+  { re: /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:did|made|recorded|wrote|uploaded|posted|produced|released|dropped|designed|created)\s+(?:a|an|my|our|some|this|the|new)\s+(?:[\p{L}\p{N}'-]+\s+){0,3}?(?:cover|covers|remix|song|video|parody|track|rap|beat|mixtape|music\s+video|album|ep|t-?shirts?|shirts?|hoodies?|app|game|book)\b|\b(?:my|our)\s+(?:new\s+|hit\s+|latest\s+|first\s+)(?:song|single|track|mixtape|album|video|cover|remix)\b|\bthis\s+is\s+(?:my|our)\s+(?:new\s+)?(?:playlist|channel|song|track|mixtape|page|band)\b/u, weight: 0.5, reason: 'own work' },
+  { re: /\bcheck\s+(?:it|them|em|'em|’em)\s+out\b|\bif\s+(?:you|u)\s+(?:want\s+to|wanna)\s+(?:check|watch|listen|see|hear)\b/u, weight: 0.5, reason: 'check it out' },
+  { re: /\bit\s+would\s+(?:really\s+)?(?:mean\s+(?:a\s+lot|the\s+(?:absolute\s+)?world|so\s+much|everything)|be\s+(?:wonderful|awesome|great|amazing|nice|appreciated))\b|\b(?:would|will)\s+(?:really\s+|greatly\s+|much\s+)?appreciate\s+(?:it\s+)?if\b|\btake\s+(?:just\s+)?(?:\d+|a|one|a\s+few)\s+(?:sec(?:ond)?s?|min(?:ute)?s?)\b|\bgive\s+(?:\d+|a|one|two|a\s+few)\s+(?:sec(?:ond)?s?|min(?:ute)?s?)\s+of\s+your\b|\bgive\s+(?:me|us)\s+(?:a|one)\s+(?:chance|shot|try)\b|\bi\s+(?:know|promise)\s+(?:you|u|most\s+people|people)?\s*(?:hate|don'?t\s+like|skip|tend\s+to\s+skip)\s+(?:these|this|comments)|\bsorry\s+for\s+(?:the\s+)?(?:spam|advertising|self[\s-]?promo)|\b(?:self|shameless)[\s-]?promo(?:tion)?\b|\b(?:please|plz|pls)\s+(?:help|support|join|follow|add)\s+(?:me|us)\b|\b(?:help|support)\s+(?:me|us)\s+(?:please|plz|pls)\b|\bhelp\s+(?:me|us)\s+out\b|\bspread\s+the\s+word\b/u, weight: 0.6, reason: 'plea' },
+  { re: /\b(?:i|we)\s+(?:sell|'m\s+selling|am\s+selling|are\s+selling)\b|\bfor\s+(?:only|just)\s+\$\s?\d|\bonly\s+\$?\d+\s*(?:dollars|\$|usd|€)|\b\d+\s*%\s*off\b|\bfree\s+shipping\b|\b(?:out|available)\s+now\b|\bnow\s+available\b|\bavailable\s+(?:on|in|at)\s+(?:itunes|amazon|google\s+play|app\s+store|spotify|ebay)\b|\bon\s+itunes\b/u, weight: 0.6, reason: 'sale' },
+  { re: /\b(?:watch|check\s+out|listen\s+to|hear|download)\s+(?:\S+\s+){0,3}?(?:latest|new|newest|brand\s+new)\s+(?:\S+\s+){0,2}?(?:single|video|song|track|album|mixtape|music\s+video|trailer)\b|\b(?:please|plz|pls|go|just)\s+(?:look\s+up|search(?:\s+for)?|google)\s+|(?:^|[.!?]\s*)search\s+["“]/u, weight: 0.6, reason: 'plug' },
+  { re: /\bcheck\s+out\s+(?:\S+\s+){0,3}?(?:channel|chanel|page|mixtape|soundcloud|twitch)\b/u, weight: 1.0, reason: 'channel plug' },
+  { re: new RegExp(String.raw`\bgive\s+(?:my|our)\s+${ADJ}${PROMO_NOUN}\s+a\s+(?:chance|listen|try|shot|view|look|like|thumbs\s+up)\b`, 'u'), weight: 1.2, reason: 'channel plug' },
+  { re: /\bcheck\s+out\s+(?:\S+\s+){0,3}?(?:song|single|track|album|music\s+video|rap|remix|cover)\b/u, weight: 0.6, reason: 'plug' },
+  { re: /\bcheck(?:ed|ing)?\s+out\s+(?:some\s+of\s+|all\s+of\s+|one\s+of\s+)(?:my|our)\b/u, weight: 1.0, reason: 'channel plug' },
+  { re: new RegExp(String.raw`\bcheck\s+(?:me|us)\s+out\b|\b(?:check|visit|watch|see)\s+(?:my|our)\b`, 'u'), weight: 0.3, reason: 'plug' },
+  // Subscribe.
+  { re: new RegExp(String.raw`\b${SUB}\s+(?:to\s+|on\s+|in\s+|for\s+)?(?:me|us|my|our|mah|mine)\b`, 'u'), weight: 1.2, reason: 'subscribe to me' },
+  { re: new RegExp(String.raw`\b(?:sub|subscribe|follow|like|f|l|s)\s*(?:4|for|2|to)\s*(?:sub|subscribe|follow|like|f|l|s)\b|\b(?:i'?ll|i will|ill|i|and i|will)\s+(?:sub(?:scribe)?|follow|like|add)\s+(?:you\s+|u\s+|ya\s+|yours?\s+)?back\b|\b${SUB}\s+back\b`, 'u'), weight: 1.2, reason: 'sub for sub' },
+  { re: new RegExp(String.raw`(?:^|[.!?,:;\n]\s*|\b(?:${PLEASE}|and|&|n|so|to|now|guys|everyone|everybody|hey|come|go|also|pls)\s+)${SUB}\b(?!\s+(?:button|count|box|feed|list|numbers?|rate)\b)`, 'u'), weight: 1.0, reason: 'subscribe' },
+  { re: new RegExp(String.raw`\b${SUB}\s+(?:if|and|&|for|pl[sz]|please|now|!)|\b${SUB}\s+to\s+[+@]\w|(?<!\b(?:to|will|'ll|ll|gonna|just|had|have|did|would|'d|not|never|i|I)\s+)\b${SUB_VERB}\s*[!.)]*\s*$`, 'u'), weight: 1.0, reason: 'subscribe' },
+  { re: /\b(?:tell|show)\s+me\s+(?:about\s+)?your\s+channel\b|\b(?:sub|subscribe|follow)\s+(?:to\s+)?each\s+other\b/u, weight: 1.0, reason: 'sub for sub' },
+  { re: /\b(?:click|tap|hit|press|smash)\s+(?:on\s+)?(?:the|that)\s+(?:subscribe|sub|like|bell)\b|\b(?:click|tap|hit|press|smash)\s+(?:on\s+)?(?:subscribe|sub|like|bell)\s+(?:button|icon)\b/u, weight: 0.8, reason: 'call to action' },
+  { re: /\b(?:can|could|may|let)\s+(?:i|we|me|us)\s+(?:get|have|gain)\s+(?:some\s+|more\s+|free\s+)?(?:views|subs|subscribers|likes|followers)\b/u, weight: 0.6, reason: 'subscriber goal' },
+  { re: new RegExp(String.raw`\b${SUB_VERB}`, 'u'), weight: 0.6, reason: 'subscribe' },
+  { re: /\b(?:\d[\d.,]*k?|a few|some|more)\s+(?:subs|subscribers|followers|likes|views)\s+(?:by|before|this|tonight|today|until|till)\b|\b(?:help\s+me|help\s+us|want\s+to|wanna|trying\s+to|i\s+want)\s+(?:to\s+)?(?:get|reach|hit|grow|gain|achieve|make\s+it\s+to)\s+(?:\S+\s+){0,3}?(?:subs|subscribers|followers|likes|views|goal)\b|\bif\s+(?:i|we)\s+(?:get|reach|hit)\s+\S+\s+(?:subs|subscribers|followers|likes)\b|\b(?:i|we)\s+(?:have|got|hit|reached)\s+(?:over\s+|almost\s+|only\s+)?\d[\d.,]*k?\s+(?:subs|subscribers)\b|\bgoal[\s:-]+\d+\s*(?:subs|subscribers)|\bmy\s+first\s+subscriber\b|\b(?:subs|subscribers)\s+(?:needed|wanted|please)\b/u, weight: 1.0, reason: 'subscriber goal' },
+  // Engagement bait.
+  { re: /(?<!\b(?:i|i\s+really|i\s+do|really|you|u)\s+)\blike\s+(?:this|my|our)\s+(?:comment|pic|picture|photo|post|page|status|fan\s?page)\b|\bthumbs\s+up\s+(?:this|my)\s+comment\b|\bdon'?t\s+like\s+this\s+comment\b|\blike\s+if\s+you\s+(?:agree|are|re|'re)\b(?!\s+(?:here|watching))/u, weight: 1.0, reason: 'engagement bait' },
+  { re: /\b(?:like|thumbs\s+up|thumb\s+up)\s+if\b|\bgive\s+(?:it|this|me|my\s+\w+)\s+a\s+(?:like|thumbs\s+up)\b|\bshare\s+(?:this|it)\s+(?:with|on|to)\b|\blike\s*(?:&|and)\s*share\b/u, weight: 0.5, reason: 'engagement bait' },
+  { re: /\bfor\s+no\s+reason\b/u, weight: 0.4, reason: 'engagement bait' },
+  // Social handles.
+  { re: /\b(?:follow|add|find|dm|message|hit)\s+(?:me|us|him|her|them)\s+(?:up\s+)?(?:on|at|@)\s*(?:twitter|insta(?:gram)?|ig|facebook|fb|kik|skype|snapchat|snap|tiktok|twitch|tumblr|vine|tsu|google\+|whatsapp|telegram)\b|\b(?:follow|add)\s+(?:me|us)\b(?!\s+(?:through|into|around|as|to\s+the))|(?:^|\s)(?:kik|skype|snapchat|snap|ig|insta|twitter|whatsapp|wsp|telegram|line|wechat)\s*[:=-]\s*@?[\w.]{3,}/u, weight: 1.0, reason: 'social handle' },
+  { re: /(?:^|\s)@[a-z0-9_.]{3,}\b.*\b(?:follow|add|check)\b|\b(?:follow|add|check\s+out)\b.*(?:^|\s)[@+][a-z0-9_.]{3,}/u, weight: 0.7, reason: 'social handle' },
+  // Money, jobs and scams.
+  { re: /\b(?:earn|make|making|made|get|getting|win|winning|generate|receive|claim)\s+(?:\$\s?\d[\d,.]*k?\s+|\d[\d,.]*k?\s*(?:\$|dollars?|usd|bucks|€|euros?|pounds?)\s+)?(?:(?:some|real|free|easy|extra|quick|fast|online|passive|more|big|serious|instant)\s+)*(?:money|cash|income|dollars|bucks|bitcoins?|btc|robux|v-?bucks|gift\s*cards?|giftcards?|itunes\s+(?:codes?|cards?)|credits|coins|gems)\b/u, weight: 1.0, reason: 'money offer' },
+  { re: /\$\s?\d[\d,.]*k?\s*\+?\s*(?:a|per|\/|every|each)\s*(?:day|week|hour|hr|month|daily|weekly)\b|\b\d[\d,.]*k?\s*(?:dollars|usd|bucks|euros?|€)\s*(?:a|per|\/|every|each)\s*(?:day|week|hour|month)\b/u, weight: 0.6, reason: 'money per day' },
+  { re: /\b(?:make|earn|making|earning|start\s+earning|generate)\s+(?:up\s+to\s+|over\s+|at\s+least\s+)?(?:\$\s?\d|\d[\d,.]*k?\s*(?:dollars|usd|bucks|€|euros?))/u, weight: 0.6, reason: 'money offer' },
+  { re: /\bget\s+paid\b|\bpaid\s+(?:for|to)\s+(?:sharing|liking|commenting|watching|posting|surveys?)\b|\b(?:work|working|job|jobs)\s+(?:from|at)\s+home\b|\bpassive\s+income\b|\bfinancial\s+freedom\b/u, weight: 1.0, reason: 'job or money scam' },
+  { re: /\bfree\s+(?:\$?\d+\s+)?(?:gift\s*cards?|giftcards?|itunes|psn|xbox(?:\s+live)?|robux|v-?bucks|iphones?|ipads?|money|cash|stuff|codes?|skins?|followers|subscribers|likes|views|cs\s*:?\s*go|games?|apps?|credits|coins|gems|premium)\b|\bgive\s?aways?\b|\bpaypal\s+(?:money|cash|giveaway)\b|\b(?:free|win)\s+(?:an?\s+)?(?:iphone|ipad|ps4|xbox|gift)\b/u, weight: 1.0, reason: 'freebie offer' },
+  { re: /\bhack(?:ed|ing|s)?\s+(?:any\s+)?(?:facebook|fb|instagram|insta|account|password|wifi)|\b(?:facebook|fb|instagram)\s+(?:account\s+)?hack\b|\bpenis\s+enlarg|\bweight\s+loss\s+(?:pills?|secret)|\bhot\s+singles\b|\b(?:dating|cam|sex)\s+(?:site|chat|girls)\b|\b(?:bitcoin|btc|eth)\s+(?:address|wallet)\b|\bdonate\s+(?:bitcoins?|btc|crypto)\b/u, weight: 1.0, reason: 'scam' },
+  { re: /\b(?:bitcoin|btc|crypto(?:currency)?|forex|binary\s+options?)\s+(?:trading|trader|investment|mining|expert|broker|mentor|signals?)\b|\b(?:invest(?:ed|ing)?|trad(?:ed|ing))\s+with\s+(?:mr|mrs|ms|miss|dr|expert)\.?\b|\b(?:whatsapp|telegram|wa\.me)\b[^.!?\n]{0,30}\+?\d[\d\s-]{7,}|\+\d{1,3}[\s-]?\d{3}[\s-]?\d{3,4}[\s-]?\d{3,4}/u, weight: 1.0, reason: 'investment scam' },
+  { re: /\b(?:dm|inbox|pm)\s+(?:me|us)\b|\b(?:contact|message|text|reach|email)\s+(?:me|us|him|her)\s+(?:on|via|at|through)\b/u, weight: 0.5, reason: 'contact request' },
+  // Solicitations: votes, donations, fundraisers, petitions, contests.
+  { re: /\b(?:please|pls|plz|everyone|everybody|guys)\s+(?:\w+\s+)?(?:vote|donate|sign)\b|\bvote\s+(?:for\s+)?(?:me|us|my|our)\b|\b(?:donate|donation|donations)\s+(?:to|for)\s+(?:me|us|my|our|help)\b|\bhelp\s+(?:me|us)\s+(?:get|reach|win|go\s+to|pay|raise|fund|save|give|buy)\b|\bsign\s+(?:the|this|my|our)\s+petition\b|(?:^|[.!?:]\s*|\b(?:please|pls|plz|do|go|and)\s+)vote\b(?!\s+(?:for\s+)?(?:him|her|them|trump|biden|the\s+party))|\bvote\s+(?:for\s+)?\S+\s+(?:please|plz|pls|daily|now)\b|\b(?:delete|remove)\s+(?:the\s+)?spaces\b|\b(?:support|back)\s+(?:my|our)\s+(?:project|campaign|kickstarter|cause)\b/u, weight: 1.0, reason: 'solicitation' },
+  { re: /\b(?:click|tap|open)\s+(?:on\s+)?(?:the\s+|this\s+|my\s+)?(?:link|here|below)\b|\blink\s+(?:below|in\s+(?:my|the)\s+(?:bio|description|channel))\b|\bdownload\s+(?:it\s+)?(?:now|here|free|for\s+free)\b|\bregister\s+(?:here|now|for\s+free)\b|\bsign\s+up\s+(?:here|now|for\s+free|free)\b|\bjoin\s+(?:now|here|for\s+free|our\s+team)\b|\bbuy\s+(?:now|these|this|our|my)\b|\b(?:use|enter)\s+(?:my\s+)?(?:code|coupon|promo)\b/u, weight: 0.8, reason: 'call to action' },
+  // Spanish.
+  { re: /\b(?:suscr[ií]b(?:e|ete|anse|ete|irse|ase|ite)|subscr[ií]b(?:ete|anse|irse)|s[ií]g(?:ue|a)(?:me|nos|n)|s[ií]ganme|visit(?:a|en|ad|e)|p[aá]s(?:ate|ense|en)\s+por|mir(?:a|en|ad)|vean|ve(?:d|an)?|escuch(?:a|en|ad)|ap[oó]y(?:a|en)(?:me|nos)?|comp[aá]rt(?:e|an)(?:lo)?|dale\s+like\s+a)\s+(?:a\s+|en\s+|por\s+)?(?:mi|nuestro|nuestra|mis)\s+(?:nuevo\s+|nueva\s+|peque[ñn]o\s+)?(?:canal|video|v[ií]deo|v[ií]deos|m[uú]sica|canci[oó]n|p[aá]gina|perfil|instagram|tiktok|cuenta|twitch|stream|tienda|contenido|blog)/u, weight: 1.2, reason: 'channel plug' },
+  { re: /\b(?:los|las|les|te|os)\s+invito\s+a\s+(?:\S+\s+){0,3}?(?:mi|nuestro)\s+(?:canal|video|v[ií]deo|p[aá]gina|perfil|cuenta)|\b(?:los|las|les|te|os)\s+invito\s+a\s+(?:suscribirse|subscribirse|suscribirte|seguirme|ver\s+mi)/u, weight: 1.2, reason: 'channel plug' },
+  { re: /(?:^|[.!?,\s])(?:suscr[ií]bete|suscr[ií]banse|suscribanse|subscr[ií]bete|s[ií]gueme|s[ií]ganme)\b/u, weight: 1.0, reason: 'subscribe' },
+  { re: /\b(?:en|a)\s+mi\s+canal\b|\bmi\s+(?:nuevo\s+)?canal\s+(?:de\s+youtube\s+)?(?:es|se\s+llama|tiene)\b/u, weight: 0.5, reason: 'own channel' },
+  { re: /\bgan(?:a|ar|e|é|en|ando)\s+(?:\$\s?\d[\d.,]*\s+|\d[\d.,]*\s*(?:€|\$|d[oó]lares|euros|pesos)\s+)?(?:dinero|plata|lana|efectivo|ingresos)\s+(?:desde\s+(?:casa|tu\s+casa|el\s+celular|tu\s+m[oó]vil)|f[aá]cil|r[aá]pido|extra|online|por\s+internet|al\s+d[ií]a|por\s+d[ií]a|diari[oa]s?|sin\s+(?:salir|invertir))|\btrabaj(?:o|ar|a)\s+desde\s+(?:casa|tu\s+casa)\b|\bingresos\s+(?:extra|pasivos)\b|\b\d[\d.,]*\s*(?:€|\$|d[oó]lares|euros|pesos)\s+(?:al|por|cada)\s+(?:d[ií]a|semana|hora)\b|\bgratis\s+(?:robux|pavos|diamantes|tarjetas?\s+de\s+regalo)\b/u, weight: 1.0, reason: 'job or money scam' },
+  { re: /\b(?:escr[ií]b(?:eme|anme|enos)|cont[aá]ct(?:ame|enme|anos)|m[aá]nd(?:ame|enme|arme)|habl(?:ame|enme))\s+(?:al|por|un|en|a)?\s*(?:whatsapp|wsp|wasap|telegram|dm|md|privado|inbox)\b/u, weight: 1.0, reason: 'contact request' },
+  // Portuguese, next door to Spanish in many comment sections.
+  { re: /\b(?:se\s+)?inscrev(?:a|am|e|er)(?:-se|-te)?\s+(?:no|em|ao)\s+(?:meu|nosso)\s+canal|\b(?:visit(?:e|em|a)|assist(?:a|am)|conhe[çc]a(?:m)?|confira(?:m)?|d[eê](?:em)?\s+uma\s+olhada\s+no)\s+(?:o\s+)?(?:meu|nosso)\s+(?:canal|v[ií]deo|clipe|perfil|instagram)/u, weight: 1.2, reason: 'channel plug' },
+  // Chinese.
+  { re: /加(?:我)?(?:微信|薇信|威信|徽信|v信|vx|wx|v|q|qq|扣扣|群)|(?:微信|薇信|威信|(?<![a-z])(?:vx|wx|qq)|扣扣)(?:号)?[:：]\s*[a-z0-9_-]{5,}|(?:微信|薇信|威信|扣扣)(?:号)?\s*[a-z0-9_-]{5,}|(?:(?<![a-z])qq|微信)群/u, weight: 1.2, reason: 'contact handle' },
+  { re: /兼职|日赚|日入|月入[过上]?[一二三四五六七八九十百千万\d]|躺赚|刷单|打字员|网赚|高薪招聘|在家(?:就能|也能|轻松)?赚钱|轻松赚钱|手机赚钱|每天(?:赚|收入)[一二三四五六七八九十百千万\d]|免费领取|低价出售|代购|博彩|彩票(?:平台|计划)|贷款(?:秒批|无抵押)/u, weight: 1.0, reason: 'job or money scam' },
+  { re: /(?:关注|订阅|看看|来看|支持|去看)(?:一下)?我(?:的)?(?:频道|主页|视频|账号|頻道)|(?:订阅|關注|关注)(?:我|本频道)|我的(?:频道|頻道|主页)(?:有|更新|每天)|互[关粉赞]|求(?:关注|订阅|点赞|赞)|点击(?:链接|下方|主页)|私信我|看我主页/u, weight: 1.2, reason: 'channel plug' },
+];
+
+/** A line or phrase repeated three or more times inside one comment ("follow me follow me follow me"). */
+function repeatsInside(text: string): boolean {
+  const words = text.match(WORD_RUN) ?? [];
+  if (words.length < 9) return false;
+  for (const n of [2, 3, 4, 5]) {
+    const seen = new Map<string, number>();
+    for (let i = 0; i + n <= words.length; i++) {
+      const k = words.slice(i, i + n).join(' ');
+      const c = (seen.get(k) ?? 0) + 1;
+      seen.set(k, c);
+      if (c >= 3 && new Set(words.slice(i, i + n)).size > 1) return true;
+    }
+  }
+  return false;
+}
+
+function capsCue(raw: string): boolean {
+  raw = raw.replace(URL_RE, ' ');
+  const letters = raw.match(/\p{L}/gu) ?? [];
+  if (letters.length < 15) return false;
+  const upper = raw.match(/\p{Lu}/gu) ?? [];
+  return upper.length / letters.length >= 0.8;
+}
+
+/** Cues that only ever strengthen a promotion cue. */
+const WEAK = new Set(['all caps', 'repetition', 'excessive punctuation', 'emoji run', 'decoration', 'odd spacing', 'character tricks', 'link to a source']);
+/** What the weak cues add together at most. */
+const MAX_WEAK = 0.35;
+
+/**
+ * Scores one comment on its own (no corpus context): the sum of the weights
+ * of the cues it shows, each cue class counted once.
+ *
+ * @example
+ * scoreComment('Check out my channel!').score >= SPAM_THRESHOLD // true
+ * scoreComment('I subscribed after this episode, great guests').score < SPAM_THRESHOLD // true
+ */
+export function scoreComment(text: string, context: { videoId?: string } = {}): CommentScore {
+  text = scanned(text);
+  const n = normaliseForSpam(text);
+  const hits = new Map<string, number>();
+  const add = (reason: string, weight: number): void => {
+    hits.set(reason, Math.max(hits.get(reason) ?? 0, weight));
+  };
+  const link = linkCue(n.cased, context.videoId);
+  if (link) add(link.reason, link.weight);
+  for (const c of CUES) if (c.re.test(n.text)) add(c.reason, c.weight);
+  // Nobody disguises a link to a source: a disguised link is promotion in itself.
+  if (n.tricks.includes('disguised link')) add('disguised link', 0.6);
+  // Tricks, caps, repetition and decoration only ever strengthen promotion (together at most MAX_WEAK): without it they are not looked at.
+  if (![...hits.keys()].some((r) => !WEAK.has(r))) return { score: 0, reasons: [] };
+  if (n.tricks.includes('bracketed word') || n.tricks.includes('look-alike letters') || n.tricks.includes('invisible characters')) add('character tricks', 0.3);
+  else if (n.tricks.includes('spaced letters')) add('odd spacing', 0.2);
+  if (capsCue(text)) add('all caps', 0.3);
+  if (repeatsInside(n.text)) add('repetition', 0.3);
+  if (/([!?.])\1{5,}/u.test(text)) add('excessive punctuation', 0.1);
+  if ((text.match(/\p{Extended_Pictographic}/gu) ?? []).length >= 10) add('emoji run', 0.1);
+  if (/[▬░▒▓█▄▀■◆۩۞ஜ]{3,}/u.test(text)) add('decoration', 0.2);
+  const promo = [...hits].filter(([r]) => !WEAK.has(r));
+  const weak = [...hits].filter(([r]) => WEAK.has(r)).reduce((a, [, w]) => a + w, 0);
+  const score = promo.reduce((a, [, w]) => a + w, 0) + Math.min(weak, MAX_WEAK);
+  const reasons = [...hits].sort((a, b) => b[1] - a[1]).map(([r]) => r);
+  return { score: Math.round(score * 100) / 100, reasons };
+}
+
+// ---- templates across comments ------------------------------------------------------------
+
+/** Letters and digits only, lower-case, runs of a repeated letter shortened: "Subscribe!!!" ≈ "subscribeee". */
+function templateWords(text: string): string[] {
+  const n = normaliseForSpam(scanned(text)).text.replace(URL_RE, ' ');
+  const out: string[] = [];
+  for (const w of n.match(WORD_RUN) ?? []) {
+    if (CJK.test(w)) for (const ch of w) out.push(ch);
+    else out.push(w.replace(/(\p{L})\1{2,}/gu, '$1$1'));
+  }
+  return out;
+}
+
+class UnionFind {
+  private readonly parent: number[];
+  constructor(n: number) {
+    this.parent = Array.from({ length: n }, (_, i) => i);
+  }
+  find(i: number): number {
+    while (this.parent[i] !== i) {
+      this.parent[i] = this.parent[this.parent[i]!]!;
+      i = this.parent[i]!;
+    }
+    return i;
+  }
+  union(a: number, b: number): void {
+    const x = this.find(a);
+    const y = this.find(b);
+    if (x !== y) this.parent[Math.max(x, y)] = Math.min(x, y);
+  }
+}
+
+interface Flat {
+  itemIndex: number;
+  comment: SpamComment;
+  words: string[];
+}
+
+/**
+ * Near-duplicate groups: comments of eight words or more sharing their whole
+ * normalised text, or their first or last eight words. A group's weight grows
+ * with its size, the items it spans and whether one author posts it again.
+ */
+function templateWeights(flat: readonly Flat[], itemCount: number): Map<number, { weight: number; reason: string }> {
+  const uf = new UnionFind(flat.length);
+  const keys = new Map<string, number>();
+  const join = (key: string, i: number): void => {
+    const j = keys.get(key);
+    if (j === undefined) keys.set(key, i);
+    else uf.union(i, j);
+  };
+  const K = 8;
+  flat.forEach((f, i) => {
+    if (f.words.length < K) return;
+    join(`w:${f.words.join(' ')}`, i);
+    join(`h:${f.words.slice(0, K).join(' ')}`, i);
+    join(`t:${f.words.slice(-K).join(' ')}`, i);
+  });
+  const mirror = mirroredItems(flat, itemCount);
+  const groups = new Map<number, number[]>();
+  flat.forEach((f, i) => {
+    if (f.words.length < K) return;
+    const r = uf.find(i);
+    const g = groups.get(r);
+    if (g) g.push(i);
+    else groups.set(r, [i]);
+  });
+  const out = new Map<number, { weight: number; reason: string }>();
+  for (const all of groups.values()) {
+    if (all.length < 2) continue;
+    // The same comment in two copies of one item (mirrored items) counts once.
+    const seen = new Set<string>();
+    const members = all.filter((i) => {
+      const f = flat[i]!;
+      const k = `${mirror.find(f.itemIndex)}|${f.comment.author?.trim().toLowerCase() ?? ''}|${f.words.join(' ')}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    if (members.length < 2) continue;
+    const items = new Set(members.map((i) => mirror.find(flat[i]!.itemIndex))).size;
+    const authors = members.map((i) => flat[i]!.comment.author?.trim().toLowerCase()).filter((a): a is string => !!a);
+    const sameAuthor = authors.length > new Set(authors).size;
+    const words = Math.min(...members.map((i) => flat[i]!.words.length));
+    let weight = 0;
+    if (members.length >= 3 && items >= 2 && words >= 10) weight = 1;
+    else if ((sameAuthor || items >= 2) && words >= 8) weight = 0.6;
+    else if (members.length >= 3) weight = 0.4;
+    if (!weight) continue;
+    const reason = items >= 2 ? `template repeated in ${items} items` : `template repeated ${members.length}×`;
+    for (const i of all) out.set(i, { weight, reason });
+  }
+  return out;
+}
+
+/**
+ * Items that are copies of each other (a third or more of the long comments of
+ * the smaller one also in the other, word for word): their shared comments are
+ * one comment, not a campaign across items.
+ */
+function mirroredItems(flat: readonly Flat[], itemCount: number): UnionFind {
+  const uf = new UnionFind(itemCount);
+  const long = new Array<number>(itemCount).fill(0);
+  const where = new Map<string, Set<number>>();
+  for (const f of flat) {
+    if (f.words.length < 8) continue;
+    long[f.itemIndex]!++;
+    const k = f.words.join(' ');
+    const s = where.get(k);
+    if (s) s.add(f.itemIndex);
+    else where.set(k, new Set([f.itemIndex]));
+  }
+  const shared = new Map<string, number>();
+  for (const s of where.values()) {
+    // A text in very many items is a campaign (and pairs of them would be quadratic).
+    if (s.size < 2 || s.size > 50) continue;
+    const ids = [...s].sort((a, b) => a - b);
+    for (let a = 0; a < ids.length; a++) for (let b = a + 1; b < ids.length; b++) shared.set(`${ids[a]},${ids[b]}`, (shared.get(`${ids[a]},${ids[b]}`) ?? 0) + 1);
+  }
+  for (const [pair, n] of shared) {
+    const [a, b] = pair.split(',').map(Number) as [number, number];
+    if (n >= 5 && n * 3 >= Math.min(long[a]!, long[b]!)) uf.union(a, b);
+  }
+  return uf;
+}
+
+/**
+ * Spam of every item, with the corpus as context: each comment's own cues
+ * ({@link scoreComment}) plus templates repeated across comments and items.
+ *
+ * @example
+ * const spam = detectSpam([{ itemId: 'v1', comments: [{ id: 'c1', text: 'Subscribe to my channel!' }] }]);
+ * spam.get('v1')!.ids.has('c1'); // true
+ */
+export function detectSpam(items: readonly SpamInput[], options: { threshold?: number } = {}): Map<string, SpamDecision> {
+  const threshold = options.threshold ?? SPAM_THRESHOLD;
+  const flat: Flat[] = [];
+  items.forEach((it, itemIndex) => {
+    for (const c of it.comments) if (c.text.trim()) flat.push({ itemIndex, comment: c, words: templateWords(c.text) });
+  });
+  const templates = templateWeights(flat, items.length);
+  const scored = flat.map((f, i) => {
+    const own = scoreComment(f.comment.text, { videoId: items[f.itemIndex]!.videoId });
+    const t = templates.get(i);
+    let score = own.score;
+    const reasons = [...own.reasons];
+    if (t) {
+      // A repeated template counts in full only with promotion in it or when it is a campaign across items.
+      const alone = own.score < 0.5 && t.weight < 1;
+      score += alone ? Math.min(t.weight, 0.4) : t.weight;
+      reasons.push(t.reason);
+    }
+    return { score, reasons };
+  });
+  // An author with a comment flagged makes their other comments suspect (one step, no cascade).
+  const authorOf = (f: Flat): string => f.comment.author?.trim().toLowerCase() ?? '';
+  const spammers = new Set(flat.filter((f, i) => scored[i]!.score >= threshold && authorOf(f)).map(authorOf));
+  const out = new Map<string, SpamDecision>(items.map((it) => [it.itemId, { ids: new Set<string>(), reasons: new Map<string, string[]>(), scores: new Map<string, number>() }]));
+  flat.forEach((f, i) => {
+    let { score } = scored[i]!;
+    const { reasons } = scored[i]!;
+    if (score < threshold && spammers.has(authorOf(f))) {
+      score += AUTHOR_WEIGHT;
+      reasons.push('author posts spam');
+    }
+    const d = out.get(items[f.itemIndex]!.itemId)!;
+    if (score > 0) d.scores.set(f.comment.id, Math.round(score * 100) / 100);
+    if (score >= threshold) {
+      d.ids.add(f.comment.id);
+      d.reasons.set(f.comment.id, reasons);
+    }
+  });
+  return out;
+}
+
+/** The text with its links and bare domains (also disguised ones, "site . com") replaced by a space. */
+export function stripLinks(text: string): string {
+  return normaliseForSpam(text).cased.replace(URL_RE, ' ');
+}
+
+/** The detector's input for a corpus item (its video id from `meta.video_id` or a YouTube `meta.url`), or undefined without comments. */
+export function spamInputOf(item: CorpusItem): SpamInput | undefined {
+  if (!item.comments) return undefined;
+  const meta = item.meta;
+  const fromUrl = typeof meta.url === 'string' ? YT_ID.exec(meta.url)?.[1] : undefined;
+  const videoId = typeof meta['video_id'] === 'string' ? meta['video_id'] : fromUrl;
+  return { itemId: item.id, comments: item.comments.comments, videoId };
+}
+
+/** Spam of every item of a corpus (what the extractive engine passes to each item's comments pass). */
+export function detectCorpusSpam(items: readonly CorpusItem[]): Map<string, SpamDecision> {
+  return detectSpam(items.flatMap((i) => spamInputOf(i) ?? []));
+}
