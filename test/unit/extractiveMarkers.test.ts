@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadCorpus } from '../../src/core/corpus/loader';
 import type { Corpus } from '../../src/core/corpus/types';
 import { generateMarkers } from '../../src/core/markers/generate';
+import { topicCandidates } from '../../src/core/markers/keyphrases';
 import { allMarkers, readItemMarkers } from '../../src/core/markers/store';
 import { rng, runCli } from '../support/testing';
 
@@ -113,5 +114,15 @@ describe('extractive transcript markers', () => {
     const bad = await runCli(['markers', corpus.root, '--density', '50']);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--density/);
+  });
+
+  test('topic candidates of a long Chinese text take linear time (80,000 characters well under a second)', () => {
+    const base = '我们今天讨论电动车冬季续航的问题，零下十度的时候电池掉电很快，大家觉得应该怎么办？';
+    const text = base.repeat(Math.ceil(80_000 / base.length)).slice(0, 80_000);
+    const t0 = performance.now();
+    const c = topicCandidates(text);
+    const ms = performance.now() - t0;
+    assert.ok(c.includes('电池') && c.includes('续航'), c.slice(0, 10).join(' '));
+    assert.ok(ms < 1500, `${ms.toFixed(0)} ms`);
   });
 });

@@ -54,13 +54,32 @@ function isTopicWord(w: string): boolean {
 /** Chinese numerals alone ("二十", "百分") are not topics. */
 const ZH_NUMERAL_ONLY = /^[零一二三四五六七八九十百千万亿两几第半多]+$|^百分/u;
 
+/** Longest piece given to the word segmenter at once: ICU's dictionary segmentation of CJK slows down sharply on long runs (80k characters: seconds). */
+const MAX_SEGMENT_CHARS = 2000;
+
+/** Word segments of `text`, segmented piece by piece: at sentence ends and line breaks, and at most {@link MAX_SEGMENT_CHARS} at a time. */
+function* segmentPieces(text: string): Generator<Intl.SegmentData> {
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + MAX_SEGMENT_CHARS);
+    if (end < text.length) {
+      // Cut after the last sentence end or line break in the piece, when there is one.
+      const piece = text.slice(start, end);
+      const cut = Math.max(piece.lastIndexOf('\n'), piece.lastIndexOf('。'), piece.lastIndexOf('！'), piece.lastIndexOf('？'), piece.lastIndexOf('. '));
+      if (cut > MAX_SEGMENT_CHARS / 4) end = start + cut + 1;
+    }
+    yield* segmenter.segment(text.slice(start, end));
+    start = end;
+  }
+}
+
 /** Topic candidates of a text, lower-cased surface forms (may repeat). */
 export function topicCandidates(text: string): string[] {
   const out: string[] = [];
   // Web addresses are not topics.
   text = text.replace(/\b(?:https?:\/\/|www\.)\S+/gi, ' ');
   if (CJK.test(text)) {
-    for (const s of segmenter.segment(text)) {
+    for (const s of segmentPieces(text)) {
       if (!s.isWordLike) continue;
       const w = s.segment;
       if (CJK.test(w)) {
