@@ -126,3 +126,41 @@ describe('extractive transcript markers', () => {
     assert.ok(ms < 1500, `${ms.toFixed(0)} ms`);
   });
 });
+
+describe('extractive comment markers and the cache', () => {
+  test('a template repeated under other videos re-judges a cached item: its spam verdict is part of the cache key', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mr-spamcache-'));
+    try {
+      const T = 'This is the most beautiful thing I have heard in my entire life honestly';
+      const line = (id: string, author: string, text: string): string => JSON.stringify({ comment_id: id, author, text, likes: 3 });
+      const write = async (item: string, lines: string[]): Promise<void> => {
+        await mkdir(path.join(dir, item), { recursive: true });
+        await writeFile(path.join(dir, item, 'meta.json'), JSON.stringify({ title: item }));
+        await writeFile(path.join(dir, item, 'comments.jsonl'), `${lines.join('\n')}\n`);
+      };
+      const ordinary = (p: string): string[] => [
+        line(`${p}1`, `${p}-ann`, 'The drummer in the second half is fantastic and the mix is clean.'),
+        line(`${p}2`, `${p}-bob`, 'I saw them live in 2019 and the crowd sang every word of this one.'),
+        line(`${p}3`, `${p}-cy`, 'The bridge reminds me of their first album, slower but heavier.'),
+      ];
+      await write('a', [...ordinary('a'), line('a-t', 'dora', T)]);
+      await write('b', ordinary('b'));
+      await write('c', ordinary('c'));
+      const first = await generateMarkers(await loadCorpus(dir), { engine: { kind: 'extractive' } });
+      assert.equal(first.failed, 0);
+      const before = await readItemMarkers(dir, 'a');
+      assert.ok(before.ok);
+      assert.ok(!(before.value.comments_summary?.spam?.comment_ids ?? []).includes('a-t'), 'one comment alone is not spam');
+      // The same comment now appears under two more videos, by other accounts: a campaign.
+      await write('b', [...ordinary('b'), line('b-t', 'ed', T)]);
+      await write('c', [...ordinary('c'), line('c-t', 'flo', T)]);
+      const second = await generateMarkers(await loadCorpus(dir), { engine: { kind: 'extractive' } });
+      assert.equal(second.items.find((i) => i.itemId === 'a')?.status, 'generated', 'item a is judged again though its own file did not change');
+      const after = await readItemMarkers(dir, 'a');
+      assert.ok(after.ok);
+      assert.ok(after.value.comments_summary?.spam?.comment_ids.includes('a-t'), JSON.stringify(after.value.comments_summary?.spam));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

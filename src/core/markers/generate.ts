@@ -71,8 +71,10 @@ async function promptVersions(e: MarkerEngine): Promise<string[]> {
 }
 
 /** The cache key of an item's markers. */
-export function cacheKey(item: CorpusItem, engine: EngineName, model: string | null, versions: readonly string[], windows: WindowSettings): string {
-  return createHash('sha256').update(JSON.stringify({ h: item.contentHash, engine, model, versions, windows: engine === 'extractive' ? null : windows })).digest('hex').slice(0, 24);
+export function cacheKey(item: CorpusItem, engine: EngineName, model: string | null, versions: readonly string[], windows: WindowSettings, spamIds?: readonly string[]): string {
+  // Spam is judged over the whole corpus (a template repeated under other videos counts): the item's verdict is part of the key.
+  const spam = spamIds?.length ? createHash('sha256').update([...spamIds].sort().join('\n')).digest('hex').slice(0, 16) : undefined;
+  return createHash('sha256').update(JSON.stringify({ h: item.contentHash, engine, model, versions, windows: engine === 'extractive' ? null : windows, ...(spam ? { spam } : {}) })).digest('hex').slice(0, 24);
 }
 
 function itemLanguage(item: CorpusItem): 'en' | 'zh' {
@@ -116,9 +118,11 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
   const index = await readMarkersIndex(corpus.root);
 
   // Which items need work.
+  // Spam is decided over the whole corpus (a template repeated under several videos counts), before the cache is consulted.
+  const spam: Map<string, SpamDecision> | undefined = opts.engine.kind === 'extractive' ? detectCorpusSpam(corpus.items) : undefined;
   const plan = await Promise.all(
     corpus.items.map(async (item) => {
-      const key = cacheKey(item, engine, model, versions, windows);
+      const key = cacheKey(item, engine, model, versions, windows, spam ? [...(spam.get(item.id)?.ids ?? [])] : undefined);
       if (opts.force) return { item, key, cached: undefined };
       const existing = await readItemMarkers(corpus.root, item.id);
       if (!existing.ok && !existing.missing) opts.log?.warn(`markers: ${existing.error}; regenerating`);
@@ -126,12 +130,9 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
     }),
   );
   let stats: TopicStats | undefined;
-  let spam: Map<string, SpamDecision> | undefined;
   if (opts.engine.kind === 'extractive' && plan.some((p) => !p.cached)) {
     stats = new TopicStats();
     for (const item of corpus.items) stats.addDocument(topicCandidates(`${item.transcript?.text ?? ''}\n${item.comments?.text ?? ''}`));
-    // Spam is decided over the whole corpus: a template repeated under several videos counts.
-    spam = detectCorpusSpam(corpus.items);
   }
 
   let done = 0;
