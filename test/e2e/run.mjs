@@ -71,6 +71,8 @@ function parseArgs(argv) {
     else if (a === '--corpus') opts.corpus = value();
     else if (a.startsWith('--corpus=')) opts.corpus = path.resolve(a.slice(9));
     else if (a === '--keep') opts.keep = true;
+    else if (a === '--browse') opts.browse = value();
+    else if (a.startsWith('--browse=')) opts.browse = path.resolve(a.slice(9));
     else if (a === '-h' || a === '--help') usage();
     else usage(`unknown argument ${a}`);
   }
@@ -78,7 +80,8 @@ function parseArgs(argv) {
 }
 function usage(msg) {
   if (msg) console.error(msg);
-  console.error('usage: node test/e2e/run.mjs [--ext <dir>] [--corpus <dir>] [--keep]');
+  console.error('usage: node test/e2e/run.mjs [--ext <dir>] [--corpus <dir>] [--keep] [--browse <out.png>]');
+  console.error('  --browse <png>  look only: open --corpus (no expected.json needed), index it, open its first item\'s markers, save a screenshot');
   process.exit(msg ? 2 : 0);
 }
 const opts = parseArgs(process.argv.slice(2));
@@ -278,12 +281,15 @@ async function main() {
   let expected;
   try {
     if (!fs.existsSync(opts.corpus)) throw new Error(`corpus folder ${opts.corpus} does not exist`);
+    if (opts.browse) throw Object.assign(new Error('browse'), { browse: true });
     expected = JSON.parse(fs.readFileSync(expectedPath, 'utf8'));
     if (!Array.isArray(expected.titles) || !expected.titles.length || !expected.titles.every((t) => typeof t === 'string')) throw new Error('"titles" must be a non-empty array of strings');
     if (!Array.isArray(expected.problemPaths) || !expected.problemPaths.length || !expected.problemPaths.every((t) => typeof t === 'string')) throw new Error('"problemPaths" must be a non-empty array of strings');
   } catch (e) {
-    fail('fixture', `${expectedPath}: ${firstLine(e)}`);
-    return;
+    if (!e.browse) {
+      fail('fixture', `${expectedPath}: ${firstLine(e)}`);
+      return;
+    }
   }
 
   // ---- extension manifest + build
@@ -535,6 +541,20 @@ async function main() {
       if (n !== itemCount) throw new Error(`#status says ${n} items but the view lists ${itemCount} li.item[data-item-id]`);
     });
 
+    if (opts.browse) {
+      // Look only: the first item with markers opened, every group expanded, a screenshot.
+      await check(`browse: screenshot ${opts.browse}`, async () => {
+        await waitFor('li.marker rows', 60_000, async () => (await webview.locator('li.marker').count()) || null, 300);
+        const item = webview.locator('li.item[data-item-id]:has(li.marker)').first();
+        await item.locator('details').evaluateAll((ds) => ds.forEach((d) => { d.open = true; }));
+        await item.scrollIntoViewIfNeeded();
+        await sleep(500);
+        fs.mkdirSync(path.dirname(opts.browse), { recursive: true });
+        await page.screenshot({ path: opts.browse, timeout: 30_000 });
+        console.log(`     ${await webview.locator('li.marker').count()} markers; ${await item.getAttribute('data-item-id')} opened`);
+      });
+      return;
+    }
     await check(`view lists the ${expected.titles.length} expected item titles`, async () => {
       if (!viewOpen) throw new Error('view did not open');
       const items = webview.locator('li.item[data-item-id]');

@@ -58,6 +58,7 @@ const SHORT_WORDS = new Set([
   'a', 'i', 'o', 'y', 'e', 'u', 'an', 'as', 'at', 'be', 'by', 'do', 'go', 'he', 'if', 'in', 'is', 'it', 'me', 'my', 'no',
   'of', 'on', 'or', 'so', 'to', 'up', 'us', 'we', 'ok', 'al', 'de', 'el', 'en', 'es', 'la', 'le', 'lo', 'mi', 'ni', 'se',
   'si', 'su', 'te', 'tu', 'ya', 'ha', 'he', 'yo', 'un', 'ir', 've', 'va', 'da', 'di', 'fe', 'os', 'eh', 'oh', 'hi',
+  'ti', 'am', 'pm', 'tv', 'pa', 'ma', 'id', 'eu', 'uk', 'ex', 'vs', 'km', 'kg', 'cm', 'mm', 'ms', 'hz', 'db', 'pc', 'ai', 'ia',
 ]);
 /** Contractions written apart in tokenised transcripts ("it 's", "I 'm"): they attach to the word before. */
 const CONTRACTIONS = new Set(['s', 'm', 're', 've', 'll', 'd', 't']);
@@ -345,8 +346,7 @@ function keep(text: string, t: Tokens, from: number, to: number, lines: boolean,
         if (!t.noise[i] && isPunct(text, t, i, COMMAS)) runHadComma = true;
         i++;
       }
-      // Trailing commas and dashes belong to the run only when noise is on both sides; give back
-      // what follows the last noise token if the run ends the region.
+      // The run's own text is its noise tokens (up to the last one; commas after it go with it).
       let lastNoise = i - 1;
       while (lastNoise > runStart && !t.noise[lastNoise]) lastNoise--;
       noise.push(runNoiseText(text, t, runStart, lastNoise));
@@ -588,7 +588,7 @@ function regions(text: string, a: number, b: number): Array<[number, number]> {
  * @example
  * ```ts
  * const s = 'Um , so we {disfmarker} we decided , uh , to go . {vocalsound}';
- * cleanSpan(s, 0, s.length); // { start: 5, end: 52, text: 'so we decided to go.' }
+ * cleanSpan(s, 0, s.length); // { start: 5, end: 49, text: 'so we decided to go.' }
  * ```
  */
 export function cleanSpan(text: string, start: number, end: number): CleanSpan | undefined {

@@ -827,7 +827,7 @@ function finish(text: string, toks: Tok[], first: number, r: Read): { m: Found; 
   const u = latinUnit(toks, r.next, r);
   let kind: NumberKind = u?.kind ?? 'number';
   let next = u?.next ?? r.next;
-  let value = r.value * (u?.factor ?? 1);
+  const value = r.value * (u?.factor ?? 1);
   const firstTok = toks[first]!;
   const prev = first > 0 ? toks[first - 1] : undefined;
   if (r.clock && kind === 'number') kind = 'date';
@@ -835,7 +835,6 @@ function finish(text: string, toks: Tok[], first: number, r: Read): { m: Found; 
   // "dos mil diecinueve", "two thousand and nine" with no unit: a year.
   if (kind === 'number' && !r.digits && r.value >= 1900 && r.value < 2100 && Number.isInteger(r.value) && r.value % 1000 !== 0) kind = 'date';
   if (kind === 'number' && !r.digits && !r.year && r.value >= 1000 && r.value < 2100 && r.value === Math.floor(r.value) && prev && prev.k === WORD && YEAR_CUES.has(prev.v)) kind = 'date';
-  // Money written before the number in words: "dollars" is after; "US$" is handled by symbols.
   // "a las 9", "at five": a time of day.
   if (kind === 'number' && prev && prev.k === WORD && (prev.v === 'las' || prev.v === 'at') && r.value <= 24 && Number.isInteger(r.value) && !r.big) kind = 'date';
   // A value of one in words is an article or a pronoun unless it has a real unit ("one hour", not "the one that", "one thing", "一个问题").
@@ -846,11 +845,10 @@ function finish(text: string, toks: Tok[], first: number, r: Read): { m: Found; 
   // Words that are numbers only with a unit ("once" in English, bare Chinese digits).
   if (kind === 'number' && !r.digits) {
     if (NEEDS_UNIT.has(firstTok.v) && next === first + 1) return undefined;
-    if (firstTok.k === HAN && (r.value < 10 || /^[〇零一二两兩三四五六七八九]$/u.test(firstTok.v) && next === first + 1)) return undefined;
+    if (firstTok.k === HAN && r.value < 10) return undefined;
   }
   // A count of vague things is no data point, and "a couple" never reaches here.
   if (kind === 'count' && !r.digits && toks[next - 1]?.k === WORD && NOT_COUNT.has(toks[next - 1]!.v)) { kind = 'number'; next = r.next; }
-  if (kind === 'percent') value = r.value * (u?.factor ?? 1);
   const strong = r.digits && !r.clock ? r.big || significantDigits(firstTok.v) >= 2 || /[.,]\d/.test(firstTok.v) : false;
   return mention(text, toks, first, next, kind, value, strong);
 }
