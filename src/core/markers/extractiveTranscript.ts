@@ -11,7 +11,7 @@ import { parseChapters } from '../corpus/chapters';
 import type { CorpusItem, TranscriptSegment } from '../corpus/types';
 import { tokenize } from '../search/tokenize';
 import { cleanSpan, contentWordCount } from '../text/clean';
-import { hasDataPoint } from '../text/spokenNumbers';
+import { findNumbers, hasDataPoint } from '../text/spokenNumbers';
 import { dedupeMarkers, evidenceFor, makeMarker } from './build';
 import { lexRank } from './centrality';
 import { fullCoverage, isQuestion, weightsOf } from './extractiveShared';
@@ -46,13 +46,22 @@ interface Unit {
   segment: number;
   time?: number;
   kind: MarkerKind;
+  /** How much data the sentence states (0–3; see {@link kindOf}). */
+  data: number;
   question: boolean;
 }
 
-function kindOf(text: string): MarkerKind {
-  if (hasDataPoint(text)) return 'DATA';
-  if (isOpinion(text)) return 'OPINION';
-  return 'FACT';
+/**
+ * The kind of a sentence and, for DATA, how much data it states: each number with a unit counts,
+ * percentages and money more than a duration or a count ("rose by 48 percent between 2021 and
+ * 2023" says more than "three years of data").
+ */
+function kindOf(text: string): { kind: MarkerKind; data: number } {
+  if (hasDataPoint(text)) {
+    const data = findNumbers(text).reduce((a, m) => a + (m.kind === 'percent' || m.kind === 'money' || m.kind === 'measure' ? 1 : 0.5), 0);
+    return { kind: 'DATA', data: Math.min(3, Math.max(0.5, data)) };
+  }
+  return { kind: isOpinion(text) ? 'OPINION' : 'FACT', data: 0 };
 }
 
 /** Token-set overlap of two sentences (for near duplicates). */
@@ -81,7 +90,7 @@ export function extractTranscript(item: CorpusItem, stats: TopicStats, opts: Tra
       terms: tokenize(c.text),
       segment: s.unit,
       ...(bySegment.get(s.unit)?.start !== undefined ? { time: bySegment.get(s.unit)!.start } : {}),
-      kind: kindOf(c.text),
+      ...kindOf(c.text),
       question: isQuestion(c.text),
     });
   }
@@ -108,13 +117,15 @@ export function extractTranscript(item: CorpusItem, stats: TopicStats, opts: Tra
       .map((u, i) => {
         // Centrality first; a stated number or stance is what researchers look for; very short or long sentences read badly.
         const lengthFit = u.words < 10 ? 0.75 : u.words > 40 ? 0.85 : 1;
-        const score = (central[i]! / top) * lengthFit + (u.kind === 'DATA' ? 0.35 : u.kind === 'OPINION' ? 0.2 : 0);
+        // The square root keeps one very central sentence (an introduction that names every topic) from outweighing the cues of all others.
+        const score = Math.sqrt(central[i]! / top) * lengthFit + (u.kind === 'DATA' ? 0.15 + 0.1 * u.data : u.kind === 'OPINION' ? 0.2 : 0);
         scoreOf.set(u, score);
         return { u, score };
       })
       .filter((x) => fits(x.u))
       .sort((x, y) => y.score - x.score || x.u.start - y.u.start);
-    let quota = Math.max(1, Math.round((density * words) / 1000));
+    // A short item (one small section) still gets three markers.
+    let quota = Math.max(starts.length === 1 && words < 1000 ? 3 : 1, Math.round((density * words) / 1000));
     for (const x of ranked) {
       if (quota <= 0) break;
       if (clashes(x.u)) continue;
