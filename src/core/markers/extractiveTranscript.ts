@@ -104,7 +104,8 @@ export function extractTranscript(item: CorpusItem, stats: TopicStats, opts: Tra
   const idf = (term: string): number => Math.log(1 + units.length / (df.get(term) ?? 1));
 
   const picked: { u: Unit; score: number }[] = [];
-  const fits = (u: Unit): boolean => u.words >= MIN_WORDS && u.words <= MAX_WORDS && !u.question;
+  // A claim has content: at least four distinct content terms ("But you know, for now, I mean" has none).
+  const fits = (u: Unit): boolean => u.words >= MIN_WORDS && u.words <= MAX_WORDS && !u.question && new Set(u.terms).size >= 4;
   const clashes = (u: Unit): boolean => picked.some((p) => p.u.segment === u.segment || overlap(p.u.terms, u.terms) >= 0.7);
   const scoreOf = new Map<Unit, number>();
   starts.forEach((a, j) => {
