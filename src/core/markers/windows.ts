@@ -50,17 +50,27 @@ function pieces(part: TranscriptPart | CommentsPart, maxWords: number): Piece[] 
       out.push(p);
       return;
     }
-    // A unit longer than a window: its sentences, grouped up to the window size.
+    // A unit longer than a window: cut at its sentence ends, grouped up to the window size. The
+    // pieces are contiguous (text between sentences, such as unpunctuated lines, is kept).
+    const ends = splitSentences(text, p.start, p.unit).map((x) => x.end).filter((e) => e > p.start && e < p.end);
+    ends.push(p.end);
     let cur: Piece | undefined;
-    for (const s of splitSentences(text, p.start, p.unit)) {
-      const w = countWords(s.text);
+    let at = p.start;
+    for (const end of ends) {
+      if (end <= at) continue;
+      const w = countWords(text.slice(at - p.start, end - p.start));
       if (cur && cur.words + w > maxWords) {
         out.push(cur);
         cur = undefined;
       }
-      if (!cur) cur = { ...p, start: s.start, end: s.end, words: 0 };
-      cur.end = s.end;
+      if (!cur) {
+        let from = at;
+        while (from < end && /\s/.test(text[from - p.start]!)) from++; // a piece starts on its first word
+        cur = { ...p, start: from, end, words: 0 };
+      }
+      cur.end = end;
       cur.words += w;
+      at = end;
     }
     if (cur) out.push(cur);
   };
@@ -158,7 +168,8 @@ function cutPiece(text: string, p: Piece, maxWords: number): Piece[] {
     // The offset where word maxWords + 1 begins.
     let cut = walkWords(text, start, p.end, (n) => n > maxWords).offset;
     if (isCjk(text[cut - 1] ?? '')) cut--;
-    else while (cut > start + 1 && /[\p{L}\p{N}\p{M}]/u.test(text[cut - 1] ?? '') && !isCjk(text[cut - 2] ?? '')) cut--;
+    // Back to the start of a Latin word the cut fell inside (a CJK character before it is a word of its own).
+    else while (cut > start + 1 && /[\p{L}\p{N}\p{M}]/u.test(text[cut - 1] ?? '') && !isCjk(text[cut - 1] ?? '')) cut--;
     if (cut <= start) cut = Math.min(p.end, start + 1);
     out.push({ ...p, start, end: cut, words: countWords(text.slice(start, cut)) });
     start = cut;

@@ -86,14 +86,24 @@ export interface Dedupable {
   confidence: number;
 }
 
+/** The numbers a text states, normalised ("1,200" → "1200"), in order. */
+function numbersOf(text: string): string {
+  return (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => n.replace(/,(?=\d{3}\b)/g, '')).join(' ');
+}
+
+/** Two findings say the same thing: similar wording and the same numbers ("40 km at minus 3" is not "54 km at minus 5"). */
+export function sameFinding(a: string, b: string, threshold: number): boolean {
+  return numbersOf(a) === numbersOf(b) && claimSimilarity(a, b) >= threshold;
+}
+
 /**
- * Merges findings that say the same thing (claim similarity ≥ `threshold`): the first keeps its
- * text, source ids are united, confidence is the max. Quadratic in the findings of one call.
+ * Merges findings that say the same thing ({@link sameFinding}): the first keeps its text, source
+ * ids are united, confidence is the max. Quadratic in the findings of one call.
  */
 export function dedupeFindings<T extends Dedupable>(findings: readonly T[], threshold = 0.6): T[] {
   const out: T[] = [];
   for (const f of findings) {
-    const same = out.find((o) => claimSimilarity(o.text, f.text) >= threshold);
+    const same = out.find((o) => sameFinding(o.text, f.text, threshold));
     if (!same) {
       out.push({ ...f, source_ids: [...f.source_ids] });
       continue;
@@ -114,7 +124,7 @@ export function duplicateRate<T extends Dedupable>(findings: readonly T[], thres
   for (let i = 0; i < findings.length; i++) {
     for (let j = 0; j < i; j++) {
       if (groupOf && groupOf(findings[i]!) === groupOf(findings[j]!)) continue;
-      if (claimSimilarity(findings[i]!.text, findings[j]!.text) >= threshold) {
+      if (sameFinding(findings[i]!.text, findings[j]!.text, threshold)) {
         dup++;
         break;
       }
