@@ -1,5 +1,6 @@
 // Builds the bundles: extension and language server (cjs/node, `vscode` external),
-// the sidebar and chat webviews (iife/browser) and CLI (cjs/node). Flags: --watch, --production.
+// the sidebar's webview views (Corpus & Markers, Research) and the chat webview (iife/browser)
+// and CLI (cjs/node). Flags: --watch, --production.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
@@ -38,6 +39,7 @@ const configs = [
   { ...node, entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' },
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/research.ts'], outfile: 'dist/research.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/chat.ts'], outfile: 'dist/chat.js' },
 ];
 

@@ -7,7 +7,9 @@ import { askCorpus, describeQuery, entityStrings, type AskResult } from '../core
 import { openAskContext } from '../core/ask/askContext';
 import type { ParsedQuery } from '../core/ask/query';
 import { readReportCitations } from '../core/ask/reportCitations';
+import { locationLabel } from '../core/corpus/locationLabel';
 import { loadCorpus } from '../core/corpus/loader';
+import type { Corpus } from '../core/corpus/types';
 import { createVectorSearcher } from '../core/ask/strategies/vector';
 import type { VectorSearcher } from '../core/ask/types';
 import { syncVectors } from '../core/ask/vectorSync';
@@ -85,7 +87,7 @@ export async function askCommand(ctx: CliContext): Promise<number> {
   const result = await askCorpus(askCtx, { question, itemId: values.item, session: values.history ?? [] }, { k, budgetWords, model, promptsDir: promptsDir(), rerank: values.rerank, signal: ctx.signal });
   for (const n of result.notes) ctx.err.write(`note: ${n}\n`);
   if (values.json) ctx.out.write(`${JSON.stringify(toJson(result, values.explain), null, 2)}\n`);
-  else ctx.out.write(render(result, values.explain));
+  else ctx.out.write(render(result, values.explain, corpus));
   return 0;
 }
 
@@ -121,16 +123,19 @@ export function queryJson(q: ParsedQuery): Record<string, unknown> {
   };
 }
 
-function render(r: AskResult, explain: boolean): string {
+function render(r: AskResult, explain: boolean, corpus: Corpus): string {
   const lines = [`understood: ${describeQuery(r.query)}`, `strategies: ${r.query.strategies.join(', ')}  ·  ${Math.round(r.ms)} ms`, ''];
   if (!r.hits.length) lines.push('no hits');
+  const items = new Map(corpus.items.map((it) => [it.id, it]));
   for (const h of r.hits) {
     const src = h.source;
+    const item = items.get(h.itemId);
     const where = src ? `${src.file.relPath}:${src.range.startLine + 1}` : h.itemId;
+    // Where in words: speaker · time (or turn), author · likes · date; the range when the item is not at hand.
     const time = src?.startTime !== undefined ? ` [${formatClock(src.startTime)}${src.endTime !== undefined ? `–${formatClock(src.endTime)}` : ''}]` : '';
-    const who = src?.speakers.length ? ` (${src.speakers.slice(0, 3).join(', ')}${src.speakers.length > 3 ? ', …' : ''})` : '';
+    const label = item ? locationLabel(item, h.part, h.focus.start, h.focus.end, { title: false }) : `${h.part}${time}`;
     const snippet = h.text.replace(/\s+/g, ' ').slice(0, 200);
-    lines.push(`${h.rank}. ${h.title} — ${h.part} — ${where}${time}${who}  [${h.matchedBy.join(' ')}]`);
+    lines.push(`${h.rank}. ${h.title} — ${label} — ${h.part} · ${where}  [${h.matchedBy.join(' ')}]`);
     lines.push(`   ${snippet}${h.text.length > 200 ? '…' : ''}`);
     if (explain) for (const w of h.why) lines.push(`   · ${w}`);
   }

@@ -9,6 +9,7 @@ import { CancelledError } from '../core/util/abort';
 import { ASK_USAGE, askCommand } from './askCommand';
 import { CHAT_USAGE, chatCommand } from './chatCommand';
 import { EVAL_USAGE, evalCommand } from './evalCommand';
+import { EXPORT_USAGE, exportCommand } from './exportCommand';
 import { indexCommand } from './indexCommand';
 import { MARKERS_USAGE, markersCommand } from './markersCommand';
 import { RESEARCH_USAGE, researchCommand } from './researchCommand';
@@ -28,6 +29,7 @@ Commands:
   ${MARKERS_USAGE.replace(/\n/g, '\n  ')}
   ${RESEARCH_USAGE.replace(/\n/g, '\n  ')}
   ${CONDENSE_USAGE.replace(/\n/g, '\n  ')}
+  ${EXPORT_USAGE.replace(/\n/g, '\n  ')}
 
   -h, --help    Show this help.
 `;
@@ -41,6 +43,7 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   markers: markersCommand,
   research: researchCommand,
   condense: condenseCommand,
+  export: exportCommand,
 };
 
 /** Runs the CLI. Exit codes: 0 ok, 1 failure, 2 usage error, 130 cancelled. */

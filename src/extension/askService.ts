@@ -16,15 +16,17 @@ import { findCitationNumbers } from '../core/ask/citationForms';
 import { readReportCitations } from '../core/ask/reportCitations';
 import type { ParsedQuery } from '../core/ask/query';
 import type { AskContext, AskHit, VectorSearcher } from '../core/ask/types';
+import { locationLabel, storedLocationLabel } from '../core/corpus/locationLabel';
 import { mapSpan } from '../core/corpus/spans';
-import type { Corpus, CorpusItem, PartKind, TextRange } from '../core/corpus/types';
+import type { Corpus, CorpusItem, PartKind } from '../core/corpus/types';
 import type { ModelClient } from '../core/llm/client';
 import type { ItemMarkers } from '../core/markers/schema';
 import { formatClock } from '../core/text/clock';
 import { CancelledError } from '../core/util/abort';
 import type { AskHitView, AskQueryView, AskResultView } from '../shared/webviewProtocol';
 import type { CorpusService } from './corpusService';
-import { corpusFile, markerEngineFor, MarkerServiceError, type ApiKeyStore, type MarkerService } from './markerService';
+import { corpusFile, type SpanOpener } from './evidenceNavigator';
+import { markerEngineFor, MarkerServiceError, type ApiKeyStore, type MarkerService } from './markerService';
 import { runningWork } from './runningWork';
 import type { SettingsService } from './settings';
 import type { AskMessage, SidebarQuestion } from './sidebarView';
@@ -37,9 +39,6 @@ import { SidebarViewProvider } from './sidebarView';
  * (re)built, so at most once per corpus, markers or provider change.
  */
 export type VectorSearcherProvider = (corpus: Corpus, signal: AbortSignal) => VectorSearcher | undefined | Promise<VectorSearcher | undefined>;
-
-/** Opens `uri` with the first range selected and every range highlighted (the evidence navigator's, shared with markers). */
-export type SpanOpener = (uri: vscode.Uri, ranges: readonly TextRange[]) => Promise<unknown>;
 
 export type AskErrorReason = 'no-corpus' | 'not-found';
 
@@ -109,6 +108,13 @@ export function queryView(q: ParsedQuery): AskQueryView {
   };
 }
 
+/** A hit's place in words from what the retriever mapped, when the item is not at hand. */
+function storedHitLocation(h: AskHit): string {
+  const src = h.source;
+  if (!src) return h.part;
+  return storedLocationLabel({ file: src.file.relPath, ...src.range, startTime: src.startTime, endTime: src.endTime, speakers: src.speakers, commentIds: src.commentIds }, h.part);
+}
+
 /** How the box shows a hit. */
 export function hitView(h: AskHit, keywords: readonly string[], item?: CorpusItem): AskHitView {
   // The focus (the best turns of the span) is what the box quotes and opens; the whole span stays in the tooltip's reasons.
@@ -125,6 +131,7 @@ export function hitView(h: AskHit, keywords: readonly string[], item?: CorpusIte
     speaker: src ? speakersOf(src.speakers) : null,
     time: src ? timeRange(src.startTime, src.endTime) : null,
     where: src ? `${src.file.relPath}:${src.range.startLine + 1}:${src.range.startColumn + 1}` : null,
+    location: item ? locationLabel(item, h.part, focused ? h.focus.start : h.start, focused ? h.focus.end : h.end, { title: false }) : storedHitLocation(h),
     quote: quoteOf(text, keywords),
     matchedBy: [...h.matchedBy],
     why: [...h.why],
@@ -270,8 +277,8 @@ export class AskService implements vscode.Disposable {
     if (end > text.length) throw new AskServiceError('not-found', `the hit is past the end of the ${part} of "${itemId}" (the corpus changed since the question); ask again.`);
     const src = mapSpan(item, { part, start, end });
     if (!src) throw new AskServiceError('not-found', `the hit in the ${part} of "${itemId}" has no place in its file; ask again.`);
-    await this.openSpan(corpusFile(corpus.root, src.file.relPath), [src.range]);
-    this.log.info(`ask: opened ${itemId}/${part} [${start}, ${end}) at ${src.file.relPath}:${src.range.startLine + 1}:${src.range.startColumn + 1}-${src.range.endLine + 1}:${src.range.endColumn + 1}`);
+    await this.openSpan({ itemId, part, start, end }, { uri: corpusFile(corpus.root, src.file.relPath), ranges: [src.range] }, `hit ${itemId}/${part} [${start}, ${end})`);
+    this.log.info(`ask: opened ${itemId}/${part} [${start}, ${end}) (${src.file.relPath}:${src.range.startLine + 1}:${src.range.startColumn + 1}-${src.range.endLine + 1}:${src.range.endColumn + 1})`);
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ChatService } from './chatService';
-import { corpusFile } from './markerService';
+import { corpusFile } from './evidenceNavigator';
 
 /**
  * `@research` in VS Code's Chat view, serving the conversation of the Chat view

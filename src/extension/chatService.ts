@@ -12,6 +12,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeQuery } from '../core/ask/ask';
+import { locationLabel, storedLocationLabel } from '../core/corpus/locationLabel';
 import { runChatTurn } from '../core/chat/chatTurn';
 import { createConversation, listConversations, loadConversation } from '../core/chat/conversationStore';
 import type { ChatCitation, ChatTurn, Conversation } from '../core/chat/schema';
@@ -21,9 +22,9 @@ import type { RunManifest } from '../core/research/schema';
 import { formatClock } from '../core/text/clock';
 import { CancelledError } from '../core/util/abort';
 import type { ChatCitationView, ChatConversationView, ChatHistoryEntry, ChatPendingView, ChatState, ChatTurnView, HostToChat } from '../shared/chatProtocol';
-import { quoteOf, type AskService, type SpanOpener } from './askService';
+import { quoteOf, type AskService } from './askService';
 import type { CorpusService } from './corpusService';
-import { corpusFile } from './markerService';
+import { corpusFile, type SpanOpener } from './evidenceNavigator';
 import { ChatViewProvider } from './chatView';
 import type { ResearchService } from './researchService';
 import { runningWork } from './runningWork';
@@ -74,6 +75,7 @@ export function citationView(c: ChatCitation, corpus: Corpus | undefined): ChatC
     title: item?.title ?? s.item_id,
     part: s.part,
     where: `${s.source.file}:${s.source.startLine + 1}:${s.source.startColumn + 1}`,
+    location: item && text !== undefined && s.end <= text.length ? locationLabel(item, s.part, s.start, s.end, { title: false }) : storedLocationLabel(s.source, s.part),
     time: timeRange(s.source.startTime, s.source.endTime),
     speaker: speakers.length ? (speakers.length <= 2 ? speakers.join(', ') : `${speakers.slice(0, 2).join(', ')} +${speakers.length - 2}`) : null,
     quote: text !== undefined && s.end <= text.length && s.end > s.start ? quoteOf(text.slice(s.start, s.end), []) : null,
@@ -313,8 +315,8 @@ export class ChatService implements vscode.Disposable {
     const c = citations.find((x) => x.number === n);
     if (!c) throw new ChatServiceError('not-found', `no citation [${n}] in this conversation.`);
     const src = c.span.source;
-    await this.openSpan(corpusFile(root, src.file), [src]);
-    this.log.info(`chat: opened [${n}] at ${src.file}:${src.startLine + 1}:${src.startColumn + 1}-${src.endLine + 1}:${src.endColumn + 1}`);
+    await this.openSpan({ itemId: c.span.item_id, part: c.span.part, start: c.span.start, end: c.span.end }, { uri: corpusFile(root, src.file), ranges: [src] }, `citation [${n}]`);
+    this.log.info(`chat: opened [${n}] (${src.file}:${src.startLine + 1}:${src.startColumn + 1}-${src.endLine + 1}:${src.endColumn + 1})`);
   }
 
   /** The whole state of the view. */

@@ -1,6 +1,9 @@
 /** Every command of the extension, in one map registered by `activate`. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { ExportError } from '../core/export/exportFiles';
+import type { RunResult } from '../core/research/pipeline';
+import { plannedRunChoice } from '../core/research/runChoice';
 import { CancelledError } from '../core/util/abort';
 import { AskServiceError, type AskService } from './askService';
 import { ChatServiceError, runIdOfReport, type ChatService } from './chatService';
@@ -9,7 +12,11 @@ import { sidebarStateFor } from '../shared/sidebarModel';
 import type { SidebarState } from '../shared/webviewProtocol';
 import type { CorpusService } from './corpusService';
 import type { CorpusLanguageClient } from './languageClient';
-import { itemFiles, MarkerServiceError, type ApiKeyStore, type EvidenceNavigator, type FullItemDocuments, type MarkerService } from './markerService';
+import type { EvidenceNavigator } from './evidenceNavigator';
+import type { FullItemDocuments } from './fullItemDocuments';
+import { itemFiles, MarkerServiceError, type ApiKeyStore, type MarkerService } from './markerService';
+import { ExportService, runIdArg } from './exportService';
+import { openWalkthrough, setUpModel } from './gettingStarted';
 import { withCancellableProgress } from './progress';
 import { ResearchServiceError, type GoalChoice, type ResearchService } from './researchService';
 import { runningWork } from './runningWork';
@@ -144,8 +151,27 @@ export function createCommands(s: Services): CommandMap {
       if (report.failed) {
         const pick = await vscode.window.showWarningMessage(`Marker Research: ${summary}; ${report.failed} item${report.failed > 1 ? 's' : ''} failed.`, 'Show Logs');
         if (pick === 'Show Logs') s.log.show();
+      } else if (!report.generated && report.engine === 'extractive') {
+        // Nothing changed: the extractive engine gives the same markers for the same text. Say so, and where richer ones come from.
+        const pick = await vscode.window.showInformationMessage(
+          `Marker Research: the markers of all ${report.items.length} items are up to date (${markers} markers, extractive engine: the same text gives the same markers). A model writes richer markers, goals and reports.`,
+          'Use a Model…',
+          'Getting Started',
+        );
+        if (pick === 'Use a Model…') await useModel();
+        if (pick === 'Getting Started') await openWalkthrough('model');
+      } else if (!report.generated) {
+        void vscode.window.setStatusBarMessage(`$(check) Marker Research: the markers of all ${report.items.length} items are up to date (${report.engine}${report.model ? ` ${report.model}` : ''}); ${markers} markers, ${grounded} grounded`, 10_000);
       } else void vscode.window.setStatusBarMessage(`$(check) Marker Research: ${summary}`, 10_000);
     });
+  };
+
+  /** "Use a Model…": provider, base URL, model and API key; then offers to generate markers with it. */
+  const useModel = async (): Promise<void> => {
+    if (!(await setUpModel(s.apiKey, s.log))) return;
+    const model = vscode.workspace.getConfiguration('markerResearch').get<string>('model', '');
+    const pick = await vscode.window.showInformationMessage(`Marker Research: markers, goals and reports now come from ${model}. Generate the markers with it now?`, 'Generate Markers');
+    if (pick === 'Generate Markers') await generateMarkers();
   };
 
   const openMarker = async (itemId: unknown, markerId: unknown): Promise<void> => {
@@ -253,10 +279,16 @@ export function createCommands(s: Services): CommandMap {
     return text?.trim() ? { text: text.trim() } : undefined;
   };
 
+  /** Shows the research section: the Research view, or the sidebar when there is no such view. */
+  const focusResearch = async (): Promise<void> => {
+    await vscode.commands.executeCommand('markerResearch.research.focus').then(undefined, () => vscode.commands.executeCommand('markerResearch.items.focus'));
+  };
+
   const discoverGoals = async (): Promise<void> => {
     if (!(await ensureCorpus())) return;
     await researchBoundary('discovering goals', async () => {
       const goals = await s.research.discoverGoals();
+      await focusResearch();
       void vscode.window.setStatusBarMessage(`$(lightbulb) Marker Research: ${goals.length} research goals proposed (see the sidebar)`, 10_000);
     });
   };
@@ -268,26 +300,71 @@ export function createCommands(s: Services): CommandMap {
     if (!goal || goal === 'plan') return;
     await researchBoundary('planning research', async () => {
       const r = await s.research.plan(goal);
-      await vscode.commands.executeCommand('markerResearch.items.focus');
+      await focusResearch();
       const steps = Object.keys(r.manifest.steps).length;
       const pick = await vscode.window.showInformationMessage(`Marker Research: planned ${steps} step${steps === 1 ? '' : 's'} (run ${r.runId}); review them in the sidebar.`, 'Run Research', 'Edit Plan');
-      if (pick === 'Run Research') await runResearch({ goal: undefined });
+      // The notification may be answered long after: its actions act on this run only while it still waits to run.
+      if (pick && (await s.research.currentStatus(r.runId)) !== 'planned') return void (await saySettled(r.runId));
+      if (pick === 'Run Research') await runPlanned(r.runId);
       if (pick === 'Edit Plan') await vscode.window.showTextDocument(vscode.Uri.file(path.join(r.runDir, 'plan.json')), { preview: false });
     });
   };
 
+  /** Says that run `runId` is no longer waiting to run (a late answer to its notification), and how it ended. */
+  const saySettled = async (runId: string): Promise<void> => {
+    const status = await s.research.currentStatus(runId);
+    const done = status === 'done' || status === 'partial';
+    const pick = await vscode.window.showInformationMessage(`Marker Research: run ${runId} is no longer waiting to run: it is ${status ?? 'gone'}${status === 'running' ? ' now' : ''}.`, ...(done ? ['Open Report'] : []));
+    if (pick === 'Open Report') await openReport(runId);
+  };
+
+  /** Says a run is done, with its report one click away. */
+  const sayDone = async (r: RunResult): Promise<void> => {
+    // A partial or failed run has already said so with its cause (an error with Show Logs); its fallback report can still be opened.
+    if (!r.reportPath || r.manifest.status !== 'done') return;
+    const pick = await vscode.window.showInformationMessage(`Marker Research: research done (run ${r.runId}); the report is ready.`, 'Open Report', 'Open Preview');
+    if (pick === 'Open Report') await openReport(r.runId);
+    if (pick === 'Open Preview') await openReportPreview(r.runId);
+  };
+
+  /** Runs the reviewed plan of `runId` (never a fresh run in its place). */
+  const runPlanned = async (runId: string): Promise<void> => {
+    await researchBoundary('research', async () => sayDone(await s.research.runPlanned(runId)));
+  };
+
+  /**
+   * "Run Research": with a reviewed plan waiting (a planned run), the same goal — or an empty
+   * goal box — runs that plan; a different goal asks first (run the plan, or a new run for the
+   * new goal). Without a plan waiting, a new run for the goal (none: the automatic goal).
+   */
   const runResearch = async (arg?: unknown): Promise<void> => {
     if (!(await ensureCorpus())) return;
     const given = researchArg(arg);
     const goal = given ? given.goal : await askGoal(true);
     if (!given && goal === undefined) return;
-    await researchBoundary('research', async () => {
-      const r = await s.research.run(goal === 'plan' ? undefined : goal);
-      // A partial or failed run has already said so with its cause (an error with Show Logs); its fallback report can still be opened.
-      if (!r.reportPath || r.manifest.status !== 'done') return;
-      const pick = await vscode.window.showInformationMessage('Marker Research: research done; the report is ready.', 'Open Report');
-      if (pick === 'Open Report') await openReport(r.runId);
-    });
+    const planned = s.research.plannedRun;
+    if (goal === 'plan') {
+      if (planned) return runPlanned(planned.run_id);
+      return void vscode.window.showInformationMessage('Marker Research: no plan is waiting to run any more; run Plan Research or pick a goal.');
+    }
+    if (planned && goal !== 'auto') {
+      const text = goal === undefined ? undefined : s.research.goalText(goal);
+      const choice = plannedRunChoice(text, planned);
+      if (choice === 'run-planned') return runPlanned(planned.run_id);
+      if (choice === 'ask') {
+        const runIt = 'Run the Planned Run';
+        const fresh = 'Start a New Run';
+        const pick = await vscode.window.showWarningMessage(
+          'Marker Research: a reviewed plan is waiting to run, for another goal.',
+          { modal: true, detail: `Planned (run ${planned.run_id}): "${planned.goal}"\n\nNew goal: "${text ?? ''}"\n\nRun the planned run as reviewed, or start a new run (it plans the new goal again; the planned run stays).` },
+          runIt,
+          fresh,
+        );
+        if (pick === runIt) return runPlanned(planned.run_id);
+        if (pick !== fresh) return;
+      }
+    }
+    await researchBoundary('research', async () => sayDone(await s.research.run(goal ?? 'auto')));
   };
 
   const openReport = async (arg?: unknown): Promise<void> => {
@@ -306,6 +383,39 @@ export function createCommands(s: Services): CommandMap {
       await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
       s.log.info(`opened the report ${file}`);
     });
+  };
+
+  // ---- export and the report preview --------------------------------------------------------
+
+  const exports = new ExportService(s.log, s.corpus, s.research);
+
+  /** Runs an export, turning its failures into messages. */
+  const exportBoundary = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
+    try {
+      await fn();
+    } catch (e) {
+      if (e instanceof ExportError || e instanceof ResearchServiceError) {
+        s.log.info(e.message);
+        return void vscode.window.showInformationMessage(`Marker Research: ${e.message.replace(/^(?:export|research): /, '')}`);
+      }
+      await showError(s.log, `${what} failed: ${(e as Error).message}`);
+    }
+  };
+
+  const exportMarkers = async (): Promise<void> => {
+    if (!(await ensureCorpus())) return;
+    await exportBoundary('exporting markers', () => exports.exportMarkers());
+  };
+
+  const exportReport = async (arg?: unknown): Promise<void> => {
+    if (!(await ensureCorpus())) return;
+    await exportBoundary('exporting the report', () => exports.exportReport(runIdArg(arg)));
+  };
+
+  /** "Open Report Preview": the report in the Markdown preview beside its editor, citations linked to their spans. */
+  const openReportPreview = async (arg?: unknown): Promise<void> => {
+    if (!(await ensureCorpus())) return;
+    await exportBoundary('opening the report preview', () => exports.openReportPreview(runIdArg(arg)));
   };
 
   /**
@@ -448,6 +558,11 @@ export function createCommands(s: Services): CommandMap {
     'markerResearch.askFollowup': askFollowup,
     'markerResearch.askAboutReport': askAboutReport,
     'markerResearch.newConversation': newConversation,
+    'markerResearch.exportMarkers': exportMarkers,
+    'markerResearch.exportReport': exportReport,
+    'markerResearch.openReportPreview': openReportPreview,
+    'markerResearch.gettingStarted': () => openWalkthrough(),
+    'markerResearch.useModel': useModel,
   };
 }
 

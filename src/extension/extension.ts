@@ -12,7 +12,9 @@ import { ChatViewProvider } from './chatView';
 import { createChatActions, createCommands, refreshSidebar, showError } from './commands';
 import { CorpusService } from './corpusService';
 import { CorpusLanguageClient } from './languageClient';
-import { ApiKeyStore, EvidenceNavigator, FULL_ITEM_SCHEME, FullItemDocuments, MarkerService } from './markerService';
+import { EvidenceNavigator } from './evidenceNavigator';
+import { FULL_ITEM_SCHEME, FullItemDocuments } from './fullItemDocuments';
+import { ApiKeyStore, MarkerService } from './markerService';
 import { redactingLogChannel } from './redactingLog';
 import { ResearchService } from './researchService';
 import { runningWork } from './runningWork';
@@ -29,10 +31,10 @@ export function activate(context: vscode.ExtensionContext): void {
     const corpus = new CorpusService(log);
     const apiKey = new ApiKeyStore(context.secrets);
     const markers = new MarkerService(log, settings, corpus, apiKey, context.asAbsolutePath('prompts'));
-    const evidence = new EvidenceNavigator(log, markers, corpus);
     const fullItems = new FullItemDocuments(log, corpus);
+    const evidence = new EvidenceNavigator(log, markers, corpus, fullItems, settings);
     const research = new ResearchService(log, settings, corpus, apiKey, context.asAbsolutePath('prompts'), (c) => markers.searchIndex(c));
-    const ask = new AskService(log, settings, corpus, markers, apiKey, context.asAbsolutePath('prompts'), (uri, ranges) => evidence.reveal(uri, ranges));
+    const ask = new AskService(log, settings, corpus, markers, apiKey, context.asAbsolutePath('prompts'), (span, original, what) => evidence.openSpan(span, original, what));
     const vectors = new VectorService(log, settings, apiKey, (c) => markers.searchIndex(c));
     const client = new CorpusLanguageClient(context, log);
     const sidebar = new SidebarViewProvider(
@@ -57,13 +59,13 @@ export function activate(context: vscode.ExtensionContext): void {
       },
       log,
     );
-    const chat = new ChatService(log, settings, corpus, research, ask, context.workspaceState, context.asAbsolutePath('prompts'), (uri, ranges) => evidence.reveal(uri, ranges), async () => {
+    const chat = new ChatService(log, settings, corpus, research, ask, context.workspaceState, context.asAbsolutePath('prompts'), (span, original, what) => evidence.openSpan(span, original, what), async () => {
       if (!corpus.current) await vscode.commands.executeCommand('markerResearch.indexCorpus');
       return corpus.current;
     });
     const chatView = new ChatViewProvider(context.extensionUri, createChatActions({ log, chat }), log);
     const services = { log, settings, corpus, client, sidebar, markers, evidence, fullItems, apiKey, research, ask, chat, chatView };
-    const commands = createCommands(services);
+    const commands = { ...createCommands(services), ...evidence.commands() };
     context.subscriptions.push(
       settings,
       corpus,
@@ -87,13 +89,15 @@ export function activate(context: vscode.ExtensionContext): void {
       ask.setVectorSearcherProvider(vectors.provider),
       // A new provider, server or embedding model: the next question rebuilds the ask context (and its vectors).
       settings.onDidChange(() => ask.invalidate()),
-      vscode.window.registerWebviewViewProvider(SidebarViewProvider.viewId, sidebar),
+      ...sidebar.register(),
       chat,
       chatView,
       chat.onDidUpdate((msg) => chatView.post(msg)),
       vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chatView),
       registerChatParticipant(chat, log, context.extensionUri) ?? new vscode.Disposable(() => undefined),
       vscode.workspace.registerTextDocumentContentProvider(FULL_ITEM_SCHEME, fullItems),
+      vscode.languages.registerDocumentLinkProvider({ scheme: FULL_ITEM_SCHEME }, fullItems),
+      vscode.languages.registerCodeLensProvider({ scheme: FULL_ITEM_SCHEME }, evidence),
       ...Object.entries(commands).map(([id, fn]) => vscode.commands.registerCommand(id, fn)),
     );
     client.start().catch((e: Error) => void showError(log, `the language server did not start: ${e.message}`));

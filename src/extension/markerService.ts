@@ -1,13 +1,12 @@
 /**
  * Markers in the editor: the marker files of the current corpus (read,
- * generated, reported to the log), by-marker retrieval (open the evidence
- * span, highlighted; fall back to a search of the marker's text), the
- * read-only "full item" documents, and the API key in SecretStorage.
+ * generated, reported to the log), the search index they open evidence with,
+ * and the API key in SecretStorage. Opening evidence is the evidence
+ * navigator's (`evidenceNavigator.ts`); the readable full-item documents are
+ * `fullItemDocuments.ts`.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Corpus, CorpusItem, SourceFile, TextRange } from '../core/corpus/types';
-import { renderFullItem } from '../core/markers/fullItem';
+import type { Corpus, CorpusItem, SourceFile } from '../core/corpus/types';
 import { LlmError } from '../core/llm/types';
 import { condenseCorpus } from '../core/markers/condense';
 import { createMarkerEngine, promptSource } from '../core/markers/engineFactory';
@@ -15,8 +14,6 @@ import { generateMarkers, type GenerateReport, type ItemReport, type MarkerEngin
 import type { Marker } from '../core/markers/schema';
 import { allMarkers, readItemMarkers } from '../core/markers/store';
 import { CorpusIndex } from '../core/search/corpusIndex';
-import { retrieve, type RetrievedSpan } from '../core/search/retrieve';
-import { tokenize, tokenizeQuery } from '../core/search/tokenize';
 import { CancelledError, type ProgressUpdate } from '../core/util/abort';
 import type { Settings } from '../shared/settings';
 import type { MarkerEntry } from '../shared/sidebarModel';
@@ -321,168 +318,6 @@ export class MarkerService implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
     this.progressed.dispose();
-  }
-}
-
-// ---- by-marker retrieval -------------------------------------------------------------------
-
-/** Resolves a corpus-relative path, refusing anything outside the corpus folder. */
-export function corpusFile(root: string, rel: string): vscode.Uri {
-  const abs = path.resolve(root, rel);
-  const back = path.relative(root, abs);
-  if (!back || back.startsWith('..') || path.isAbsolute(back)) throw new MarkerServiceError('outside-corpus', `evidence path "${rel}" is outside the corpus folder.`);
-  return vscode.Uri.file(abs);
-}
-
-/**
- * Within a retrieved span (a chunk of several turns or comments), the range of
- * the turn or comment that shares the most query terms: what the fallback selects.
- */
-function bestUnitRange(corpus: Corpus, span: RetrievedSpan, query: string): TextRange | undefined {
-  const item = corpus.items.find((it) => it.id === span.itemId);
-  const units = span.part === 'transcript' ? item?.transcript?.segments : item?.comments?.comments;
-  const terms = new Set(tokenizeQuery(query));
-  let best: { range: TextRange; score: number } | undefined;
-  for (const u of units ?? []) {
-    if (u.index < span.firstIndex || u.index > span.lastIndex) continue;
-    const score = new Set(tokenize(u.text).filter((t) => terms.has(t))).size;
-    if (score > (best?.score ?? 0)) best = { range: u.source, score };
-  }
-  return best?.range;
-}
-
-/** Opens a marker's evidence in its original file, selected and highlighted. */
-export class EvidenceNavigator implements vscode.Disposable {
-  private readonly span = vscode.window.createTextEditorDecorationType({
-    backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
-    borderColor: new vscode.ThemeColor('editor.findMatchHighlightBorder'),
-    borderStyle: 'solid',
-    borderWidth: '1px',
-    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
-    overviewRulerLane: vscode.OverviewRulerLane.Center,
-    rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
-  });
-  private readonly lines = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
-  });
-  private decorated: vscode.TextEditor | undefined;
-
-  constructor(
-    private readonly log: vscode.LogOutputChannel,
-    private readonly markers: MarkerService,
-    private readonly corpus: CorpusService,
-  ) {}
-
-  /** By-marker retrieval: the first evidence's file at its lines; without evidence, the best search match of the marker's text. */
-  async open(itemId: string, markerId: string): Promise<void> {
-    const corpus = this.corpus.current;
-    if (!corpus) throw new MarkerServiceError('no-corpus', 'no corpus is indexed; run "Marker Research: Index Corpus" first.');
-    const { marker, stale } = this.markers.find(itemId, markerId);
-    const first = marker.evidence[0];
-    if (!first) return this.openBySearch(corpus, itemId, marker);
-    const sameFile = marker.evidence.filter((e) => e.source.file === first.source.file).map((e) => e.source);
-    const editor = await this.reveal(corpusFile(corpus.root, first.source.file), sameFile);
-    const s = first.source;
-    this.log.info(`opened marker ${marker.id} (${marker.kind}) at ${s.file}:${s.startLine + 1}:${s.startColumn + 1}-${s.endLine + 1}:${s.endColumn + 1}${editor ? '' : ' (no editor)'}`);
-    if (stale) {
-      this.log.warn(`markers of ${itemId} were made before its files last changed: the span may be off; run Generate Markers`);
-      vscode.window.setStatusBarMessage('$(warning) Marker Research: this item changed since its markers were made; the highlighted span may be off.', 8000);
-    }
-  }
-
-  private async openBySearch(corpus: Corpus, itemId: string, marker: Marker): Promise<void> {
-    const index = await this.markers.searchIndex(corpus);
-    const query = `${marker.text} ${marker.topic}`.trim();
-    let scope = 'item';
-    let span = retrieve(index, query, { itemIds: [itemId], budgetWords: 1000 }).spans.find((x) => x.source);
-    if (!span) {
-      scope = 'corpus';
-      span = retrieve(index, query, { budgetWords: 1000 }).spans.find((x) => x.source);
-    }
-    if (!span?.source) {
-      this.log.info(`marker ${marker.id} has no evidence and a search of its text found nothing`);
-      void vscode.window.showInformationMessage('Marker Research: this marker has no evidence span, and a search of its text found nothing in the corpus.');
-      return;
-    }
-    await this.reveal(vscode.Uri.file(span.source.file.path), [bestUnitRange(corpus, span, query) ?? span.source.range]);
-    this.log.info(`marker ${marker.id} has no evidence span: opened the best search match in the ${scope} at ${span.source.file.relPath}:${span.source.range.startLine + 1}`);
-    void vscode.window.showInformationMessage(
-      `Marker Research: this marker has no evidence span (ungrounded); opened the best search match for its text${scope === 'corpus' ? ' elsewhere in the corpus' : ''} instead.`,
-    );
-  }
-
-  /** Opens `uri`, selects the first range (cursor at its start), centres it and highlights every range (markers, and hits of the Ask box). */
-  async reveal(uri: vscode.Uri, ranges: readonly TextRange[]): Promise<vscode.TextEditor> {
-    const doc = await vscode.workspace.openTextDocument(uri);
-    const valid = ranges.map((r) => doc.validateRange(new vscode.Range(r.startLine, r.startColumn, r.endLine, r.endColumn)));
-    const main = valid[0]!;
-    const editor = await vscode.window.showTextDocument(doc, { preview: true });
-    // Anchored at the end, active at the start: the cursor (and the status bar's "Ln, Col") sits where the evidence begins.
-    editor.selection = new vscode.Selection(main.end, main.start);
-    editor.revealRange(main, vscode.TextEditorRevealType.InCenter);
-    if (this.decorated && this.decorated !== editor) {
-      this.decorated.setDecorations(this.span, []);
-      this.decorated.setDecorations(this.lines, []);
-    }
-    editor.setDecorations(this.span, valid);
-    editor.setDecorations(this.lines, valid);
-    this.decorated = editor;
-    return editor;
-  }
-
-  dispose(): void {
-    this.span.dispose();
-    this.lines.dispose();
-  }
-}
-
-// ---- "Retrieve Full Item" ------------------------------------------------------------------
-
-/** The scheme of the read-only full-item documents. */
-export const FULL_ITEM_SCHEME = 'marker-research';
-
-/** Serves `marker-research:/<item> (full item).md?item=<id>`: the item's whole transcript and comments, read-only. */
-export class FullItemDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
-  private readonly sub: vscode.Disposable;
-  readonly onDidChange = this.emitter.event;
-
-  constructor(
-    private readonly log: vscode.LogOutputChannel,
-    private readonly corpus: CorpusService,
-  ) {
-    // A re-index may change an open item: its document follows.
-    this.sub = corpus.onDidLoad(() => {
-      for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === FULL_ITEM_SCHEME) this.emitter.fire(doc.uri);
-    });
-  }
-
-  static uriFor(itemId: string): vscode.Uri {
-    const name = itemId.replace(/[/\\:*?"<>|\p{Cc}]/gu, '_').slice(0, 120);
-    return vscode.Uri.from({ scheme: FULL_ITEM_SCHEME, path: `/${name} (full item).md`, query: new URLSearchParams({ item: itemId }).toString() });
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    const id = new URLSearchParams(uri.query).get('item') ?? '';
-    const item = this.corpus.current?.items.find((it) => it.id === id);
-    if (!item) return `# Item not found\n\nThe item "${id}" is not in the indexed corpus. Run "Marker Research: Index Corpus" and try again.\n`;
-    return renderFullItem(item);
-  }
-
-  /** Opens the full item in a (read-only) editor. */
-  async open(itemId: string): Promise<void> {
-    const item = this.corpus.current?.items.find((it) => it.id === itemId);
-    if (!item) throw new MarkerServiceError('not-found', `no item "${itemId}" in the indexed corpus; run Index Corpus again.`);
-    const uri = FullItemDocuments.uriFor(itemId);
-    const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(doc, { preview: false });
-    this.log.info(`opened the full item ${itemId} (${doc.lineCount} lines) as ${uri.toString(true)}`);
-  }
-
-  dispose(): void {
-    this.sub.dispose();
-    this.emitter.dispose();
   }
 }
 

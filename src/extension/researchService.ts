@@ -32,7 +32,7 @@ export function runFailureText(m: Pick<RunManifest, 'status' | 'error' | 'steps'
   return failed ? `${failed} of ${steps.length} steps failed (see the logs for the cause)` : `the run is ${m.status} (see the logs)`;
 }
 
-export type ResearchErrorReason = 'no-corpus' | 'busy' | 'no-run' | 'no-report';
+export type ResearchErrorReason = 'no-corpus' | 'busy' | 'no-run' | 'no-report' | 'not-planned';
 
 /** A research action that cannot be done; `reason` says why. Messages start with `research:`. */
 export class ResearchServiceError extends Error {
@@ -106,6 +106,29 @@ export class ResearchService implements vscode.Disposable {
     return this.shown;
   }
 
+  /**
+   * The reviewed plan waiting to run: the run shown when it is `planned`, else the newest run when
+   * it is (the last thing done was planning). Run Research runs it rather than a fresh run.
+   */
+  get plannedRun(): RunManifest | undefined {
+    if (this.shown?.manifest.status === 'planned') return this.shown.manifest;
+    return this.runs[0]?.status === 'planned' ? this.runs[0] : undefined;
+  }
+
+  /** The text of a goal choice (a proposed goal's title, or the user's text); undefined for 'auto'. */
+  goalText(goal: GoalChoice): string | undefined {
+    if (goal === 'auto') return undefined;
+    if ('text' in goal) return goal.text;
+    return this.goals.find((x) => x.goal_id === goal.goalId)?.title;
+  }
+
+  /** The status of a run as it is on disk now (runs of another window included); undefined when there is no such run. */
+  async currentStatus(runId: string): Promise<RunManifest['status'] | undefined> {
+    const corpus = this.requireCorpus();
+    await this.reload(corpus.root);
+    return this.runs.find((r) => r.run_id === runId)?.status;
+  }
+
   /** Goals proposed by the last Discover Goals (or stored with the latest run). */
   get currentGoals(): readonly Goal[] {
     return this.goals;
@@ -154,15 +177,37 @@ export class ResearchService implements vscode.Disposable {
   }
 
   /**
-   * Phases 1–3 and the report. With a goal: a new run. Without one: the plan
-   * shown (planned and not yet run) runs, else the top goal is chosen ('auto').
+   * Phases 1–3 and the report. With a goal: a new run. Without one: the reviewed plan waiting
+   * ({@link plannedRun}) runs, else the top goal is chosen ('auto').
    */
   async run(goal: GoalChoice | undefined): Promise<RunResult> {
-    const planned = goal === undefined && this.shown?.manifest.status === 'planned' ? this.shown.manifest.run_id : undefined;
+    const planned = goal === undefined ? this.plannedRun?.run_id : undefined;
+    if (planned) return this.runPlanned(planned);
     const g = goal === undefined ? 'auto' : this.goalOf(goal);
-    const label = planned ? `Running the plan for: ${this.shown!.manifest.goal}` : `Researching: ${typeof g === 'string' ? (g === 'auto' ? 'automatic goal' : g) : g.title}`;
+    const label = `Researching: ${typeof g === 'string' ? (g === 'auto' ? 'automatic goal' : g) : g.title}`;
     const started = Date.now();
-    const result = await this.exclusive('run', `${label}…`, 'research', (ctx, complexity) => (planned ? resumeResearch(ctx, planned) : runResearch(ctx, { goal: g, complexity })));
+    const result = await this.exclusive('run', `${label}…`, 'research', (ctx, complexity) => runResearch(ctx, { goal: g, complexity }));
+    await this.finished(result, started);
+    return result;
+  }
+
+  /**
+   * Runs the reviewed plan of run `runId` (status `planned`; its plan.json, edited or not):
+   * that run goes on, no new run is made.
+   * @throws ResearchServiceError `not-planned` when the run has run already (its status says how it ended), `no-run` when there is no such run.
+   */
+  async runPlanned(runId: string): Promise<RunResult> {
+    const status = await this.currentStatus(runId);
+    if (!status) throw new ResearchServiceError('no-run', `no run "${runId}" in this corpus.`);
+    if (status !== 'planned') throw new ResearchServiceError('not-planned', `run ${runId} is not waiting to run: it is ${status} already${status === 'done' ? ' (Open Report shows its report)' : isResumable(status, false) ? ' (Resume Research continues it)' : ''}.`);
+    const manifest = this.runs.find((r) => r.run_id === runId)!;
+    const started = Date.now();
+    this.log.info(`research: running the planned run ${runId} "${manifest.goal}"`);
+    const result = await this.exclusive('run', `Running the plan for: ${manifest.goal}…`, 'research', (ctx) => {
+      this.liveRunId = runId; // step events of this run update the sidebar at once
+      this.fire();
+      return resumeResearch(ctx, runId);
+    });
     await this.finished(result, started);
     return result;
   }

@@ -2,8 +2,10 @@
  * The Marker Research language server: serves the corpus to the editor.
  * Corpus items and key-info markers as workspace symbols; corpus problems as
  * diagnostics; in a research report (`<corpus>/.marker-research/runs/<id>/report.md`)
- * every `[n]` citation as a document link to its span in the original file,
- * and a hover with the item, file and lines, time, speakers and the quoted text.
+ * every `[n]` citation as a document link that opens its span (the extension's
+ * `markerResearch.openEvidence`: the item's readable view, or the original file),
+ * and a hover with the item, where in words (speaker · time), file and lines,
+ * time, speakers and the quoted text.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -14,9 +16,10 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { loadCorpus } from '../core/corpus/loader';
-import type { Corpus, CorpusProblem } from '../core/corpus/types';
+import type { Corpus, CorpusItem, CorpusProblem } from '../core/corpus/types';
 import { allMarkers, readItemMarkers } from '../core/markers/store';
-import { citationHover, citationTarget, citedFile, findCitations, linesLabel, reportLocation, sliceRange, type CitationRef } from '../core/research/citationLinks';
+import { locationLabel, storedLocationLabel } from '../core/corpus/locationLabel';
+import { citationHover, citedFile, evidenceCommandTarget, findCitations, linesLabel, reportLocation, sliceRange, type CitationRef } from '../core/research/citationLinks';
 import { reportSourcesSchema, type SourceSpan } from '../core/research/schema';
 import { corpusChangedNotification, corpusSummaryRequest, markersChangedNotification } from '../shared/lspProtocol';
 
@@ -143,19 +146,29 @@ async function reportOf(uri: string): Promise<{ loc: NonNullable<ReturnType<type
   return { loc, refs: findCitations(doc.getText()), sources: await reportSources(loc.runDir) };
 }
 
+/** Where a cited span is, in words: from the loaded item when the span fits it, else from what the span stored. */
+function spanLocation(span: SourceSpan, item: CorpusItem | undefined, title = true): string {
+  const text = (span.part === 'transcript' ? item?.transcript : item?.comments)?.text;
+  if (item && text !== undefined && span.end <= text.length) return locationLabel(item, span.part, span.start, span.end, { title });
+  return storedLocationLabel(span.source, span.part, title ? (item?.title ?? span.item_id) : undefined);
+}
+
 connection.onDocumentLinks(async ({ textDocument }): Promise<DocumentLink[]> => {
   const r = await reportOf(textDocument.uri);
   if (!r) return [];
+  // Labels from the indexed corpus when it is this report's (no corpus is loaded just for link tooltips).
+  const items = corpus && path.resolve(corpus.root) === path.resolve(r.loc.corpusRoot) ? new Map(corpus.items.map((it) => [it.id, it])) : undefined;
   const links: DocumentLink[] = [];
   let dangling = 0;
   for (const c of r.refs) {
     const span = r.sources.get(c.number);
-    const target = span && citationTarget(r.loc.corpusRoot, span.source);
+    const target = span && evidenceCommandTarget(r.loc.corpusRoot, span);
     if (!span || !target) {
       dangling++;
       continue;
     }
-    links.push({ range: { start: { line: c.line, character: c.start }, end: { line: c.line, character: c.end } }, target, tooltip: `Open [${c.number}]: ${linesLabel(span.source)}` });
+    const tooltip = `Open citation ${c.number}: ${spanLocation(span, items?.get(span.item_id))} (${linesLabel(span.source)})`;
+    links.push({ range: { start: { line: c.line, character: c.start }, end: { line: c.line, character: c.end } }, target, tooltip });
   }
   if (dangling) connection.console.warn(`marker-research server: ${dangling} citation(s) of run ${r.loc.runId} resolve to no span in report.sources.json`);
   return links;
@@ -170,9 +183,9 @@ connection.onHover(async ({ textDocument, position }): Promise<Hover | null> => 
   const abs = citedFile(r.loc.corpusRoot, span.source.file);
   let quote = '';
   if (abs) quote = sliceRange(await fs.readFile(abs, 'utf8').catch(() => ''), span.source);
-  const title = (await corpusAt(r.loc.corpusRoot))?.items.find((it) => it.id === span.item_id)?.title;
+  const item = (await corpusAt(r.loc.corpusRoot))?.items.find((it) => it.id === span.item_id);
   return {
-    contents: { kind: MarkupKind.Markdown, value: citationHover(c.number, span, { title, quote }) },
+    contents: { kind: MarkupKind.Markdown, value: citationHover(c.number, span, { title: item?.title, quote, location: spanLocation(span, item, false) }) },
     range: { start: { line: c.line, character: c.start }, end: { line: c.line, character: c.end } },
   };
 });

@@ -22,6 +22,8 @@ export interface ChatCitationView {
   part: 'transcript' | 'comments';
   /** The file (relative to the corpus root), one-based line and column where the span starts: `city-cycling-podcast/transcript.vtt:6:18`. */
   where: string;
+  /** Where the span is, in words (what the chip's tooltip leads with; `where` follows): `Daniel · 0:33`, `Daniel · turn 215`, `@lena · 12 likes · 2024-03-14`. */
+  location: string;
   /** `1:02–1:30` where the format has timestamps, else null. */
   time: string | null;
   /** Speaker label(s) or comment author(s), or null. */

@@ -12,6 +12,10 @@ export const PROVIDERS = ['extractive', 'openai', 'ollama'] as const;
 /** Research depth (SPEC §4); mirrors core's `COMPLEXITIES` (kept here so the webview bundle stays free of core). */
 export const RESEARCH_COMPLEXITIES = ['light', 'medium', 'deep', 'epic'] as const;
 
+/** Where a marker, citation or hit opens: the item's readable view, or its original file. */
+export const EVIDENCE_VIEWS = ['readable', 'original'] as const;
+export type EvidenceView = (typeof EVIDENCE_VIEWS)[number];
+
 export const settingsSchema = z.object({
   /** Corpus folder; empty means the first workspace folder. Relative paths resolve against it. */
   corpusPath: z.string().default(''),
@@ -59,6 +63,8 @@ export const settingsSchema = z.object({
   embeddingModel: z.string().default(''),
   /** Ask the Corpus: with a model, let it reorder the best hits (one more call per question). */
   askRerank: z.boolean().default(false),
+  /** Where evidence opens: the readable view of the item (speakers, times, comments; the span highlighted) or the original file. */
+  evidenceView: z.enum(EVIDENCE_VIEWS).default('readable'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -87,5 +93,6 @@ export const SETTING_DESCRIPTIONS: Record<keyof Settings, string> = {
   condenseModel: 'Ollama model for the condensation pass, e.g. qwen2.5:7b.',
   condenseBaseUrl: 'Ollama host for the condensation pass. Empty: http://127.0.0.1:11434.',
   askRerank: 'Ask the Corpus: with a model configured, let it reorder the best hits by how well each answers the question (one more model call per question). Off: hits in fused order.',
+  evidenceView: 'Where a marker, a citation or an Ask hit opens: `readable` — the item as a read-only document (speaker, time and turn of every transcript turn; author, likes and date of every comment) with the span highlighted, and "Open original" one click away — or `original` — the original file (transcript.json, comments.jsonl, …) at the span, word wrap on.',
   embeddingModel: 'Embedding model for the vector retrieval strategy of Ask the Corpus (e.g. `text-embedding-3-small`, `nomic-embed-text`), served by the same provider and base URL as the model. Vectors are cached per chunk in .marker-research/vectors/. Empty: vectors off.',
 };

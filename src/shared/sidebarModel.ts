@@ -1,15 +1,20 @@
 /**
  * The sidebar's data, built from a loaded corpus and its markers (pure: no
  * VS Code, no DOM), and the filter the webview applies to it. The host builds
- * {@link SidebarState} with {@link sidebarStateFor}; the webview narrows the
- * rendered tree with {@link parseFilter} and {@link markerMatches}.
+ * {@link SidebarState} with {@link sidebarStateFor}; the webview indexes it once
+ * ({@link indexItems}), then filters ({@link parseFilter}, {@link matchItem}) and
+ * sorts ({@link sortItems}) on every keystroke without folding text again.
  * Core types are imported as types only: nothing of core reaches the webview bundle.
  */
+// The one value of core: the pure location formatter (host side only; tree-shaken out of the webview bundle).
+import { locationLabel } from '../core/corpus/locationLabel';
 import type { Corpus, CorpusItem } from '../core/corpus/types';
 import type { EngineName, ItemMarkers, Marker } from '../core/markers/schema';
 import type { Goal, Plan, RequestLogEntry, RunManifest, StepResult } from '../core/research/schema';
+import { foldText } from './textFold';
+import { ITEM_SPEAKERS_MAX } from './webviewProtocol';
 import type {
-  GoalView, ItemMarkersView, MarkerGroup, MarkerGroupKey, MarkerKindName, MarkerSummary, ResearchRequestType, RunView, SidebarState, StepRequestsView, StepView,
+  GoalView, ItemMarkersView, ItemSummary, MarkerGroup, MarkerGroupKey, MarkerKindName, MarkerSummary, ResearchRequestType, RunView, SidebarState, StepRequestsView, StepView,
 } from './webviewProtocol';
 
 /** An item's marker file as the extension holds it: read, or why it could not be. */
@@ -51,7 +56,14 @@ export function evidenceLabel(marker: Marker): string | null {
   return parts.join(' · ');
 }
 
-export function markerSummary(marker: Marker, engine: EngineName): MarkerSummary {
+/** Where a marker's first evidence is, in words (`Daniel · 0:33`, `turn 215`, `@lena · 12 likes · 2024-03-14`), when its span fits the item. */
+function markerLocation(marker: Marker, item: CorpusItem | undefined): string | null {
+  const ev = marker.evidence[0];
+  const text = ev && (ev.part === 'transcript' ? item?.transcript : item?.comments)?.text;
+  return item && ev && text !== undefined && ev.end <= text.length ? locationLabel(item, ev.part, ev.start, ev.end, { title: false }) : null;
+}
+
+export function markerSummary(marker: Marker, engine: EngineName, item?: CorpusItem): MarkerSummary {
   return {
     id: marker.id,
     kind: marker.kind,
@@ -61,9 +73,22 @@ export function markerSummary(marker: Marker, engine: EngineName): MarkerSummary
     grounded: marker.grounded,
     engine,
     where: evidenceLabel(marker),
+    location: markerLocation(marker, item),
     likes: marker.likes ?? null,
     replies: marker.replies ?? null,
+    speakers: marker.evidence[0]?.source.speakers ?? [],
   };
+}
+
+/**
+ * True when confidence tells the markers of an item apart: never for the
+ * extractive engine (its confidence is a constant), nor when every marker has
+ * the same value.
+ */
+export function confidenceInformative(engine: EngineName, markers: readonly Pick<MarkerSummary, 'confidence'>[]): boolean {
+  if (engine === 'extractive' || markers.length < 2) return false;
+  const first = markers[0]!.confidence;
+  return markers.some((m) => Math.abs(m.confidence - first) > 1e-6);
 }
 
 const SENTIMENT_LABELS: Record<string, string> = { mostly_positive: 'mostly positive', mixed: 'mixed', mostly_negative: 'mostly negative' };
@@ -77,13 +102,13 @@ export function spamNote(count: number): string | null {
 }
 
 /** The groups of an item's markers, in the sidebar's order; empty groups left out. */
-export function markerGroups(m: ItemMarkers): MarkerGroup[] {
+export function markerGroups(m: ItemMarkers, item?: CorpusItem): MarkerGroup[] {
   const t = m.transcript_summary;
   const c = m.comments_summary;
   const group = (key: MarkerGroupKey, markers: Marker[] = [], values: string[] = []): MarkerGroup => ({
     key,
     label: GROUP_LABELS[key],
-    markers: markers.map((x) => markerSummary(x, m.engine)),
+    markers: markers.map((x) => markerSummary(x, m.engine, item)),
     values,
   });
   const groups = [
@@ -101,7 +126,7 @@ export function markerGroups(m: ItemMarkers): MarkerGroup[] {
 }
 
 export function itemMarkersView(item: CorpusItem, m: ItemMarkers): ItemMarkersView {
-  const groups = markerGroups(m);
+  const groups = markerGroups(m, item);
   const all = groups.flatMap((g) => g.markers);
   return {
     engine: m.engine,
@@ -113,7 +138,36 @@ export function itemMarkersView(item: CorpusItem, m: ItemMarkers): ItemMarkersVi
     topics: m.transcript_summary?.topic_areas ?? [],
     groups,
     spamExcluded: m.comments_summary?.spam?.count ?? 0,
+    confidenceInformative: confidenceInformative(m.engine, all),
   };
+}
+
+/** The distinct transcript speakers of an item, in order of appearance, at most {@link ITEM_SPEAKERS_MAX}. */
+export function itemSpeakers(item: CorpusItem): string[] {
+  const seen = new Set<string>();
+  for (const seg of item.transcript?.segments ?? []) {
+    const sp = seg.speaker?.trim();
+    if (!sp || seen.has(sp)) continue;
+    seen.add(sp);
+    if (seen.size >= ITEM_SPEAKERS_MAX) break;
+  }
+  return [...seen];
+}
+
+/** A non-negative count from metadata (`like_count: 1674`, `likes: "12"`), or null. */
+function metaCount(...values: unknown[]): number | null {
+  for (const v of values) {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/u.test(v.trim()) ? Number(v) : NaN;
+    if (Number.isFinite(n) && n >= 0) return n;
+  }
+  return null;
+}
+
+/** Likes of an item's comments added up, or null when none has a like count. */
+function commentLikesOf(item: CorpusItem): number | null {
+  let sum: number | null = null;
+  for (const c of item.comments?.comments ?? []) if (typeof c.likes === 'number') sum = (sum ?? 0) + c.likes;
+  return sum;
 }
 
 export interface SidebarExtras {
@@ -158,6 +212,10 @@ export function sidebarStateFor(corpus: Corpus, markers: ReadonlyMap<string, Mar
       transcriptSegments: it.transcript ? it.transcript.segments.length : null,
       comments: it.comments ? it.comments.comments.length : null,
       words: it.wordCount,
+      publishedAt: typeof it.meta.published_at === 'string' && it.meta.published_at.trim() ? it.meta.published_at.trim() : null,
+      likes: metaCount(it.meta['like_count'], it.meta['likes']),
+      commentLikes: commentLikesOf(it),
+      speakers: itemSpeakers(it),
       transcriptFile: it.transcript?.file.relPath ?? null,
       commentsFile: it.comments?.file.relPath ?? null,
       markers: entry?.ok ? itemMarkersView(it, entry.value) : null,
@@ -175,11 +233,24 @@ export function sidebarStateFor(corpus: Corpus, markers: ReadonlyMap<string, Mar
   };
 }
 
+// ---- what the kinds mean (the legend) -----------------------------------------------------
+
+/** One line per kind: the legend of the kind badges and toggles. */
+export const KIND_EXPLANATIONS: Readonly<Record<MarkerKindName, string>> = {
+  FACT: 'FACT — something stated as true: an event, a result, who did what.',
+  OPINION: 'OPINION — a judgement, belief, preference or recommendation of a speaker or commenter.',
+  DATA: 'DATA — a number with its meaning: an amount, a percentage, a date, a measurement.',
+  ENGAGEMENT: 'ENGAGEMENT — what the audience responded to most: the comments with the most likes and replies.',
+};
+
 // ---- the filter (applied in the webview) ------------------------------------------------
 
-/** Folds case and width (NFKC: full-width Latin and digits become ASCII); CJK text is unchanged by case folding. */
+/**
+ * Folds text for the filter: case, accents, width and traditional/simplified
+ * Chinese (see {@link foldText}).
+ */
 export function foldForFilter(text: string): string {
-  return text.normalize('NFKC').toLocaleLowerCase('en-US');
+  return foldText(text);
 }
 
 export interface MarkerFilter {
@@ -201,16 +272,172 @@ export function filterIsEmpty(f: MarkerFilter): boolean {
   return f.terms.length === 0 && ALL_KINDS.every((k) => f.kinds.has(k));
 }
 
-/** True when every term occurs in one of `texts` (case- and width-insensitive). */
+/** True when every term occurs in one of `texts` (case-, accent- and width-insensitive). */
 export function textMatches(terms: readonly string[], ...texts: string[]): boolean {
   if (!terms.length) return true;
   const hay = foldForFilter(texts.join('\n'));
   return terms.every((t) => hay.includes(t));
 }
 
-/** A marker passes when its kind is on and its text or topic contains every term. */
-export function markerMatches(marker: Pick<MarkerSummary, 'kind' | 'text' | 'topic'>, f: MarkerFilter): boolean {
-  return f.kinds.has(marker.kind) && textMatches(f.terms, marker.text, marker.topic);
+/** A marker passes when its kind is on and its text, topic or speakers contain every term. */
+export function markerMatches(marker: Pick<MarkerSummary, 'kind' | 'text' | 'topic'> & { speakers?: readonly string[] }, f: MarkerFilter): boolean {
+  return f.kinds.has(marker.kind) && textMatches(f.terms, marker.text, marker.topic, ...(marker.speakers ?? []));
+}
+
+/** An item with its texts folded once, so filtering on a keystroke only compares strings. */
+export interface IndexedItem {
+  item: ItemSummary;
+  /** Folded title, id and topic areas. */
+  hay: string;
+  /** Folded transcript speakers. */
+  speakersHay: string;
+  /** Per group (the item's `markers.groups` order): folded marker texts (text, topic, speakers) and values. */
+  groups: { markers: string[]; values: string[] }[];
+}
+
+/** Folds the searchable texts of every item once (the webview does this when a state arrives). */
+export function indexItems(items: readonly ItemSummary[]): IndexedItem[] {
+  return items.map((item) => ({
+    item,
+    hay: foldForFilter([item.title, item.id, ...(item.markers?.topics ?? [])].join('\n')),
+    speakersHay: foldForFilter(item.speakers.join('\n')),
+    groups: (item.markers?.groups ?? []).map((g) => ({
+      markers: g.markers.map((m) => foldForFilter([m.text, m.topic, ...m.speakers].join('\n'))),
+      values: g.values.map((v) => foldForFilter(v)),
+    })),
+  }));
+}
+
+/** What the filter leaves of one group. */
+export interface GroupMatch {
+  /** Per marker: shown. */
+  markers: boolean[];
+  /** Per value (themes, sentiment): shown. */
+  values: boolean[];
+  /** Markers (or, for value groups, values) shown. */
+  count: number;
+  /** The group row is shown. */
+  shown: boolean;
+}
+
+/** What the filter leaves of one item. */
+export interface ItemMatch {
+  /** The item row is shown. */
+  visible: boolean;
+  /** Markers of the item shown. */
+  markers: number;
+  /** Text matched under the item (not only its title): open it, and the groups with matches, to show them. */
+  reveal: boolean;
+  groups: GroupMatch[];
+}
+
+const hasAll = (terms: readonly string[], ...hays: string[]): boolean => terms.every((t) => hays.some((h) => h.includes(t)));
+const hasAny = (terms: readonly string[], hay: string): boolean => terms.some((t) => hay.includes(t));
+
+/**
+ * Applies the filter to one item, as a tree filter does, node by node.
+ * A term may occur in the marker (text, topic, speakers) or in the item's title,
+ * id or topic areas: "nicolas precios" finds the markers about prices in the
+ * item titled "Nicolás …". When the item alone holds every term, the markers that also
+ * name a term themselves are shown (and revealed); when none does, every marker
+ * of the kinds shown stays and the item is listed, not opened. Themes and
+ * sentiment follow the text, never the kinds, and keep an item in view only
+ * while searching text. An item whose speakers match stays listed even without
+ * a matching marker.
+ */
+export function matchItem(ix: IndexedItem, f: MarkerFilter): ItemMatch {
+  const terms = f.terms;
+  const searching = terms.length > 0;
+  const empty = filterIsEmpty(f);
+  const byTitle = searching && hasAll(terms, ix.hay);
+  const groups = ix.item.markers?.groups ?? [];
+  // With a title match, markers (and values) that name a term themselves win over the rest.
+  const own = (hay: string): boolean => hasAny(terms, hay);
+  const anyOwn = byTitle && ix.groups.some((g, gi) => g.markers.some((h, mi) => f.kinds.has(groups[gi]!.markers[mi]!.kind) && own(h)) || g.values.some(own));
+  const passes = (hay: string): boolean => !searching || (byTitle ? !anyOwn || own(hay) : hasAll(terms, hay, ix.hay));
+  let markers = 0;
+  let itemHits = 0;
+  const result = groups.map((g, gi): GroupMatch => {
+    const folded = ix.groups[gi] ?? { markers: [], values: [] };
+    const ms = g.markers.map((m, mi) => f.kinds.has(m.kind) && passes(folded.markers[mi] ?? ''));
+    const vs = g.values.map((_, vi) => passes(folded.values[vi] ?? ''));
+    const markerHits = ms.filter(Boolean).length;
+    const valueHits = vs.filter(Boolean).length;
+    markers += markerHits;
+    // Kinds narrow markers only: themes and sentiment stay, but never keep an item in view on their own.
+    itemHits += markerHits + (searching ? valueHits : 0);
+    const count = g.markers.length ? markerHits : valueHits;
+    return { markers: ms, values: vs, count, shown: empty || count > 0 };
+  });
+  const visible = empty || itemHits > 0 || byTitle || (searching && hasAll(terms, ix.hay, ix.speakersHay));
+  const reveal = searching && itemHits > 0 && (!byTitle || anyOwn);
+  return { visible, markers, reveal, groups: result };
+}
+
+/** The filter line: "340 items · 3,412 markers", filtered "12 of 340 items · 48 of 3,412 markers". */
+export function filterCountText(itemsShown: number, itemsTotal: number, markersShown: number, markersTotal: number, filtered: boolean): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const items = `${n(itemsTotal)} item${itemsTotal === 1 ? '' : 's'}`;
+  const markers = `${n(markersTotal)} marker${markersTotal === 1 ? '' : 's'}`;
+  return filtered ? `${n(itemsShown)} of ${items} · ${n(markersShown)} of ${markers}` : `${items} · ${markers}`;
+}
+
+/**
+ * What "nothing matches" says, with the kinds that are switched off:
+ * `No markers match "nicolas" with DATA hidden.`, `Every marker kind is hidden.`
+ */
+export function noMatchText(query: string, kinds: ReadonlySet<MarkerKindName>): string {
+  const hidden = ALL_KINDS.filter((k) => !kinds.has(k));
+  const q = query.trim();
+  if (hidden.length === ALL_KINDS.length) return q ? `No items match "${q}", and every marker kind is hidden.` : 'Every marker kind is hidden: switch one on to see markers.';
+  const off = hidden.length ? ` with ${hidden.join(', ')} hidden` : '';
+  return q ? `No items or markers match "${q}"${off}.` : `No markers${off}.`;
+}
+
+// ---- sorting items --------------------------------------------------------------------------
+
+export const ITEM_SORTS = ['title', 'date', 'words', 'comments', 'likes'] as const;
+export type ItemSort = (typeof ITEM_SORTS)[number];
+export const ITEM_SORT_LABELS: Readonly<Record<ItemSort, string>> = { title: 'Title', date: 'Newest', words: 'Words', comments: 'Comments', likes: 'Likes' };
+
+/** The likes an item is sorted by: its own, else its comments' added up. */
+export function itemLikes(it: Pick<ItemSummary, 'likes' | 'commentLikes'>): number | null {
+  return it.likes ?? it.commentLikes;
+}
+
+const titleCollator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
+/**
+ * Items in the order of `sort` (a new array; stable): title A→Z, the rest
+ * largest (newest) first; items without the value (no date, no comments) last,
+ * by title.
+ */
+export function sortItems<T extends Pick<ItemSummary, 'title' | 'publishedAt' | 'words' | 'comments' | 'likes' | 'commentLikes'>>(items: readonly T[], sort: ItemSort): T[] {
+  const key = (it: T): number | null => {
+    switch (sort) {
+      case 'title':
+        return 0;
+      case 'date': {
+        const t = it.publishedAt ? Date.parse(it.publishedAt) : NaN;
+        return Number.isFinite(t) ? t : null;
+      }
+      case 'words':
+        return it.words;
+      case 'comments':
+        return it.comments;
+      case 'likes':
+        return itemLikes(it);
+    }
+  };
+  return items
+    .map((it, i) => ({ it, i, k: key(it) }))
+    .sort((a, b) => {
+      if (a.k === null || b.k === null) {
+        if (a.k !== b.k) return a.k === null ? 1 : -1;
+      } else if (a.k !== b.k) return b.k - a.k;
+      return titleCollator.compare(a.it.title, b.it.title) || a.i - b.i;
+    })
+    .map((x) => x.it);
 }
 
 // ---- research: a persisted run as the sidebar shows it ----------------------------------------

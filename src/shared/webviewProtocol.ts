@@ -1,7 +1,11 @@
 /**
- * Every message between the extension host and the sidebar webview, typed once.
- * The webview is untrusted: the host parses what it receives with
- * {@link webviewToHostSchema}. The host posts nothing before `ready`.
+ * Every message between the extension host and the sidebar's webview views, typed once.
+ * The Marker Research container holds two: **Corpus & Markers** (`markerResearch.items`:
+ * the Ask box, items → marker groups → markers, filter, problems) and **Research**
+ * (`markerResearch.research`: goals, the plan, runs). Each view has its own pair of
+ * message types ({@link CorpusHostToWebview} / {@link corpusToHostSchema},
+ * {@link ResearchHostToWebview} / {@link researchToHostSchema}). Webviews are untrusted:
+ * the host parses what it receives with the view's schema, and posts nothing before `ready`.
  */
 import { z } from 'zod';
 
@@ -20,9 +24,13 @@ export interface MarkerSummary {
   engine: EngineLabel;
   /** Where the first evidence is, for the tooltip (e.g. `transcript.vtt:21 · 01:02 · Daniel`), or null without evidence. */
   where: string | null;
+  /** Where the first evidence is, in words (the row shows it; `where` goes in the tooltip): `Daniel · 0:33`, `Daniel · turn 215` without timestamps, `@lena · 12 likes · 2024-03-14` for a comment; null without evidence. */
+  location: string | null;
   /** Engagement markers: likes and replies behind them. */
   likes: number | null;
   replies: number | null;
+  /** Speakers (or comment authors) of the first evidence span, for the filter. */
+  speakers: string[];
 }
 
 export const MARKER_GROUP_KEYS = [
@@ -64,7 +72,12 @@ export interface ItemMarkersView {
   groups: MarkerGroup[];
   /** Comments the spam detector kept out of the comment markers, themes and sentiment (0: none, or not checked). */
   spamExcluded: number;
+  /** False when confidence says nothing (the extractive engine, or every marker of the item equally confident): tooltips leave it out. */
+  confidenceInformative: boolean;
 }
+
+/** Speakers listed per item (a panel has a few; captions with a speaker per line are capped). */
+export const ITEM_SPEAKERS_MAX = 30;
 
 /** One corpus item as the sidebar shows it. */
 export interface ItemSummary {
@@ -75,6 +88,14 @@ export interface ItemSummary {
   /** Comment records, or null without comments. */
   comments: number | null;
   words: number;
+  /** `published_at` of the item's metadata (ISO 8601), or null. */
+  publishedAt: string | null;
+  /** Likes of the item itself (`like_count` / `likes` of its metadata), or null. */
+  likes: number | null;
+  /** Likes of its comments added up, or null when no comment has a like count. */
+  commentLikes: number | null;
+  /** Distinct transcript speakers (at most {@link ITEM_SPEAKERS_MAX}), for the filter and the tooltip. */
+  speakers: string[];
   transcriptFile: string | null;
   commentsFile: string | null;
   /** Null when the item has no markers yet. */
@@ -214,6 +235,8 @@ export interface AskHitView {
   time: string | null;
   /** The file (relative to the corpus root), one-based line and column where the span starts, `ev-winter-range/transcript.json:6:18`; null when unmapped. */
   where: string | null;
+  /** Where the span is, in words (the row shows it; `where` goes in the tooltip): `Daniel · 0:33`, `Daniel · turn 215` without timestamps, `@lena · 12 likes · 2024-03-14` for a comment. */
+  location: string;
   /** A short quote of the span, whitespace collapsed. */
   quote: string;
   matchedBy: AskStrategy[];
@@ -235,11 +258,9 @@ export interface AskResultView {
   notes: string[];
 }
 
-/** Host → webview: the whole state, the research section, one step's live status, progress of a running marker generation (shown in the marker line), or the Ask box. */
-export type HostToWebview =
+/** Host → Corpus & Markers view: the whole state, progress of a running marker generation (shown in the marker line), or the Ask box. */
+export type CorpusHostToWebview =
   | { type: 'state'; state: SidebarState }
-  | { type: 'research'; research: ResearchState }
-  | { type: 'stepStatus'; runId: string; stepId: string; status: ResearchStepStatus }
   | { type: 'progress'; message: string; done: number; total: number }
   /** A question is being answered (`busy`), or stopped being answered without a result (superseded or cancelled). */
   | { type: 'askBusy'; askId: number; question: string; busy: boolean }
@@ -248,19 +269,58 @@ export type HostToWebview =
   /** "Ask the Corpus" from the palette: focus the box; with a question, put it in the box and ask it. */
   | { type: 'askFocus'; question: string | null };
 
+/** What the Research view needs to know of the corpus: whether there is one, and how many items have markers. */
+export interface ResearchCorpusView {
+  status: SidebarState['status'];
+  items: number;
+  itemsWithMarkers: number;
+}
+
+/** Host → Research view: the research state, one step's live status, or the corpus it works on. */
+export type ResearchHostToWebview =
+  | { type: 'research'; research: ResearchState }
+  | { type: 'stepStatus'; runId: string; stepId: string; status: ResearchStepStatus }
+  | { type: 'corpus'; corpus: ResearchCorpusView };
+
+/** Host → any sidebar view. */
+export type HostToWebview = CorpusHostToWebview | ResearchHostToWebview;
+
 const itemId = z.string().min(1).max(1000);
 /** Run ids are folder names: no separators, no dot-dot. */
 const runId = z.string().min(1).max(200).regex(/^[\w.-]+$/u).refine((v) => v !== '.' && v !== '..', 'not a run id');
 const researchGoal = z.union([z.object({ goalId: z.string().min(1).max(200) }), z.object({ text: z.string().trim().min(3).max(2000) })]);
 
-export const webviewToHostSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('indexCorpus') }),
+const ready = z.object({ type: z.literal('ready') });
+const indexCorpus = z.object({ type: z.literal('indexCorpus') });
+const generateMarkers = z.object({ type: z.literal('generateMarkers') });
+/** "Use a model…": the extension's settings (provider, base URL, model). */
+const openModelSettings = z.object({ type: z.literal('openModelSettings') });
+
+const corpusMessages = [
+  ready,
+  indexCorpus,
+  generateMarkers,
+  openModelSettings,
   z.object({ type: z.literal('openItem'), itemId, part: z.enum(['transcript', 'comments']) }),
   z.object({ type: z.literal('openProblem'), index: z.number().int().nonnegative() }),
   z.object({ type: z.literal('openMarker'), itemId, markerId: z.string().min(1).max(1000) }),
   z.object({ type: z.literal('retrieveFullItem'), itemId }),
-  z.object({ type: z.literal('generateMarkers') }),
+  /** A question for the corpus, limited to the item in focus (`itemId`) or not (null); `session`: earlier questions, oldest first. */
+  z.object({
+    type: z.literal('ask'),
+    question: z.string().trim().min(1).max(ASK_MAX_QUESTION_CHARS),
+    itemId: itemId.nullable(),
+    session: z.array(z.string().trim().min(1).max(ASK_MAX_QUESTION_CHARS)).max(ASK_MAX_SESSION),
+  }),
+  /** Open a hit of the Ask box at its span in the original file. */
+  z.object({ type: z.literal('openHit'), itemId, part: z.enum(['transcript', 'comments']), start: z.number().int().nonnegative(), end: z.number().int().positive() }).refine((m) => m.end > m.start, 'empty span'),
+] as const;
+
+const researchMessages = [
+  ready,
+  indexCorpus,
+  generateMarkers,
+  openModelSettings,
   z.object({ type: z.literal('discoverGoals') }),
   /** Plan (or run) with a goal: one the goals list proposed (`goalId`) or the user's own text. */
   z.object({ type: z.literal('planResearch'), goal: researchGoal }),
@@ -272,16 +332,19 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** Resume a cancelled, failed, partial or crashed run: finished steps are kept. */
   z.object({ type: z.literal('resumeResearch'), runId }),
   z.object({ type: z.literal('cancel') }),
-  /** A question for the corpus, limited to the item in focus (`itemId`) or not (null); `session`: earlier questions, oldest first. */
-  z.object({
-    type: z.literal('ask'),
-    question: z.string().trim().min(1).max(ASK_MAX_QUESTION_CHARS),
-    itemId: itemId.nullable(),
-    session: z.array(z.string().trim().min(1).max(ASK_MAX_QUESTION_CHARS)).max(ASK_MAX_SESSION),
-  }),
-  /** Open a hit of the Ask box at its span in the original file. */
-  z.object({ type: z.literal('openHit'), itemId, part: z.enum(['transcript', 'comments']), start: z.number().int().nonnegative(), end: z.number().int().positive() }).refine((m) => m.end > m.start, 'empty span'),
-]);
+] as const;
 
+/** What the Corpus & Markers view may send. */
+export const corpusToHostSchema = z.discriminatedUnion('type', [...corpusMessages]);
+/** Corpus & Markers view → host. */
+export type CorpusToHost = z.infer<typeof corpusToHostSchema>;
+
+/** What the Research view may send. */
+export const researchToHostSchema = z.discriminatedUnion('type', [...researchMessages]);
+/** Research view → host. */
+export type ResearchToHost = z.infer<typeof researchToHostSchema>;
+
+/** Any sidebar view → host (the union of both views' messages). */
+export const webviewToHostSchema = z.union([corpusToHostSchema, researchToHostSchema]);
 /** Webview → host. */
-export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
+export type WebviewToHost = CorpusToHost | ResearchToHost;

@@ -29,6 +29,7 @@ const REPO = path.resolve(HERE, '..', '..');
 const WORK_BASE = process.env.MARKER_RESEARCH_E2E_WORK || '/tmp/marker-research-e2e';
 const SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'workbench.png');
 const MARKERS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'markers.png');
+const EVIDENCE_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'evidence.png');
 const RESEARCH_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'research.png');
 const ASK_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'ask.png');
 const CHAT_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'chat.png');
@@ -325,6 +326,8 @@ async function main() {
     'workbench.tips.enabled': false,
     'workbench.enableExperiments': false,
     'security.workspace.trust.enabled': false,
+    // The evidence checks follow spans into the original files; check 9 switches to the readable view (the default) and back.
+    'markerResearch.evidenceView': 'original',
   }, null, 2));
   const folder = path.join(dirs.ws, path.basename(opts.corpus));
   copyCorpus(opts.corpus, folder);
@@ -396,7 +399,23 @@ async function main() {
   // Webview content is two iframes deep. The src filter matters (the Welcome page is a webview
   // too); purpose=webviewView leaves out editor webview panels the extension may open.
   const webviewFrame = `iframe.webview.ready[src*="extensionId=${extId}"][src*="purpose=webviewView"]`;
-  const webview = page.frameLocator(webviewFrame).frameLocator('#active-frame');
+  /**
+   * The content frame of the extension's webview view whose document has `selector`: the
+   * Marker Research container shows two (Corpus & Markers: #status; Research: #research), the
+   * Chat view a third, and a frame locator must name one.
+   */
+  const webviewWith = (selector, ms) => waitFor(`a webview view with ${selector}`, ms, async () => {
+    const frames = page.locator(webviewFrame);
+    const n = await frames.count();
+    for (let i = 0; i < n; i++) {
+      const f = frames.nth(i).contentFrame().locator('#active-frame').contentFrame();
+      if (await f.locator(selector).count().catch(() => 0)) return f;
+    }
+    return null;
+  }, 200);
+  // Found when the view opens (check 4): the Corpus & Markers view, and the Research view.
+  let webview = page.frameLocator(webviewFrame).first().frameLocator('#active-frame');
+  let research = webview;
 
   /** Runs a command through the command palette: F1, type `>label`, wait for the row, Enter. */
   async function runFromPalette(label) {
@@ -517,8 +536,10 @@ async function main() {
       }
       await page.locator(webviewFrame).first().waitFor({ state: 'attached', timeout: settleMs })
         .catch(async (e) => { const errs = await shownErrors(); throw new Error(`no ready webview for ${extId} (${firstLine(e)})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
-      await webview.locator('body').waitFor({ state: 'attached', timeout: settleMs })
-        .catch((e) => { throw new Error(`the webview's content frame (#active-frame) did not load (${firstLine(e)})`); });
+      webview = await webviewWith('#status', settleMs)
+        .catch((e) => { throw new Error(`no Corpus & Markers view (#status in a webview's content frame) (${firstLine(e)})`); });
+      research = await webviewWith('#research', settleMs)
+        .catch((e) => { throw new Error(`no Research view (#research in a webview's content frame) (${firstLine(e)})`); });
     });
 
     await check('view status says "Indexed N items"', async () => {
@@ -537,8 +558,10 @@ async function main() {
       settleMs = Math.min(settleMs, 10_000); // indexed: the rows follow at once, or not at all
       const n = Number(/Indexed (\d+) items?/.exec(text)[1]);
       itemCount = await webview.locator('li.item[data-item-id]').count();
-      console.log(`     #status: "${text}" (${itemCount} li.item)`);
-      if (n !== itemCount) throw new Error(`#status says ${n} items but the view lists ${itemCount} li.item[data-item-id]`);
+      const total = Number(await webview.locator('ul#items').getAttribute('data-total'));
+      console.log(`     #status: "${text}" (${itemCount} li.item of ${total})`);
+      // the list renders 50 items at a time ("Show more")
+      if (n !== total || itemCount !== Math.min(n, 50)) throw new Error(`#status says ${n} items but the view lists ${itemCount} li.item[data-item-id] of ul#items[data-total="${total}"]`);
     });
 
     if (opts.browse) {
@@ -685,8 +708,9 @@ async function main() {
       console.log(`     ${all} markers; ${seen.join(', ')}; DATA off ${withoutData}`);
     });
 
-    // 9. clicking a marker opens its evidence: the original file, the evidence line selected and in view
-    await check('clicking a marker opens the original file at its evidence lines', async () => {
+    // 9. clicking a marker opens its evidence in the readable view (the default), highlighted and in view;
+    //    its "Open original" lens opens the original file at the evidence lines, selected and in view
+    await check('clicking a marker opens the readable view at its span; "Open original" opens the file at its evidence lines', async () => {
       if (!markersShown) throw new Error('no markers shown');
       const o = mx.open;
       const item = webview.locator(`li.item[data-item-id="${o.item}"]`);
@@ -700,17 +724,61 @@ async function main() {
       const ev = m.evidence[0].source;
       if (ev.file !== o.file) throw new Error(`the first ${o.kind} marker's evidence is in ${ev.file}, expected ${o.file}`);
       // open the item, then its group, as a user would
-      if (!(await item.locator(':scope > details').evaluate((d) => d.open))) await item.locator(':scope > details > summary .item-id').click();
+      if (!(await item.locator(':scope > details').evaluate((d) => d.open))) await item.locator(':scope > details > summary .item-title').click();
       const group = marker.locator('xpath=ancestor::details[1]');
       if (!(await group.evaluate((d) => d.open))) await group.locator(':scope > summary').click();
-      await marker.click();
+      const settingsFile = path.join(dirs.data, 'User', 'settings.json');
+      // Written to the user settings and to the workspace's .vscode/settings.json (whichever the editor's watcher reports first).
+      const wsSettings = path.join(folder, '.vscode', 'settings.json');
+      const setEvidenceView = (v) => {
+        const cur = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+        fs.writeFileSync(settingsFile, JSON.stringify({ ...cur, 'markerResearch.evidenceView': v }, null, 2));
+        fs.mkdirSync(path.dirname(wsSettings), { recursive: true });
+        fs.writeFileSync(wsSettings, JSON.stringify({ 'markerResearch.evidenceView': v }, null, 2));
+      };
+      const logLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
       const tab = page.locator('.editor-group-container.active .tab.active');
+      const selection = page.locator('[id="status.editor.selection"]');
+      setEvidenceView('readable');
+      try {
+        // The settings file is watched: until the change arrives a click still opens the original; click again.
+        let opened = null;
+        const seen = logLines().length; // the log file is written lazily: look at everything since the first click
+        for (let attempt = 1; !opened && attempt <= 8; attempt++) {
+          await sleep(1000);
+          await marker.click();
+          opened = await waitFor('a log line "opened marker … in the readable view"', 5_000, () => logLines().slice(seen).find((l) => l.includes(`opened marker ${markerId}`) && l.includes('in the readable view')) ?? null, 200).catch(() => null);
+        }
+        if (!opened) {
+          const errs = await shownErrors();
+          throw new Error(`no "opened marker ${markerId} … in the readable view" log line after 8 clicks${errs.length ? `; ${errs.join(' | ')}` : ''}`);
+        }
+        await waitFor(`the active tab "${o.item} (full item)"`, 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes('full item'), 200)
+          .catch(async () => { throw new Error(`tab ${JSON.stringify(await tab.innerText().catch(() => ''))}`); });
+        const at = / at (\d+):(\d+)-(\d+):(\d+)/.exec(opened);
+        if (!at) throw new Error(`no range in "${opened}"`);
+        let text = '';
+        await waitFor(`status bar "Ln ${at[1]}, Col ${at[2]}"`, 10_000, async () => {
+          text = (await selection.innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').trim();
+          return text.startsWith(`Ln ${at[1]}, Col ${at[2]}`) && /selected/.test(text);
+        }, 200).catch(() => { throw new Error(`status bar says "${text}", the span starts at ${at[1]}:${at[2]}`); });
+        const shown = (await page.locator('.editor-group-container.active .view-lines').innerText()).replace(/\s+/g, ' ');
+        const head = m.evidence[0].quote.replace(/\s+/g, ' ').slice(0, 30);
+        if (!shown.includes(head)) throw new Error(`the span's start "${head}" is not on screen in the readable view`);
+        fs.mkdirSync(path.dirname(EVIDENCE_SCREENSHOT), { recursive: true });
+        await page.screenshot({ path: EVIDENCE_SCREENSHOT, timeout: 30_000 });
+        console.log(`     readable view: ${opened.replace(/^.*?opened/, 'opened')}; status "${text}"`);
+        // "Open original" is one click away: the lens above the span
+        const lens = page.locator('.editor-group-container.active .codelens-decoration a').filter({ hasText: `Open original: ${path.basename(o.file)}` }).first();
+        await lens.click({ timeout: 10_000 });
+      } finally {
+        setEvidenceView('original');
+      }
       const want = path.basename(o.file);
       await waitFor(`the active editor tab "${want}"`, 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes(want), 200)
         .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
       const crumbs = (await page.locator('.editor-group-container.active .breadcrumbs-control').innerText().catch(() => '')).replace(/\s+/g, ' ');
       if (!crumbs.includes(path.dirname(o.file))) throw new Error(`breadcrumbs "${crumbs}" do not name ${path.dirname(o.file)}`);
-      const selection = page.locator('[id="status.editor.selection"]');
       let text = '';
       await waitFor(`status bar "Ln ${ev.startLine + 1}, Col …"`, 10_000, async () => {
         text = (await selection.innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').trim();
@@ -818,7 +886,7 @@ async function main() {
       const flagged = await webview.locator('li.marker .marker-ungrounded').count();
       if (flagged !== 1) throw new Error(`${flagged} .marker-ungrounded, expected exactly 1`);
       const item = webview.locator(`li.item[data-item-id="${u.item}"]`);
-      if (!(await item.locator(':scope > details').evaluate((d) => d.open))) await item.locator(':scope > details > summary .item-id').click();
+      if (!(await item.locator(':scope > details').evaluate((d) => d.open))) await item.locator(':scope > details > summary .item-title').click();
       const group = marker.locator('xpath=ancestor::details[1]');
       if (!(await group.evaluate((d) => d.open))) await group.locator(':scope > summary').click();
       await marker.click();
@@ -883,27 +951,27 @@ async function main() {
       await input.first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
       // live statuses seen on the way (the e2e polls the DOM; fast steps may jump straight to done)
       const seen = new Set();
-      const steps = webview.locator('li.step[data-step-id][data-status]');
+      const steps = research.locator('li.step[data-step-id][data-status]');
       let statuses = [];
       await waitFor('every li.step with data-status="done"', rx.timeoutSeconds * 1000, async () => {
         statuses = await steps.evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
         for (const st of statuses) seen.add(st);
         if (statuses.includes('failed')) throw Object.assign(new Error(`a step failed: ${JSON.stringify(statuses)}`), { fatal: true });
-        const busy = await webview.locator('details.research').getAttribute('data-busy').catch(() => 'x');
+        const busy = await research.locator('#research').getAttribute('data-busy').catch(() => 'x');
         return statuses.length >= rx.minSteps && statuses.every((st) => st === 'done') && !busy;
       }, 150).catch(async (e) => {
         const errs = await shownErrors();
-        const msg = await webview.locator('#research-status').innerText().catch(() => '');
+        const msg = await research.locator('#research-status').innerText().catch(() => '');
         throw new Error(`${firstLine(e)}; statuses ${JSON.stringify(statuses)}; #research-status "${msg}"${errs.length ? `; ${errs.join(' | ')}` : ''}`);
       });
-      const runId = await webview.locator('.run[data-run-id]').getAttribute('data-run-id');
+      const runId = await research.locator('.run[data-run-id]').getAttribute('data-run-id');
       const runDir = path.join(folder, '.marker-research', 'runs', runId);
       const manifest = JSON.parse(fs.readFileSync(path.join(runDir, 'run.json'), 'utf8'));
       if (manifest.engine !== rx.engine) throw new Error(`run.json engine "${manifest.engine}", expected "${rx.engine}"`);
       const ids = await steps.evaluateAll((ls) => ls.map((l) => l.getAttribute('data-step-id')));
       const planned = JSON.parse(fs.readFileSync(path.join(runDir, 'plan.json'), 'utf8')).steps.map((st) => st.step_id);
       if (JSON.stringify(ids) !== JSON.stringify(planned)) throw new Error(`li.step ids ${JSON.stringify(ids)} are not plan.json's ${JSON.stringify(planned)}`);
-      const requests = (await webview.locator('li.step .step-requests').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+      const requests = (await research.locator('li.step .step-requests').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
       runInfo = { runId, runDir, steps: ids.length };
       console.log(`     run ${runId}: ${ids.length} steps done in ${secs(t0)} s (statuses seen ${JSON.stringify([...seen])}); ${manifest.status}; requests: ${JSON.stringify(requests.slice(0, 3))}`);
     });
@@ -991,7 +1059,7 @@ async function main() {
     });
     await check('screenshot test-results/e2e/research.png (research section, cited span open)', async () => {
       fs.mkdirSync(path.dirname(RESEARCH_SCREENSHOT), { recursive: true });
-      await webview.locator('#research').evaluate((e) => e.scrollIntoView({ block: 'start' })).catch(() => {});
+      await research.locator('#research').evaluate((e) => e.scrollIntoView({ block: 'start' })).catch(() => {});
       await sleep(300);
       await page.screenshot({ path: RESEARCH_SCREENSHOT, timeout: 30_000 });
     });
@@ -999,30 +1067,30 @@ async function main() {
     // 18. the sidebar's own flow: Discover Goals, Plan a goal (the plan shown for review, steps pending), then Run Research runs that plan
     await check('sidebar: Discover Goals → Plan a goal (steps pending) → Run Research runs that plan to done', async () => {
       if (!researchDone) throw new Error('research did not finish');
-      const status = webview.locator('#research-status');
-      await webview.locator('#discover-goals').click();
+      const status = research.locator('#research-status');
+      await research.locator('#discover-goals').click();
       await waitFor('"goals proposed" in #research-status', 15_000, async () => /goals? proposed/.test(await status.innerText()), 200)
         .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)} (#research-status "${await status.innerText().catch(() => '')}")${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
-      const goals = await webview.locator('li.goal[data-goal-id]').count();
+      const goals = await research.locator('li.goal[data-goal-id]').count();
       if (!goals) throw new Error('no li.goal after Discover Goals');
-      const goalTitle = (await webview.locator('li.goal .goal-title').first().innerText()).trim();
-      await webview.locator('li.goal button.goal-plan').first().click();
-      const run = webview.locator('.run[data-run-id]');
+      const goalTitle = (await research.locator('li.goal .goal-title').first().innerText()).trim();
+      await research.locator('li.goal button.goal-plan').first().click();
+      const run = research.locator('.run[data-run-id]');
       await waitFor('a planned run shown', 15_000, async () => (await run.getAttribute('data-run-status')) === 'planned' && (await run.getAttribute('data-run-id')) !== runInfo.runId, 200)
         .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
       const plannedId = await run.getAttribute('data-run-id');
-      const pending = await webview.locator('li.step').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
+      const pending = await research.locator('li.step').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
       if (!pending.length || pending.some((st) => st !== 'pending')) throw new Error(`planned steps ${JSON.stringify(pending)}, expected all pending`);
       const shownGoal = (await run.locator('.run-goal').innerText()).trim();
       if (shownGoal !== goalTitle) throw new Error(`planned run goal "${shownGoal}", picked "${goalTitle}"`);
-      await webview.locator('#run-research').click();
+      await research.locator('#run-research').click();
       await waitFor(`run ${plannedId} done`, 60_000, async () => {
-        const sts = await webview.locator('li.step').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
+        const sts = await research.locator('li.step').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
         return (await run.getAttribute('data-run-id')) === plannedId && (await run.getAttribute('data-run-status')) === 'done' && sts.every((st) => st === 'done');
       }, 200).catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
       const report = path.join(folder, '.marker-research', 'runs', plannedId, 'report.md');
       if (!fs.existsSync(report)) throw new Error(`${report} missing`);
-      const earlier = await webview.locator('li.run-entry[data-run-id]').count();
+      const earlier = await research.locator('li.run-entry[data-run-id]').count();
       console.log(`     ${goals} goals; planned ${plannedId} (${pending.length} steps pending) for "${goalTitle}", then ran it to done; ${earlier} earlier run(s) listed`);
     });
 
@@ -1049,30 +1117,30 @@ async function main() {
       fs.writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
       // Index Corpus re-reads the runs (ResearchService.reload on every corpus load)
       await runFromPalette('Marker Research: Index Corpus');
-      const entry = webview.locator(`[data-run-id="${resumeId}"]`).first();
+      const entry = research.locator(`[data-run-id="${resumeId}"]`).first();
       await waitFor(`run ${resumeId} listed in the sidebar`, 20_000, async () => (await entry.count()) > 0, 200)
         .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
-      const earlier = webview.locator('details.runs');
+      const earlier = research.locator('details.runs');
       if ((await earlier.count()) && !(await earlier.evaluate((d) => d.open))) await earlier.locator('summary').click();
-      const resume = webview.locator(`button.run-resume[data-run-id="${resumeId}"]`).first();
+      const resume = research.locator(`button.run-resume[data-run-id="${resumeId}"]`).first();
       await resume.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => { throw new Error(`no Resume button on the cancelled run ${resumeId}`); });
-      const others = await webview.locator('button.run-resume').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-run-id')));
+      const others = await research.locator('button.run-resume').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-run-id')));
       if (others.includes(runInfo.runId)) throw new Error(`the done run ${runInfo.runId} has a Resume button`);
       await resume.scrollIntoViewIfNeeded();
       await resume.click();
-      const run = webview.locator('.run[data-run-id]');
+      const run = research.locator('.run[data-run-id]');
       const seen = new Set();
       let statuses = [];
       await waitFor(`run ${resumeId} resumed to done`, (rx?.timeoutSeconds ?? 60) * 1000, async () => {
         if ((await run.getAttribute('data-run-id')) !== resumeId) return false;
-        statuses = await webview.locator('li.step[data-step-id][data-status]').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
+        statuses = await research.locator('li.step[data-step-id][data-status]').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
         for (const st of statuses) seen.add(st);
         if (statuses.includes('failed')) throw Object.assign(new Error(`a step failed: ${JSON.stringify(statuses)}`), { fatal: true });
-        const busy = await webview.locator('details.research').getAttribute('data-busy').catch(() => 'x');
+        const busy = await research.locator('#research').getAttribute('data-busy').catch(() => 'x');
         return (await run.getAttribute('data-run-status')) === 'done' && statuses.length === runInfo.steps && statuses.every((st) => st === 'done') && !busy;
       }, 150).catch(async (e) => {
         const errs = await shownErrors();
-        const msg = await webview.locator('#research-status').innerText().catch(() => '');
+        const msg = await research.locator('#research-status').innerText().catch(() => '');
         throw new Error(`${firstLine(e)}; statuses ${JSON.stringify(statuses)}; #research-status "${msg}"${errs.length ? `; ${errs.join(' | ')}` : ''}`);
       });
       const after = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
@@ -1080,8 +1148,8 @@ async function main() {
       if (!fs.existsSync(path.join(dir, 'steps', dropped))) throw new Error(`steps/${dropped} was not written again`);
       const reportFile = path.join(dir, 'report.md');
       if (!fs.existsSync(reportFile) || !fs.readFileSync(reportFile, 'utf8').trim()) throw new Error(`${reportFile} missing or empty`);
-      if (await webview.locator(`button.run-resume[data-run-id="${resumeId}"]`).count()) throw new Error('the done run still has a Resume button');
-      const msg = (await webview.locator('#research-status').innerText().catch(() => '')).trim();
+      if (await research.locator(`button.run-resume[data-run-id="${resumeId}"]`).count()) throw new Error('the done run still has a Resume button');
+      const msg = (await research.locator('#research-status').innerText().catch(() => '')).trim();
       console.log(`     ${resumeId} (cancelled, steps/${dropped} and report.md removed) resumed from the sidebar: ${statuses.length} steps done in ${secs(t0)} s (statuses seen ${JSON.stringify([...seen])}); report.md ${fs.statSync(reportFile).size} bytes; "${msg}"`);
     });
 
@@ -1216,7 +1284,7 @@ async function main() {
       if (!askWorks) throw new Error('no answer in the Ask box');
       const sc = ax.scoped;
       const item = webview.locator(`li.item[data-item-id="${sc.item}"]`);
-      const summary = item.locator(':scope > details > summary .item-id');
+      const summary = item.locator(':scope > details > summary .item-title');
       if (await item.locator(':scope > details').evaluate((d) => d.open)) await summary.click(); // closed first: opening it is what puts it in focus
       await summary.click();
       const chip = webview.locator(`#ask-chip[data-item-id="${sc.item}"]`);
@@ -1279,19 +1347,6 @@ async function main() {
     //     run's report — streamed answers with [n] chips that open the cited span, a citation
     //     question showing the cited original inline, the conversation listed and reopened
     const cx = expected.chat ?? DEMO_CHAT;
-    /**
-     * The content frame of the extension's webview view whose document has `selector`: with the
-     * Chat view open there are two (Corpus and Chat), and a frame locator must name one.
-     */
-    const webviewWith = (selector, ms) => waitFor(`a webview view with ${selector}`, ms, async () => {
-      const frames = page.locator(webviewFrame);
-      const n = await frames.count();
-      for (let i = 0; i < n; i++) {
-        const f = frames.nth(i).contentFrame().locator('#active-frame').contentFrame();
-        if (await f.locator(selector).count().catch(() => 0)) return f;
-      }
-      return null;
-    }, 200);
     /** Waits for the active editor on `file` with the cursor at one-based `line`:`col` and a selection; returns the status bar text. */
     const editorAt = async (file, line, col) => {
       const tab = page.locator('.editor-group-container.active .tab.active');
@@ -1344,14 +1399,14 @@ async function main() {
     const chatOpen = await check('Chat: "Ask about this report" on the finished run opens the Chat view about that run', async () => {
       if (!researchDone) throw new Error('research did not finish');
       await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click().catch(() => {});
-      const runEl = webview.locator('.run[data-run-id]');
+      const runEl = research.locator('.run[data-run-id]');
       const runId = await runEl.getAttribute('data-run-id');
       if ((await runEl.getAttribute('data-run-status')) !== 'done') throw new Error(`the run shown (${runId}) is not done`);
       const runDir = path.join(folder, '.marker-research', 'runs', runId);
       const goal = JSON.parse(fs.readFileSync(path.join(runDir, 'run.json'), 'utf8')).goal;
       const sources = JSON.parse(fs.readFileSync(path.join(runDir, 'report.sources.json'), 'utf8'));
       chatRun = { runId, goal, citations: new Map(sources.citations.map((c) => [c.number, c.span])) };
-      const askBtn = webview.locator('#run-ask');
+      const askBtn = research.locator('#run-ask');
       await askBtn.scrollIntoViewIfNeeded();
       await askBtn.click();
       chat = await webviewWith('#chat-turns', 20_000).catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });

@@ -118,6 +118,20 @@ describe('sidebarStateFor: items → marker groups → markers', () => {
     assert.equal(s.markersMessage, `${total} markers (extractive) · ${total - 1} grounded · 1 ungrounded · 2 items without markers · 1 stale · 1 unreadable`);
   });
 
+  test('items carry what the sort and the filter need: date, likes, speakers; no confidence to show with the extractive engine', () => {
+    const s = sidebarStateFor(corpus, markers);
+    const city = s.items.find((i) => i.id === 'city-cycling-podcast')!;
+    assert.equal(city.publishedAt, '2024-03-14T09:00:00Z');
+    assert.equal(city.likes, null, 'no like_count in its meta.json');
+    const raw = corpus.items.find((i) => i.id === 'city-cycling-podcast')!;
+    assert.equal(city.commentLikes, raw.comments!.comments.reduce((a, c) => a + (c.likes ?? 0), 0));
+    assert.ok(city.speakers.length >= 2 && new Set(city.speakers).size === city.speakers.length);
+    assert.ok(city.speakers.every((sp) => raw.transcript!.segments.some((seg) => seg.speaker === sp)));
+    assert.ok(s.items.every((i) => i.markers?.confidenceInformative === false));
+    const withSpeaker = city.markers!.groups.flatMap((g) => g.markers).find((m) => m.speakers.length);
+    assert.ok(withSpeaker && withSpeaker.where?.includes(withSpeaker.speakers[0]!));
+  });
+
   test('a generating run says so', () => {
     const s = sidebarStateFor(corpus, markers, { generating: true, markersMessage: 'Generating markers…' });
     assert.equal(s.generating, true);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ASK_MAX_QUESTION_CHARS, ASK_MAX_SESSION, ASK_STRATEGIES, webviewToHostSchema } from '../../src/shared/webviewProtocol';
+import { ASK_MAX_QUESTION_CHARS, ASK_MAX_SESSION, ASK_STRATEGIES, corpusToHostSchema, researchToHostSchema, webviewToHostSchema } from '../../src/shared/webviewProtocol';
 import { STRATEGY_NAMES } from '../../src/core/ask/query';
 
 describe('webview → host messages are parsed, not trusted', () => {
@@ -77,5 +77,24 @@ describe('the Ask box messages', () => {
   });
   test("the strategy names the box knows are core's", () => {
     assert.deepEqual([...ASK_STRATEGIES], [...STRATEGY_NAMES]);
+  });
+});
+
+describe('each sidebar view has its own half of the protocol', () => {
+  test('Corpus & Markers: items, markers, the Ask box; not research', () => {
+    for (const ok of [{ type: 'ready' }, { type: 'openMarker', itemId: 'a', markerId: 'a:F:1' }, { type: 'ask', question: 'q', itemId: null, session: [] }, { type: 'openModelSettings' }, { type: 'generateMarkers' }]) {
+      assert.ok(corpusToHostSchema.safeParse(ok).success, JSON.stringify(ok));
+    }
+    for (const bad of [{ type: 'runResearch' }, { type: 'resumeResearch', runId: 'r1' }, { type: 'discoverGoals' }, { type: 'cancel' }]) {
+      assert.equal(corpusToHostSchema.safeParse(bad).success, false, JSON.stringify(bad));
+    }
+  });
+  test('Research: goals, plans, runs; not the corpus tree or the Ask box', () => {
+    for (const ok of [{ type: 'ready' }, { type: 'runResearch' }, { type: 'planResearch', goal: { text: 'what do viewers think?' } }, { type: 'showRun', runId: 'r1' }, { type: 'cancel' }, { type: 'indexCorpus' }]) {
+      assert.ok(researchToHostSchema.safeParse(ok).success, JSON.stringify(ok));
+    }
+    for (const bad of [{ type: 'openMarker', itemId: 'a', markerId: 'x' }, { type: 'ask', question: 'q', itemId: null, session: [] }, { type: 'openHit', itemId: 'x', part: 'transcript', start: 0, end: 3 }, { type: 'planResearch', goal: { text: 'x' } }]) {
+      assert.equal(researchToHostSchema.safeParse(bad).success, false, JSON.stringify(bad));
+    }
   });
 });

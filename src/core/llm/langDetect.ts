@@ -37,3 +37,31 @@ function sample(text: string): string {
   const mid = Math.floor(text.length / 2 - slice / 2);
   return text.slice(0, slice) + text.slice(mid, mid + slice) + text.slice(text.length - slice);
 }
+
+/** Function words frequent in Spanish text and rare in English (and the reverse), for telling them apart. */
+const ES_MARKERS = new Set(['que', 'de', 'el', 'la', 'los', 'las', 'del', 'y', 'en', 'es', 'un', 'una', 'por', 'para', 'con', 'pero', 'como', 'más', 'muy', 'porque', 'está', 'eso', 'esto', 'hay', 'yo', 'lo', 'se', 'mi', 'sí', 'también', 'cuando', 'qué', 'sobre', 'entre', 'fue', 'ser', 'tiene', 'creo', 'pues', 'bueno']);
+const EN_MARKERS = new Set(['the', 'and', 'of', 'to', 'is', 'that', 'it', 'you', 'for', 'with', 'this', 'was', 'are', 'have', 'not', 'but', 'they', 'what', 'we', 'be', 'on', 'at', 'from', 'there', 'so', 'just', 'about', 'would', 'can', 'like', 'think', 'know']);
+
+/**
+ * As {@link detectLanguage}, and Spanish (`'es'`) for a Latin-script text whose common function
+ * words are more Spanish than English ("que", "los", "está" against "the", "and", "of"), or
+ * that has Spanish-only punctuation and letters (¿ ¡ ñ) with no clear English majority.
+ *
+ * @example
+ * detectLanguageEsEnZh('Creo que la gente no sabe lo que pasa ahí')  // 'es'
+ * detectLanguageEsEnZh('I think people do not know what goes on')    // 'en'
+ * detectLanguageEsEnZh('今天我们讨论一下新的排名系统')                   // 'zh'
+ */
+export function detectLanguageEsEnZh(text: string): 'zh' | 'en' | 'es' {
+  if (detectLanguage(text) === 'zh') return 'zh';
+  const s = sample(text).toLowerCase();
+  let es = 0;
+  let en = 0;
+  for (const m of s.matchAll(/\p{L}+/gu)) {
+    if (ES_MARKERS.has(m[0])) es++;
+    else if (EN_MARKERS.has(m[0])) en++;
+  }
+  const special = (s.match(/[¿¡ñ]/gu) ?? []).length;
+  if (es > en * 1.2 && es >= 2) return 'es';
+  return special > 0 && es >= en ? 'es' : 'en';
+}

@@ -4,7 +4,32 @@
  * enough. The text is Markdown whose corpus content sits in indented blocks, so
  * whatever a comment contains is shown verbatim and never read as markup.
  */
-import type { CommentRecord, CorpusItem } from '../corpus/types';
+import type { CommentRecord, CorpusItem, PartKind } from '../corpus/types';
+
+/** Where one turn's or comment's text sits in the rendered document. */
+export interface ReadableBlock {
+  part: PartKind;
+  /** Position of the unit in its part (segment or comment array index). */
+  position: number;
+  /** Offset of the unit's text in the part's normalised text. */
+  offset: number;
+  /** The unit's text, as in the part's normalised text. */
+  text: string;
+  /** Zero-based line of the unit's header; its text starts on the next line. */
+  header: number;
+}
+
+/** The rendered document and where every unit's text is in it. */
+export interface ReadableItem {
+  text: string;
+  /** Lines of `text`. */
+  lineCount: number;
+  /** Every segment, then every comment, in document order. */
+  blocks: ReadableBlock[];
+}
+
+/** Columns every line of a unit's text is indented by. */
+export const BLOCK_INDENT = 4;
 
 function time(seconds: number): string {
   const tenths = Math.floor(Math.max(0, seconds) * 10 + 1e-6);
@@ -17,14 +42,16 @@ function time(seconds: number): string {
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
-/** Indents every line of `text` by four spaces (an indented block); empty text says so. */
-function block(text: string): string {
-  if (!text.trim()) return '    (empty)';
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split('\n')
-    .map((l) => `    ${l}`)
-    .join('\n');
+/** The lines of `text` indented by four spaces (an indented block); empty text says so. */
+function block(text: string): string[] {
+  const pad = ' '.repeat(BLOCK_INDENT);
+  if (!text.trim()) return [`${pad}(empty)`];
+  return text.split(/\r\n?|\n/).map((l) => `${pad}${l}`);
+}
+
+/** A header or list line: corpus values (authors, ids, speakers) may hold line breaks; the layout needs one line. */
+function oneLine(s: string): string {
+  return s.replace(/[\r\n]+/g, ' ');
 }
 
 function metaValue(v: unknown): string {
@@ -32,14 +59,25 @@ function metaValue(v: unknown): string {
   return JSON.stringify(v) ?? String(v);
 }
 
-function commentHeader(c: CommentRecord, n: number, children: ReadonlyMap<string, number>, ids: ReadonlySet<string>): string {
-  const parts = [`#${n} ${c.id}`];
-  if (c.parentId) parts.push(ids.has(c.parentId) ? `↳ reply to ${c.parentId}` : `↳ reply to ${c.parentId} (not in the file)`);
-  parts.push(c.author ? `@${c.author}` : 'unknown author');
+/** A comment author as `@name` (a name written with its own `@`, as YouTube's, is not doubled). */
+function handle(author: string | undefined): string {
+  const name = author?.trim().replace(/^@+/, '');
+  return name ? `@${name}` : 'unknown author';
+}
+
+/** `#3 · ↳ reply to #1 · @lena · 31 likes · 0 replies · 2024-03-14T13:05:00Z · c3 · line 3`: who and when first, the id and source line last. */
+function commentHeader(c: CommentRecord, n: number, children: ReadonlyMap<string, number>, positions: ReadonlyMap<string, number>): string {
+  const parts = [`#${n}`];
+  if (c.parentId) {
+    const parent = positions.get(c.parentId);
+    parts.push(parent !== undefined ? `↳ reply to #${parent}` : `↳ reply to ${c.parentId} (not in the file)`);
+  }
+  parts.push(handle(c.author));
   parts.push(plural(c.likes ?? 0, 'like'));
   const replies = c.replyCount ?? children.get(c.id) ?? 0;
   parts.push(plural(replies, 'reply', 'replies'));
   if (c.publishedAt) parts.push(c.publishedAt);
+  parts.push(c.id);
   parts.push(`line ${c.source.startLine + 1}`);
   return parts.join(' · ');
 }
@@ -53,35 +91,45 @@ function commentHeader(c: CommentRecord, n: number, children: ReadonlyMap<string
  * const text = renderFullItem(corpus.items[0]);  // "# Title\n\n- item: …"
  */
 export function renderFullItem(item: CorpusItem): string {
+  return layoutFullItem(item).text;
+}
+
+/**
+ * {@link renderFullItem} with the place of every unit's text in the document:
+ * what maps a span onto the readable view (`readableRanges`).
+ */
+export function layoutFullItem(item: CorpusItem): ReadableItem {
   const out: string[] = [`# ${item.title.replace(/\s+/g, ' ')}`, ''];
+  const blocks: ReadableBlock[] = [];
   const t = item.transcript;
   const c = item.comments;
-  out.push(`- item: ${item.id}`);
+  out.push(oneLine(`- item: ${item.id}`));
   out.push(`- words: ${item.wordCount.toLocaleString('en-US')}`);
-  if (t) out.push(`- transcript: ${plural(t.segments.length, 'segment')} · ${plural(t.wordCount, 'word')} · ${t.file.relPath} (${t.format})`);
+  if (t) out.push(oneLine(`- transcript: ${plural(t.segments.length, 'segment')} · ${plural(t.wordCount, 'word')} · ${t.file.relPath} (${t.format})`));
   else out.push('- transcript: none');
   if (c) {
     const replies = c.comments.filter((x) => x.parentId).length;
     const empty = c.comments.filter((x) => !x.text.trim()).length;
     out.push(
-      `- comments: ${plural(c.comments.length, 'comment')} (${(c.comments.length - replies).toLocaleString('en-US')} top-level, ${plural(replies, 'reply', 'replies')}${empty ? `, ${empty.toLocaleString('en-US')} empty` : ''}) · ${plural(c.wordCount, 'word')} · ${c.file.relPath} (${c.format})`,
+      oneLine(`- comments: ${plural(c.comments.length, 'comment')} (${(c.comments.length - replies).toLocaleString('en-US')} top-level, ${plural(replies, 'reply', 'replies')}${empty ? `, ${empty.toLocaleString('en-US')} empty` : ''}) · ${plural(c.wordCount, 'word')} · ${c.file.relPath} (${c.format})`),
     );
   } else out.push('- comments: none');
   const meta = Object.entries(item.meta).filter(([k, v]) => k !== 'title' && v !== undefined && v !== null && v !== '');
-  for (const [k, v] of meta) out.push(`- ${k}: ${metaValue(v)}`);
-  if (item.metaFile) out.push(`- meta: ${item.metaFile.relPath}`);
-  for (const f of item.ignoredFiles) out.push(`- ignored file: ${f.relPath}`);
+  for (const [k, v] of meta) out.push(oneLine(`- ${k}: ${metaValue(v)}`));
+  if (item.metaFile) out.push(oneLine(`- meta: ${item.metaFile.relPath}`));
+  for (const f of item.ignoredFiles) out.push(oneLine(`- ignored file: ${f.relPath}`));
 
   out.push('', `## Transcript${t ? ` (${plural(t.segments.length, 'segment')})` : ''}`, '');
   if (!t) out.push('No transcript.', '');
   else {
-    for (const s of t.segments) {
+    t.segments.forEach((s, position) => {
       const head: string[] = [`[${s.index + 1}]`];
       if (s.start !== undefined) head.push(s.end !== undefined ? `${time(s.start)} → ${time(s.end)}` : time(s.start));
       if (s.speaker) head.push(s.speaker);
       head.push(`line ${s.source.startLine + 1}`);
-      out.push(head.join(' · '), block(s.text), '');
-    }
+      blocks.push({ part: 'transcript', position, offset: s.offset, text: s.text, header: out.length });
+      out.push(oneLine(head.join(' · ')), ...block(s.text), '');
+    });
   }
 
   out.push(`## Comments${c ? ` (${plural(c.comments.length, 'comment')})` : ''}`, '');
@@ -89,8 +137,13 @@ export function renderFullItem(item: CorpusItem): string {
   else {
     const children = new Map<string, number>();
     for (const x of c.comments) if (x.parentId) children.set(x.parentId, (children.get(x.parentId) ?? 0) + 1);
-    const ids = new Set(c.comments.map((x) => x.id));
-    c.comments.forEach((x, i) => out.push(commentHeader(x, i + 1, children, ids), block(x.text), ''));
+    const positions = new Map<string, number>();
+    c.comments.forEach((x, i) => positions.has(x.id) || positions.set(x.id, i + 1));
+    c.comments.forEach((x, i) => {
+      blocks.push({ part: 'comments', position: i, offset: x.offset, text: x.text, header: out.length });
+      out.push(oneLine(commentHeader(x, i + 1, children, positions)), ...block(x.text), '');
+    });
   }
-  return `${out.join('\n').trimEnd()}\n`;
+  while (out.length && out[out.length - 1] === '') out.pop();
+  return { text: `${out.join('\n')}\n`, lineCount: out.length + 1, blocks };
 }

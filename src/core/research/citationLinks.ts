@@ -1,9 +1,10 @@
 /**
  * Citations of a research report in the editor (pure: no VS Code, no I/O).
  * Finds every `[n]` of a `report.md` (each number of `[2][5]` separately),
- * builds the link target of a cited span (the original file's URI with a
- * `#L<line>,<col>-L<line>,<col>` fragment, one-based, which VS Code opens at
- * that selection) and the hover text. The language server serves them.
+ * builds the link target of a cited span (the extension's "open evidence"
+ * command with the span, {@link evidenceCommandTarget}; or the original file's
+ * URI with a `#L<line>,<col>-L<line>,<col>` fragment, one-based, which VS Code
+ * opens at that selection) and the hover text. The language server serves them.
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -106,6 +107,33 @@ export function citationTarget(corpusRoot: string, source: SourceRange): string 
   return `${pathToFileURL(abs).toString()}#${selectionFragment(source)}`;
 }
 
+/** The command report citations run: it opens the span where `markerResearch.evidenceView` says (the readable view of the item, or the original file). */
+export const OPEN_EVIDENCE_COMMAND = 'markerResearch.openEvidence';
+
+/**
+ * The link target of a cited span in the editor: a `command:` URI that opens
+ * the span with the extension's evidence navigator (readable view by default,
+ * the original file as the setting says), carrying the span's offsets and its
+ * place in the original file. Undefined when the file is outside the corpus.
+ *
+ * @example
+ * evidenceCommandTarget('/c', span)
+ * // 'command:markerResearch.openEvidence?%5B%7B%22itemId%22%3A%22city%22%2C…'
+ */
+export function evidenceCommandTarget(corpusRoot: string, span: Pick<SourceSpan, 'item_id' | 'part' | 'start' | 'end' | 'source'>): string | undefined {
+  if (!citedFile(corpusRoot, span.source.file)) return undefined;
+  const s = span.source;
+  const arg = {
+    itemId: span.item_id,
+    part: span.part,
+    start: span.start,
+    end: span.end,
+    file: s.file,
+    range: { startLine: s.startLine, startColumn: s.startColumn, endLine: s.endLine, endColumn: s.endColumn },
+  };
+  return `command:${OPEN_EVIDENCE_COMMAND}?${encodeURIComponent(JSON.stringify([arg]))}`;
+}
+
 /** The text of `range` in `text` (zero-based lines, UTF-16 columns, end exclusive). */
 export function sliceRange(text: string, r: Pick<SourceRange, 'startLine' | 'startColumn' | 'endLine' | 'endColumn'>): string {
   const lines = text.split(/\r?\n/);
@@ -123,10 +151,11 @@ export function linesLabel(r: Pick<SourceRange, 'file' | 'startLine' | 'endLine'
   return r.startLine === r.endLine ? `${r.file}:${r.startLine + 1}` : `${r.file}:${r.startLine + 1}-${r.endLine + 1}`;
 }
 
-/** What a citation's hover shows, as Markdown: title, file and lines, time and speakers, and the quoted span. */
-export function citationHover(n: number, span: SourceSpan, opts: { title?: string; quote?: string; maxQuoteChars?: number } = {}): string {
+/** What a citation's hover shows, as Markdown: title, where in words (`location`: speaker · time or turn; author · likes · date), file and lines, time and speakers, and the quoted span. */
+export function citationHover(n: number, span: SourceSpan, opts: { title?: string; quote?: string; maxQuoteChars?: number; location?: string } = {}): string {
   const s = span.source;
   const head = [`**[${n}]** ${escapeMarkdown(opts.title ?? span.item_id)}`];
+  if (opts.location) head.push('', escapeMarkdown(opts.location));
   const where = [`\`${linesLabel(s)}\``, span.part];
   if (s.startTime !== undefined) where.push(`${formatClock(s.startTime)}${s.endTime !== undefined && s.endTime > s.startTime ? `–${formatClock(s.endTime)}` : ''}`);
   if (s.speakers?.length) where.push(s.speakers.map(escapeMarkdown).join(', '));

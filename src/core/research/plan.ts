@@ -11,6 +11,7 @@ import { isCancellation } from '../llm/types';
 import type { Marker, MarkerKind } from '../markers/schema';
 import { allMarkers } from '../markers/store';
 import { CancelledError } from '../util/abort';
+import { distinctiveTopics, goalLanguage, itemNoun, overviewGoalText, topicGoalText, type GoalLanguage } from './goalTopics';
 import { formatMarkerOverview, scoreRelevance } from './overview';
 import { failureCause } from './failures';
 import { sanitizeIds } from './runStore';
@@ -25,55 +26,45 @@ function rethrowCancel(error: unknown, s: Session): void {
 
 // ---- Goals ---------------------------------------------------------------------------------
 
-/** Goals from topic clusters of markers: the topics most items and markers share. */
-export function extractiveGoals(s: Session, maxGoals = 5): Goal[] {
-  const clusters = new Map<string, { label: string; items: Set<string>; markers: Marker[] }>();
-  for (const { item, markers } of s.inputs) {
-    if (!markers) continue;
-    for (const m of allMarkers(markers)) {
-      const key = m.topic.normalize('NFKC').toLowerCase().trim();
-      if (!key) continue;
-      const c = clusters.get(key) ?? { label: m.topic.trim(), items: new Set(), markers: [] };
-      c.items.add(item.id);
-      c.markers.push(m);
-      clusters.set(key, c);
-    }
-  }
-  const ranked = [...clusters.values()].sort((a, b) => b.items.size * 3 + b.markers.length - (a.items.size * 3 + a.markers.length) || (a.label < b.label ? -1 : 1));
-  const itemIds = s.inputs.map((x) => x.item.id);
-  // Marker topics are per-item keyphrases and seldom shared; unless one topic spans most
-  // items, the first goal is the whole corpus, so the automatic goal covers every item.
-  const overview: Goal = {
-    goal_id: 'g1',
-    title: s.lang === 'zh' ? '这些内容项的主要事实、观点和数据是什么？评论者如何回应？' : 'What are the main facts, opinions and data in these items, and how do commenters respond?',
-    rationale: s.lang === 'zh' ? `覆盖全部 ${itemIds.length} 个内容项（抽取式，无模型）。` : `Covers all ${itemIds.length} items (extractive, no model).`,
-    item_ids: itemIds.slice(0, s.config.marker_overview_max_items),
-    marker_ids: s.inputs.flatMap(({ markers }) => (markers ? allMarkers(markers).slice(0, 2).map((m) => m.id) : [])).slice(0, 12),
-  };
-  const topicGoals = ranked.filter((c) => c.items.size >= Math.min(2, itemIds.length));
-  const broad = topicGoals[0] && topicGoals[0].items.size >= Math.ceil(itemIds.length / 2);
-  const goals: Goal[] = [
-    ...(broad || !itemIds.length ? [] : [overview]),
-    ...(topicGoals.length ? topicGoals : ranked).map((c) => ({
-      goal_id: '',
-      title: s.lang === 'zh' ? `关于"${c.label}"，内容项中有哪些事实、观点和数据？` : `What do the items say about "${c.label}": facts, opinions and data?`,
-      rationale: s.lang === 'zh' ? `${c.items.size} 个内容项中有 ${c.markers.length} 个标记涉及此话题（抽取式，无模型）。` : `${c.markers.length} markers in ${c.items.size} items share this topic (extractive, no model).`,
-      item_ids: [...c.items],
-      marker_ids: c.markers.slice(0, 12).map((m) => m.id),
-    })),
-  ]
-    .slice(0, maxGoals)
-    .map((g, i) => ({ ...g, goal_id: `g${i + 1}` }));
-  if (!goals.length) {
+/** Options of {@link extractiveGoals}. */
+export interface ExtractiveGoalOptions {
+  /** Whether the first goal is the overview of every item (default true); topic goals only when false (deep-dive steps, epic threads). */
+  overview?: boolean;
+}
+
+/**
+ * Goals a researcher would write, offline: first the overview of every item (with the commenters'
+ * side only when there are comments), then one goal per group of distinctive topics
+ * ({@link distinctiveTopics}: topics frequent in some items' markers and rare in the rest, never
+ * stopwords), each naming its topics and the items it covers, with the markers that support it.
+ * Written in the corpus's language (English, Spanish or Chinese).
+ */
+export function extractiveGoals(s: Session, maxGoals = 5, opts: ExtractiveGoalOptions = {}): Goal[] {
+  const lang = goalLanguage(s.inputs);
+  const items = s.inputs.map((x) => x.item);
+  const noun = itemNoun(items);
+  const withOverview = (opts.overview ?? true) && items.length > 0;
+  const clusters = distinctiveTopics(s.inputs, lang, Math.max(0, maxGoals - (withOverview ? 1 : 0)));
+  const titleOf = (id: string): string => s.items.get(id)?.title ?? items.find((it) => it.id === id)?.title ?? id;
+  const goals: Goal[] = [];
+  if (withOverview) {
+    const hasComments = items.some((it) => (it.comments?.comments.length ?? 0) > 0);
     goals.push({
-      goal_id: 'g1',
-      title: s.lang === 'zh' ? '这些内容项的主要事实、观点和讨论是什么？' : 'What are the main facts, opinions and discussions of these items?',
-      rationale: 'no markers with topics; covers every item',
-      item_ids: s.corpus.items.map((i) => i.id).slice(0, s.config.marker_overview_max_items),
-      marker_ids: [],
+      goal_id: '',
+      ...overviewGoalText(lang, noun, items.map((it) => it.title), hasComments),
+      item_ids: items.map((it) => it.id).slice(0, s.config.marker_overview_max_items),
+      marker_ids: s.inputs.flatMap(({ markers }) => (markers ? allMarkers(markers).slice(0, 2).map((m) => m.id) : [])).slice(0, 12),
     });
   }
-  return goals;
+  for (const c of clusters) {
+    goals.push({ goal_id: '', ...topicGoalText(lang, noun, c, c.itemIds.map(titleOf), items.length), item_ids: c.itemIds, marker_ids: c.markerIds });
+  }
+  if (!goals.length) {
+    // No topic goal and no overview asked for: the overview of every item of the corpus still is one.
+    const all = items.length ? items : s.corpus.items;
+    goals.push({ goal_id: '', ...overviewGoalText(lang, noun, all.map((it) => it.title), all.some((it) => (it.comments?.comments.length ?? 0) > 0)), item_ids: all.map((it) => it.id).slice(0, s.config.marker_overview_max_items), marker_ids: [] });
+  }
+  return goals.slice(0, Math.max(1, maxGoals)).map((g, i) => ({ ...g, goal_id: `g${i + 1}` }));
 }
 
 /** Keeps the known ids of a goal; undefined when no known item is left. */
@@ -199,9 +190,22 @@ function topMarkers(s: Session, items: readonly string[], text: string, kinds?: 
     .map((m) => m.id);
 }
 
+/** The labels of the extractive plan's steps and phases, in the corpus's language. */
+const STEP_LABELS: Record<GoalLanguage, { facts: string; opinions: string; reception: string; stage: string; threadFiller: string }> = {
+  en: { facts: 'Facts and figures', opinions: 'Opinions and arguments', reception: 'How commenters receive it', stage: 'stage', threadFiller: 'Opinions and reception' },
+  es: { facts: 'Hechos y datos', opinions: 'Opiniones y argumentos', reception: 'Cómo lo reciben los comentaristas', stage: 'etapa', threadFiller: 'Opiniones y recepción' },
+  zh: { facts: '事实与数据', opinions: '观点与论证', reception: '评论区的反应', stage: '阶段', threadFiller: '观点与评论' },
+};
+
+/** `Label: goal` in the corpus's language (a full-width colon in Chinese). */
+function labelled(lang: GoalLanguage, label: string, text: string): string {
+  return lang === 'zh' ? `${label}：${text}` : `${label}: ${text}`;
+}
+
 /** Steps per goal facet: facts and data, opinions, reception in comments, then topic deep-dives. */
 export function extractivePlanSteps(s: Session, goal: Goal, complexity: Complexity, prefix = 's', phaseName?: string): PlanStep[] {
-  const zh = s.lang === 'zh';
+  const lang = goalLanguage(s.inputs);
+  const L = STEP_LABELS[lang];
   const items = goal.item_ids.filter((id) => s.items.has(id));
   const withComments = items.filter((id) => s.items.get(id)?.comments);
   const steps: PlanStep[] = [];
@@ -209,11 +213,11 @@ export function extractivePlanSteps(s: Session, goal: Goal, complexity: Complexi
     if (!its.length) return;
     steps.push({ step_id: `${prefix}${steps.length + 1}-${suffix}`, goal: text, required_content_items: its, required_data: data, marker_relevance: topMarkers(s, its, `${goal.title} ${text}`, kinds, 8, data), retrieval_strategy: strategy, ...(phaseName ? { phase_name: phaseName } : {}) });
   };
-  add('facts', zh ? `事实与数据：${goal.title}` : `Facts and figures: ${goal.title}`, items, 'transcript', ['FACT', 'DATA'], 'selective_by_markers');
-  if (complexity !== 'light') add('opinions', zh ? `观点与论证：${goal.title}` : `Opinions and arguments: ${goal.title}`, items, 'transcript', ['OPINION'], 'selective_by_markers');
-  add('reception', zh ? `评论区的反应：${goal.title}` : `How commenters receive it: ${goal.title}`, withComments, 'comments', ['OPINION', 'ENGAGEMENT', 'FACT'], 'selective_by_markers');
+  add('facts', labelled(lang, L.facts, goal.title), items, 'transcript', ['FACT', 'DATA'], 'selective_by_markers');
+  if (complexity !== 'light') add('opinions', labelled(lang, L.opinions, goal.title), items, 'transcript', ['OPINION'], 'selective_by_markers');
+  add('reception', labelled(lang, L.reception, goal.title), withComments, 'comments', ['OPINION', 'ENGAGEMENT', 'FACT'], 'selective_by_markers');
   if (complexity === 'deep') {
-    const topics = extractiveGoals({ ...s, inputs: s.inputs.filter((x) => items.includes(x.item.id)) }, 2);
+    const topics = extractiveGoals({ ...s, inputs: s.inputs.filter((x) => items.includes(x.item.id)) }, 2, { overview: false });
     for (const t of topics) add('topic', t.title, t.item_ids, 'transcript_with_comments', ['FACT', 'OPINION', 'DATA'], 'full_content');
   }
   return steps.slice(0, STEPS_BY_COMPLEXITY[complexity]);
@@ -240,12 +244,13 @@ export function extractivePhases(s: Session, goal: Goal, maxPhases = 4): EpicPha
   const datedPhases = Math.min(dated.length, Math.max(dated.length >= 2 ? 2 : 1, Math.min(maxPhases - Math.min(undatedStages, 1), Math.ceil(dated.length / 2))));
   for (const ids of split(dated, datedPhases)) groups.push({ ids, range: [dateOf(s, ids[0]!)!.slice(0, 10), dateOf(s, ids[ids.length - 1]!)!.slice(0, 10)] });
   for (const ids of split(undated, Math.max(1, Math.min(undatedStages, maxPhases - groups.length)))) groups.push({ ids });
+  const L = STEP_LABELS[goalLanguage(s.inputs)];
   return groups.map((g, i) => {
     const threads = extractiveGoals({ ...s, inputs: s.inputs.filter((x) => g.ids.includes(x.item.id)) }, 3)
       .map((t) => t.title)
       .slice(0, 3);
-    const name = g.range ? `${String.fromCharCode(65 + i)}: ${g.range[0]} – ${g.range[1]}` : `${String.fromCharCode(65 + i)}: ${s.lang === 'zh' ? '阶段' : 'stage'} ${i + 1}`;
-    return { name, description: `${g.ids.length} items`, item_ids: g.ids, ...(g.range ? { time_range: g.range } : {}), threads: threads.length >= 2 ? threads : [...threads, s.lang === 'zh' ? '观点与评论' : 'Opinions and reception'].slice(0, 3) };
+    const name = g.range ? `${String.fromCharCode(65 + i)}: ${g.range[0]} – ${g.range[1]}` : `${String.fromCharCode(65 + i)}: ${L.stage} ${i + 1}`;
+    return { name, description: `${g.ids.length} items`, item_ids: g.ids, ...(g.range ? { time_range: g.range } : {}), threads: threads.length >= 2 ? threads : [...threads, L.threadFiller].slice(0, 3) };
   });
 }
 

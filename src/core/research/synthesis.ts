@@ -11,16 +11,27 @@ import { failureCause } from './failures';
 import type { RetrievalHandler } from './handler';
 import { synthesisReplySchema, type Plan, type RunFinding, type SourceSpan, type SynthesisReply } from './schema';
 import type { Session } from './session';
-import { formatClock } from '../text/clock';
+import { locationLabel, storedLocationLabel } from '../corpus/locationLabel';
+import type { CorpusItem } from '../corpus/types';
 
+/** Brackets, emphasis and code marks of a label, escaped: a title like "Episode [3]" is not read as a citation or markup. */
+function escapeLabel(text: string): string {
+  return text.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`);
+}
 
-/** One line of the source list: `[n] item · part · file:L12–L14 · 0:35–1:20`. */
-export function describeSource(n: number, s: SourceSpan): string {
+/**
+ * One line of the source list: where in words (speaker · time or turn · item;
+ * author · likes · date · item), then the part and the file's lines —
+ * `[n] Daniel · 0:35 · City Cycling… — transcript · city/transcript.vtt:L12–L14`.
+ * Without the item (not loaded, or changed so the span no longer fits it) the
+ * words come from what the span stored.
+ */
+export function describeSource(n: number, s: SourceSpan, item?: CorpusItem): string {
   const r = s.source;
   const lines = r.startLine === r.endLine ? `L${r.startLine + 1}` : `L${r.startLine + 1}–L${r.endLine + 1}`;
-  const time = r.startTime !== undefined ? ` · ${formatClock(r.startTime)}${r.endTime !== undefined ? `–${formatClock(r.endTime)}` : ''}` : '';
-  const who = r.speakers?.length ? ` · ${r.speakers.slice(0, 3).join(', ')}` : '';
-  return `[${n}] ${s.item_id} · ${s.part} · ${r.file}:${lines}${time}${who}`;
+  const text = (s.part === 'transcript' ? item?.transcript : item?.comments)?.text;
+  const where = item && text !== undefined && s.end <= text.length ? locationLabel(item, s.part, s.start, s.end) : storedLocationLabel(r, s.part, item?.title ?? s.item_id);
+  return `[${n}] ${escapeLabel(where)} — ${s.part} · ${r.file}:${lines}`;
 }
 
 function cites(f: RunFinding): string {
@@ -99,7 +110,7 @@ function renderExtractiveReport(s: Session, plan: Plan, findings: readonly RunFi
       : [
           zh
             ? '> 抽取式报告：未使用模型。以下发现是从语料中逐字摘录的句子和标记，按计划步骤分组；每个引用都指向原文中的片段。'
-            : '> Extractive report: no model was used. The findings below are sentences and markers quoted from the corpus, grouped by plan step; every citation opens its span in the original file.',
+            : '> Extractive report: no model was used. The findings below are sentences and markers quoted from the corpus, grouped by plan step; every citation opens its span in the item, highlighted (the original file is one click away).',
           '',
         ]),
     zh ? `共 ${findings.length} 条发现，引用 ${items.size} 个来源片段，${plan.steps.length} 个步骤。` : `${findings.length} findings citing ${items.size} source spans, from ${plan.steps.length} steps.`,
@@ -186,7 +197,8 @@ export async function synthesize(s: Session, plan: Plan, findings: readonly RunF
   }
   markdown ??= renderExtractiveReport(s, plan, findings, header, [...bannerLines(zh, fallback, meta.stepFailure), ...planNoteLines(zh, plan)], fallback !== undefined);
   const resolved = resolveCitations(markdown, (id) => handler.registry.get(id) ?? (handler.marker(id) ? handler.sourceForMarker(id) : undefined), s.log);
-  const list = resolved.sources.citations.map((c) => describeSource(c.number, c.span));
+  const items = new Map(s.corpus.items.map((it) => [it.id, it]));
+  const list = resolved.sources.citations.map((c) => describeSource(c.number, c.span, items.get(c.span.item_id)));
   const body = list.length ? `${resolved.markdown.trimEnd()}\n\n## ${s.lang === 'zh' ? '来源' : 'Sources'}\n\n${list.join('\n')}\n` : `${resolved.markdown.trimEnd()}\n`;
   return { ...resolved, markdown: body, extractive, ...(fallback !== undefined ? { fallback } : {}) };
 }

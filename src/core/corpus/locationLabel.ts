@@ -1,0 +1,121 @@
+/**
+ * Where a span is, in words a researcher reads: the speaker and the media time
+ * (or the turn, without timestamps) and the item for a transcript span;
+ * the author, likes and date for a comment span. The file and line of the
+ * original stay for tooltips and hovers ({@link fileLineLabel}).
+ */
+import type { SourceRange } from '../markers/schema';
+import { formatClock } from '../text/clock';
+import { mapSpan } from './spans';
+import type { CommentRecord, CorpusItem, PartKind } from './types';
+
+/** Characters of an item title a label keeps (then `…`). */
+export const LABEL_TITLE_CHARS = 40;
+
+export interface LocationLabelOptions {
+  /** End the label with the item's title (default true; false where the item is shown around it, as in the sidebar). */
+  title?: boolean;
+  /** Characters of the title kept (default {@link LABEL_TITLE_CHARS}). */
+  titleChars?: number;
+}
+
+/** `text` cut to `n` characters (whole code points; at a space when one is near the cut), with `…` when cut; whitespace collapsed. */
+export function clipLabel(text: string, n: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const points = [...flat];
+  if (points.length <= n) return flat;
+  let cut = points.slice(0, Math.max(1, n - 1)).join('');
+  const space = cut.lastIndexOf(' ');
+  if (space > 0 && cut.length - space <= 12) cut = cut.slice(0, space);
+  return `${cut.replace(/[\s,.;:·–-]+$/u, '')}…`;
+}
+
+/** `Daniel`, `Daniel, Ana`, `Daniel +2`. */
+function names(list: readonly string[]): string | undefined {
+  if (!list.length) return undefined;
+  return list.length <= 2 ? list.join(', ') : `${list[0]} +${list.length - 1}`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** A comment date as `2024-03-14` (ISO timestamps), else as written. */
+function commentDate(at: string | undefined): string | undefined {
+  const s = at?.trim();
+  if (!s) return undefined;
+  const iso = /^(\d{4}-\d{2}-\d{2})(?:[T ]|$)/.exec(s);
+  return iso ? iso[1] : clipLabel(s, 24);
+}
+
+/** `@author · 12 likes · 2024-03-14` of one comment (`comment #n` without an author; no likes said when there are none). */
+function commentLabel(c: CommentRecord): string {
+  const name = c.author?.trim().replace(/^@+/, '');
+  const out = [name ? `@${name}` : `comment #${c.index + 1}`];
+  if (c.likes) out.push(plural(c.likes, 'like'));
+  const date = commentDate(c.publishedAt);
+  if (date) out.push(date);
+  return out.join(' · ');
+}
+
+function withTitle(parts: string[], item: CorpusItem, options: LocationLabelOptions): string {
+  if (options.title ?? true) parts.push(clipLabel(item.title, options.titleChars ?? LABEL_TITLE_CHARS));
+  return parts.join(' · ');
+}
+
+/**
+ * The label of span `[start, end)` of an item's part (offsets into the part's
+ * normalised text): `speaker · time · title` for a transcript with timestamps,
+ * `speaker · turn n · title` without (turns numbered from 1, as the readable
+ * view numbers them), `@author · likes · date · title` for a comment (`+n
+ * comments` when the span covers more). An empty span labels the unit it sits
+ * in; an item without the part, `part · title`.
+ *
+ * @example
+ * locationLabel(item, 'transcript', 120, 180)  // "Daniel · 0:33 · Protected Bike Lanes…"
+ * locationLabel(item, 'transcript', 120, 180, { title: false })  // "Daniel · turn 215"
+ * locationLabel(item, 'comments', 0, 40)  // "@ridewithlena · 214 likes · 2024-03-14 · City Cycling…"
+ */
+export function locationLabel(item: CorpusItem, part: PartKind, start: number, end: number, options: LocationLabelOptions = {}): string {
+  const src = mapSpan(item, { part, start, end: end > start ? end : start + 1 }) ?? mapSpan(item, { part, start: Math.max(0, start - 1), end: start });
+  if (!src) return withTitle([part], item, options);
+  if (part === 'comments') {
+    const first = item.comments?.comments[src.firstIndex];
+    const more = (src.commentIds?.length ?? 1) - 1;
+    const out = [first ? commentLabel(first) : 'comment'];
+    if (more > 0) out.push(`+${plural(more, 'comment')}`);
+    return withTitle(out, item, options);
+  }
+  const out: string[] = [];
+  const who = names(src.speakers);
+  if (who) out.push(who);
+  if (src.startTime !== undefined) out.push(formatClock(src.startTime));
+  else out.push(src.firstIndex === src.lastIndex ? `turn ${src.firstIndex + 1}` : `turns ${src.firstIndex + 1}–${src.lastIndex + 1}`);
+  return withTitle(out, item, options);
+}
+
+/**
+ * A label from what a stored span keeps (speakers or comment authors, times,
+ * comment ids) when the item is not at hand: `Daniel · 0:33 · title`,
+ * `@lena +1 comment · title`; a span that keeps none of it, its file and line.
+ */
+export function storedLocationLabel(source: SourceRange, part: PartKind, title?: string): string {
+  const out: string[] = [];
+  if (part === 'comments') {
+    const authors = source.speakers ?? [];
+    const ids = source.commentIds ?? [];
+    if (authors.length) out.push(`@${authors[0]!.replace(/^@+/, '')}`);
+    else if (ids.length) out.push(`comment ${clipLabel(ids[0]!, 16)}`);
+    if (ids.length > 1) out.push(`+${plural(ids.length - 1, 'comment')}`);
+  } else {
+    const who = names(source.speakers ?? []);
+    if (who) out.push(who);
+    if (source.startTime !== undefined) out.push(formatClock(source.startTime));
+  }
+  if (!out.length) out.push(fileLineLabel(source));
+  if (title) out.push(clipLabel(title, LABEL_TITLE_CHARS));
+  return out.join(' · ');
+}
+
+/** `transcript.json:2215` (the file's base name, one-based line): what a tooltip adds to a label. */
+export function fileLineLabel(source: Pick<SourceRange, 'file' | 'startLine'>): string {
+  return `${source.file.split('/').pop() ?? source.file}:${source.startLine + 1}`;
+}

@@ -1,0 +1,115 @@
+/**
+ * Spans in the readable view of an item (the full-item document of
+ * {@link layoutFullItem}): where a span of a part's normalised text is in the
+ * document, and which unit (and offset) a place in the document belongs to.
+ * The ranges are exact: the document's text of the ranges, joined by newlines,
+ * is the span's text.
+ */
+import type { PartKind, TextRange } from '../corpus/types';
+import { BLOCK_INDENT, type ReadableBlock, type ReadableItem } from './fullItem';
+
+/** The blocks of a part whose text is in the part's normalised text, in offset order (empty comments are kept out of it). */
+const textBlocksCache = new WeakMap<ReadableItem, Map<PartKind, ReadableBlock[]>>();
+
+function textBlocks(layout: ReadableItem, part: PartKind): ReadableBlock[] {
+  let byPart = textBlocksCache.get(layout);
+  if (!byPart) textBlocksCache.set(layout, (byPart = new Map()));
+  let list = byPart.get(part);
+  if (!list) byPart.set(part, (list = layout.blocks.filter((b) => b.part === part && (part === 'transcript' || b.text.trim() !== ''))));
+  return list;
+}
+
+/** [start, end) of every line of a unit's text, split as the document splits it (`\r\n`, `\r`, `\n`). */
+function lineSpans(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  const re = /\r\n?|\n/g;
+  let at = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    out.push({ start: at, end: m.index });
+    at = m.index + m[0].length;
+  }
+  out.push({ start: at, end: text.length });
+  return out;
+}
+
+/** The (zero-based) document line and column of `k`, an offset into `b.text`; inside a line break it is the end of the line. */
+function positionIn(b: ReadableBlock, lines: readonly { start: number; end: number }[], k: number): { line: number; column: number } {
+  if (!b.text.trim()) return { line: b.header + 1, column: BLOCK_INDENT }; // shown as "(empty)"
+  let i = lines.length - 1;
+  while (i > 0 && lines[i]!.start > k) i--;
+  const l = lines[i]!;
+  return { line: b.header + 1 + i, column: BLOCK_INDENT + Math.min(k, l.end) - l.start };
+}
+
+/**
+ * The ranges of span `[start, end)` of `part` in the readable document: one
+ * per document line the span covers (a span across turns or comments leaves
+ * their headers out), in order. Joined by `\n`, the document's text of the
+ * ranges is the span's text (a joining newline between two units is the line
+ * break between two ranges). Empty when the part has no text or the span lies
+ * outside it.
+ *
+ * @example
+ * const layout = layoutFullItem(item);
+ * readableRanges(layout, 'transcript', 120, 180)  // [{ startLine: 57, startColumn: 10, endLine: 57, endColumn: 70 }]
+ */
+export function readableRanges(layout: ReadableItem, part: PartKind, start: number, end: number): TextRange[] {
+  const blocks = textBlocks(layout, part);
+  if (!blocks.length) return [];
+  const last = blocks[blocks.length - 1]!;
+  const length = last.offset + last.text.length;
+  start = Math.max(0, Math.min(start, length));
+  end = Math.max(start, Math.min(end, length));
+  const out: TextRange[] = [];
+  for (const b of blocks) {
+    const bEnd = b.offset + b.text.length;
+    if (bEnd < start) continue;
+    if (b.offset > end) break;
+    const a = Math.max(start, b.offset) - b.offset;
+    const z = Math.min(end, bEnd) - b.offset;
+    const lines = lineSpans(b.text);
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!;
+      if (l.end < a || l.start > z) continue;
+      const from = positionIn(b, lines, Math.max(a, l.start));
+      const to = positionIn(b, lines, Math.min(z, l.end));
+      out.push({ startLine: from.line, startColumn: from.column, endLine: to.line, endColumn: to.column });
+    }
+  }
+  return out;
+}
+
+/** What a place of the readable document belongs to: a unit, and the offset in its part's text (the start of the unit on its header line). */
+export interface ReadablePlace {
+  part: PartKind;
+  block: ReadableBlock;
+  /** Offset into the part's normalised text. */
+  offset: number;
+}
+
+/**
+ * The unit at (zero-based) `line`, `column` of the readable document: the turn
+ * or comment whose header or text the line is, with the offset of the place in
+ * the part's text (the blank line after a unit belongs to it). Undefined above
+ * the first unit (the title and metadata) and on a comment without text.
+ */
+export function readablePlaceAt(layout: ReadableItem, line: number, column: number): ReadablePlace | undefined {
+  const blocks = layout.blocks;
+  let lo = 0;
+  let hi = blocks.length - 1;
+  if (hi < 0 || line < blocks[0]!.header) return undefined;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (blocks[mid]!.header <= line) lo = mid;
+    else hi = mid - 1;
+  }
+  const block = blocks[lo]!;
+  if (block.part === 'comments' && !block.text.trim()) return undefined;
+  const lines = lineSpans(block.text);
+  const i = line - block.header - 1;
+  if (i < 0) return { part: block.part, block, offset: block.offset };
+  if (i >= lines.length) return { part: block.part, block, offset: block.offset + block.text.length };
+  const l = lines[i]!;
+  const k = Math.max(l.start, Math.min(l.end, l.start + column - BLOCK_INDENT));
+  return { part: block.part, block, offset: block.offset + k };
+}

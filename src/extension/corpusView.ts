@@ -1,0 +1,93 @@
+/**
+ * The "Corpus & Markers" webview view (`markerResearch.items`): the Ask box,
+ * items → marker groups → markers with filter and sort, problems. Talks to its
+ * webview only through the Corpus half of the typed protocol.
+ */
+import * as vscode from 'vscode';
+import type { ProgressUpdate } from '../core/util/abort';
+import { corpusToHostSchema, type CorpusHostToWebview, type CorpusToHost, type SidebarState } from '../shared/webviewProtocol';
+import type { AskMessage, ViewActions } from './sidebarView';
+import { TypedWebviewView } from './typedWebviewView';
+
+/** The view's state before a corpus is indexed. */
+export const EMPTY_SIDEBAR_STATE: SidebarState = {
+  status: 'empty',
+  message: 'No corpus indexed yet. Run "Marker Research: Index Corpus".',
+  markersMessage: null,
+  generating: false,
+  corpusRoot: null,
+  items: [],
+  problems: [],
+};
+
+export class CorpusViewProvider extends TypedWebviewView<CorpusHostToWebview, CorpusToHost> {
+  static readonly viewId = 'markerResearch.items';
+  private state: SidebarState = EMPTY_SIDEBAR_STATE;
+  /** "Ask the Corpus" ran before the webview was ready: focus (and ask) once it is. */
+  private pendingAskFocus: { question: string | null } | undefined;
+  /** An answer (or error) that came while the view was hidden: posted when it is back. */
+  private undeliveredAsk: AskMessage | undefined;
+
+  constructor(extensionUri: vscode.Uri, private readonly actions: ViewActions, log: vscode.LogOutputChannel) {
+    super(extensionUri, log, { script: 'webview.js', style: 'sidebar.css', title: 'Corpus & Markers', body: '<div id="app"><p id="status" role="status">Loading…</p></div>' }, corpusToHostSchema, 'the Corpus & Markers view');
+  }
+
+  get current(): SidebarState {
+    return this.state;
+  }
+
+  /** Replaces the state and posts it when the webview is ready. */
+  setState(state: SidebarState): void {
+    this.state = state;
+    this.post({ type: 'state', state });
+  }
+
+  /** Progress of a long operation (marker generation), shown under the status line. */
+  setProgress(update: ProgressUpdate, what: string): void {
+    this.post({ type: 'progress', message: update.message ? `${what}: ${update.message}` : what, done: update.done, total: update.total });
+  }
+
+  /** Progress, result or error of a question of the Ask box. */
+  postAsk(msg: AskMessage): void {
+    if (msg.type !== 'askBusy') this.undeliveredAsk = this.isReady ? undefined : msg;
+    this.post(msg);
+  }
+
+  /** Focuses the Ask box; with a question, puts it there and asks it (session and scope are the box's). Waits for `ready` when needed. */
+  focusAsk(question: string | null): void {
+    if (this.isReady) this.post({ type: 'askFocus', question });
+    else this.pendingAskFocus = { question };
+  }
+
+  protected onReady(): void {
+    this.post({ type: 'state', state: this.state });
+    if (this.undeliveredAsk) this.post(this.undeliveredAsk);
+    this.undeliveredAsk = undefined;
+    if (this.pendingAskFocus) this.post({ type: 'askFocus', question: this.pendingAskFocus.question });
+    this.pendingAskFocus = undefined;
+  }
+
+  protected async handle(msg: Exclude<CorpusToHost, { type: 'ready' }>): Promise<void> {
+    const a = this.actions;
+    switch (msg.type) {
+      case 'indexCorpus':
+        return a.indexCorpus();
+      case 'generateMarkers':
+        return a.generateMarkers();
+      case 'openModelSettings':
+        return a.openModelSettings();
+      case 'openItem':
+        return a.openItem(msg.itemId, msg.part);
+      case 'openProblem':
+        return a.openProblem(msg.index);
+      case 'openMarker':
+        return a.openMarker(msg.itemId, msg.markerId);
+      case 'retrieveFullItem':
+        return a.retrieveFullItem(msg.itemId);
+      case 'ask':
+        return a.ask({ question: msg.question, itemId: msg.itemId ?? undefined, session: msg.session });
+      case 'openHit':
+        return a.openHit(msg.itemId, msg.part, msg.start, msg.end);
+    }
+  }
+}

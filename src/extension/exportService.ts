@@ -1,0 +1,122 @@
+/**
+ * Export in the editor: "Export Markers" (CSV or JSON), "Export Report" (Markdown with a sources
+ * appendix, or HTML with working links) through a save dialog that starts in the corpus folder,
+ * and "Open Report Preview": the report in the Markdown preview beside its editor, every `[n]` a
+ * link that opens the cited span. Core formats and writes (src/core/export); this adapts.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Corpus } from '../core/corpus/types';
+import { ExportError, exportMarkersFile, exportReportFile, readCorpusMarkers, writeReportPreview } from '../core/export/exportFiles';
+import { reportLocation } from '../core/research/citationLinks';
+import type { CorpusService } from './corpusService';
+import type { ResearchService } from './researchService';
+
+/** What an export command was given: a run id (a string or `{ runId }`) or the report's URI (editor title). */
+export function runIdArg(arg: unknown): string | undefined {
+  if (typeof arg === 'string' && arg) return arg;
+  if (arg instanceof vscode.Uri) return arg.scheme === 'file' ? reportLocation(arg.fsPath)?.runId : undefined;
+  if (arg && typeof arg === 'object' && 'runId' in arg && typeof arg.runId === 'string' && arg.runId) return arg.runId;
+  return undefined;
+}
+
+/** Exports of the current corpus and its runs. */
+export class ExportService {
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly corpus: CorpusService,
+    private readonly research: ResearchService,
+  ) {}
+
+  private requireCorpus(): Corpus {
+    const c = this.corpus.current;
+    if (!c) throw new ExportError('no-corpus', 'no corpus is indexed; run "Marker Research: Index Corpus" first');
+    return c;
+  }
+
+  /** Save dialog for markers: CSV or JSON, in the corpus folder. Writes the file and says where; undefined when cancelled. */
+  async exportMarkers(): Promise<string | undefined> {
+    const corpus = this.requireCorpus();
+    const markers = await readCorpusMarkers(corpus);
+    if (!markers.size) throw new ExportError('no-markers', 'no item has markers yet; run "Marker Research: Generate Markers" first');
+    const uri = await vscode.window.showSaveDialog({
+      title: 'Marker Research: Export Markers',
+      saveLabel: 'Export',
+      defaultUri: vscode.Uri.file(path.join(corpus.root, `${path.basename(corpus.root)}-markers.csv`)),
+      filters: { 'CSV (spreadsheets)': ['csv'], JSON: ['json'] },
+    });
+    if (!uri) return undefined;
+    const file = withExtension(uri.fsPath, ['.csv', '.json'], '.csv');
+    const r = await exportMarkersFile(corpus, markers, file);
+    this.log.info(`export: ${r.markers} markers of ${r.items} items → ${file}`);
+    void vscode.window.showInformationMessage(`Marker Research: exported ${r.markers} markers of ${r.items} items to ${path.basename(file)}.`, 'Open').then((pick) => {
+      if (pick === 'Open') void vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+    });
+    return file;
+  }
+
+  /** The run whose report is wanted: the one given, else one picked among the runs with a report (the only one without asking). */
+  private async pickReportRun(given: string | undefined, title: string): Promise<string | undefined> {
+    if (given) return given;
+    const corpus = this.requireCorpus();
+    await this.research.reload(corpus.root);
+    const withReport = this.research.runManifests.filter((r) => r.report);
+    if (!withReport.length) throw new ExportError('no-report', 'no research run has a report yet; run "Marker Research: Run Research" first');
+    const shown = this.research.shownRun?.manifest;
+    if (withReport.length === 1) return withReport[0]!.run_id;
+    const pick = await vscode.window.showQuickPick(
+      withReport.map((r) => ({ label: r.goal, description: `${r.run_id} · ${r.status}`, detail: `${r.complexity} · ${r.engine}${r.model ? ` ${r.model}` : ''}`, runId: r.run_id, picked: r.run_id === shown?.run_id })),
+      { title, placeHolder: 'The report of which run? (newest first; type a goal or a run id)', matchOnDescription: true },
+    );
+    return pick?.runId;
+  }
+
+  /** Save dialog for a report: HTML or Markdown, in the corpus folder. Undefined when cancelled. */
+  async exportReport(runId?: string): Promise<string | undefined> {
+    const corpus = this.requireCorpus();
+    const id = await this.pickReportRun(runId, 'Marker Research: Export Report');
+    if (!id) return undefined;
+    const uri = await vscode.window.showSaveDialog({
+      title: `Marker Research: Export Report (run ${id})`,
+      saveLabel: 'Export',
+      defaultUri: vscode.Uri.file(path.join(corpus.root, `report-${id}.html`)),
+      filters: { 'HTML (links to the original files)': ['html'], 'Markdown (sources appendix)': ['md'] },
+    });
+    if (!uri) return undefined;
+    const file = withExtension(uri.fsPath, ['.html', '.htm', '.md', '.markdown'], '.html');
+    const r = await exportReportFile(corpus, id, file);
+    this.log.info(`export: report of run ${r.runId} (${r.citations} citations) → ${file}`);
+    const actions = r.format === 'html' ? ['Open in Browser', 'Open'] : ['Open', 'Open Preview'];
+    void vscode.window.showInformationMessage(`Marker Research: exported the report of run ${r.runId} (${r.citations} citations) to ${path.basename(file)}.`, ...actions).then(async (pick) => {
+      if (pick === 'Open in Browser') await vscode.env.openExternal(vscode.Uri.file(file));
+      if (pick === 'Open') await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+      if (pick === 'Open Preview') await vscode.commands.executeCommand('markdown.showPreviewToSide', vscode.Uri.file(file));
+    });
+    return file;
+  }
+
+  /**
+   * The report in the Markdown preview beside the editor: report.preview.md (written next to
+   * report.md, citations linked to their spans) is previewed; the text editor stays as it is.
+   * Run: the one given, else the report in the active editor, else the run shown, else the newest with a report.
+   */
+  async openReportPreview(runId?: string): Promise<string | undefined> {
+    const corpus = this.requireCorpus();
+    const fromEditor = runIdArg(vscode.window.activeTextEditor?.document.uri);
+    let id = runId ?? fromEditor;
+    if (!id) {
+      const shown = this.research.shownRun?.manifest;
+      id = shown?.report ? shown.run_id : await this.pickReportRun(undefined, 'Marker Research: Open Report Preview');
+    }
+    if (!id) return undefined;
+    const file = await writeReportPreview(corpus, id);
+    await vscode.commands.executeCommand('markdown.showPreviewToSide', vscode.Uri.file(file));
+    this.log.info(`opened the report preview of run ${id} (${file})`);
+    return file;
+  }
+}
+
+/** `file` with one of `allowed` extensions (a save dialog may return a name without one). */
+function withExtension(file: string, allowed: readonly string[], fallback: string): string {
+  return allowed.includes(path.extname(file).toLowerCase()) ? file : `${file}${fallback}`;
+}

@@ -1,0 +1,311 @@
+/**
+ * The Ask box of the Corpus & Markers view: a question, how it was understood,
+ * the hits with the strategies that found them. Questions are limited to the
+ * item in focus (the last item row the user opened or used) until the chip's ✕
+ * switches to the whole corpus; earlier questions go along as the session.
+ */
+import { ASK_MAX_QUESTION_CHARS, ASK_STRATEGIES } from '../shared/webviewProtocol';
+import type { AskHitView, AskResultView, CorpusHostToWebview, CorpusToHost } from '../shared/webviewProtocol';
+import { button, el } from './dom';
+import { plural } from './vscodeApi';
+
+/** Questions kept in the history; the last {@link ASK_SESSION_SENT} are sent with a question. */
+export const ASK_HISTORY_KEPT = 20;
+const ASK_SESSION_SENT = 5;
+
+/** What the box keeps across reloads. */
+export interface AskMemory {
+  focusItem: string | null;
+  askHistory: string[];
+  askResult: AskResultView | null;
+}
+
+export type AskMessage = Extract<CorpusHostToWebview, { type: 'askBusy' | 'askResult' | 'askError' | 'askFocus' }>;
+
+export class AskBox {
+  readonly el = el('section', 'ask');
+  private readonly form = el('form', 'ask-form');
+  private readonly input = el('input', 'ask-input');
+  private readonly scopeEl = el('div', 'ask-scope');
+  private readonly statusEl = el('p', 'ask-status');
+  private readonly queryEl = el('div', 'ask-query');
+  private readonly hitsEl = el('ol', 'ask-hits');
+  private focus: string | null;
+  private history: string[];
+  /** The answer shown (null: none yet, or cleared). */
+  private shown: AskResultView | null;
+  /** The question being answered (host's id), or null. */
+  private pending: { askId: number; question: string } | null = null;
+  /** Item titles by id, from the last state (for the scope chip). */
+  private titles = new Map<string, string>();
+
+  constructor(
+    memory: AskMemory,
+    private readonly post: (msg: CorpusToHost) => void,
+    /** Something the view remembers changed. */
+    private readonly save: () => void,
+    /** The item in focus changed (the tree marks its row). */
+    private readonly onFocusChange: (itemId: string | null) => void,
+  ) {
+    this.focus = memory.focusItem;
+    this.history = memory.askHistory;
+    this.shown = memory.askResult;
+    this.el.id = 'ask';
+    this.el.setAttribute('aria-label', 'Ask the corpus');
+    const input = this.input;
+    input.id = 'ask-input';
+    input.type = 'text';
+    input.placeholder = 'Ask the corpus (e.g. what did the host say about prices?)';
+    input.setAttribute('aria-label', 'Question for the corpus');
+    input.maxLength = ASK_MAX_QUESTION_CHARS;
+    input.spellcheck = false;
+    input.autocomplete = 'off';
+    const askButton = el('button', 'primary ask-button', 'Ask');
+    askButton.id = 'ask-button';
+    askButton.type = 'submit';
+    askButton.title = 'Ask (Enter)';
+    this.form.append(input, askButton);
+    this.scopeEl.id = 'ask-scope';
+    this.statusEl.id = 'ask-status';
+    this.statusEl.setAttribute('aria-live', 'polite');
+    this.statusEl.hidden = true;
+    this.queryEl.id = 'ask-query';
+    this.hitsEl.id = 'ask-hits';
+    this.hitsEl.setAttribute('aria-label', 'Hits');
+    this.el.append(this.form, this.scopeEl, this.statusEl, this.queryEl, this.hitsEl);
+    this.el.hidden = true; // shown once a corpus is indexed
+    this.form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.ask(input.value);
+    });
+    input.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      if (input.value) input.value = '';
+      else this.clear();
+    });
+    this.renderAnswer();
+    this.renderScope();
+  }
+
+  get memory(): AskMemory {
+    return { focusItem: this.focus, askHistory: this.history, askResult: this.shown };
+  }
+
+  get focusItem(): string | null {
+    return this.focus;
+  }
+
+  /** The items of the corpus (for the chip); drops the focus when its item is gone from a loaded corpus. */
+  setItems(titles: Map<string, string>, loaded: boolean): void {
+    this.titles = titles;
+    if (this.focus && loaded && !titles.has(this.focus)) this.setFocusItem(null);
+    this.renderScope();
+  }
+
+  /** The item in focus: questions are limited to it until the chip's ✕ switches to the whole corpus. */
+  setFocusItem(id: string | null): void {
+    if (this.focus === id) return;
+    this.focus = id;
+    this.onFocusChange(id);
+    this.renderScope();
+    this.save();
+  }
+
+  /** Sends a question: limited to the item in focus (unless `itemId` says otherwise), with the last questions as the session. */
+  ask(question: string, itemId: string | null = this.focus, remember = true): void {
+    const q = question.trim().slice(0, ASK_MAX_QUESTION_CHARS);
+    if (!q) {
+      this.input.focus();
+      return;
+    }
+    const session = this.history.filter((h) => h !== q).slice(-ASK_SESSION_SENT);
+    this.post({ type: 'ask', question: q, itemId, session });
+    if (remember) {
+      this.history = [...this.history.filter((h) => h !== q), q].slice(-ASK_HISTORY_KEPT);
+      this.save();
+    }
+    this.statusEl.hidden = false;
+    this.statusEl.className = 'ask-status is-busy';
+    this.statusEl.textContent = 'Asking…';
+    this.el.dataset['busy'] = '1';
+    this.renderScope();
+  }
+
+  onMessage(msg: AskMessage): void {
+    switch (msg.type) {
+      case 'askBusy':
+        if (msg.busy) {
+          this.pending = { askId: msg.askId, question: msg.question };
+          this.el.dataset['busy'] = '1';
+          this.statusEl.hidden = false;
+          this.statusEl.className = 'ask-status is-busy';
+          this.statusEl.textContent = `Asking: ${msg.question}`;
+        } else if (!this.pending || this.pending.askId <= msg.askId) {
+          this.pending = null;
+          delete this.el.dataset['busy'];
+          this.statusEl.hidden = true;
+        }
+        return;
+      case 'askResult':
+        if (this.pending && this.pending.askId > msg.result.askId) return; // a newer question is on its way
+        this.pending = null;
+        delete this.el.dataset['busy'];
+        this.statusEl.hidden = true;
+        this.shown = msg.result;
+        this.renderAnswer();
+        this.renderScope();
+        this.save();
+        return;
+      case 'askError':
+        if (this.pending && this.pending.askId > msg.askId) return;
+        this.pending = null;
+        delete this.el.dataset['busy'];
+        this.statusEl.hidden = false;
+        this.statusEl.className = 'ask-status is-error';
+        this.statusEl.textContent = msg.message;
+        this.statusEl.title = `"${msg.question}": ${msg.message}`;
+        return;
+      case 'askFocus':
+        this.input.focus();
+        if (msg.question) {
+          this.input.value = msg.question;
+          this.ask(msg.question);
+        } else this.input.select();
+        return;
+    }
+  }
+
+  private clear(): void {
+    this.shown = null;
+    this.renderAnswer();
+    this.save();
+  }
+
+  /** The scope line: "Item: <title> ✕" (or "Whole corpus") and the session ("· N earlier questions · New topic"). */
+  private renderScope(): void {
+    const scope = this.scopeEl;
+    scope.replaceChildren();
+    const title = this.focus ? this.titles.get(this.focus) : undefined;
+    if (this.focus && title !== undefined) {
+      const chip = button('ask-chip', '', `Questions are limited to this item. Click to ask the whole corpus${this.shown?.scope ? ' (asks the last question again)' : ''}.`, () => {
+        const last = this.shown?.scope ? this.shown.query.question : null;
+        this.setFocusItem(null);
+        if (last) this.ask(last, null, false);
+      });
+      chip.id = 'ask-chip';
+      chip.dataset['itemId'] = this.focus;
+      chip.append(el('span', 'ask-chip-label', 'Item:'), el('span', 'ask-chip-title', title), el('span', 'ask-chip-x', '✕'));
+      chip.setAttribute('aria-label', `Limited to the item ${title}; switch to the whole corpus`);
+      scope.append(chip);
+    } else {
+      const whole = el('span', 'ask-whole', 'Whole corpus');
+      whole.id = 'ask-whole';
+      whole.title = 'Questions search every item. Open an item below to limit them to it.';
+      scope.append(whole);
+    }
+    if (this.history.length) {
+      const session = el('span', 'ask-session', `· ${plural(Math.min(this.history.length, ASK_SESSION_SENT), 'earlier question')}`);
+      session.title = `Earlier questions (pronouns like "he" or "it" refer to them):\n${this.history.slice(-ASK_SESSION_SENT).map((q) => `• ${q}`).join('\n')}`;
+      const reset = button('icon-button ask-new-topic', 'New topic', 'Forget the earlier questions: the next question starts a new conversation', () => {
+        this.history = [];
+        this.renderScope();
+        this.save();
+        this.input.focus();
+      });
+      reset.id = 'ask-new-topic';
+      scope.append(session, reset);
+    }
+  }
+
+  /** Two lines per hit: the item's title and the strategies that found it; then speaker, time and the quote. */
+  private renderHit(h: AskHitView): HTMLLIElement {
+    const li = el('li', `ask-hit part-${h.part}`);
+    li.dataset['itemId'] = h.itemId;
+    li.dataset['rank'] = String(h.rank);
+    li.dataset['part'] = h.part;
+    if (h.where) li.dataset['where'] = h.where;
+    li.tabIndex = 0;
+    li.setAttribute('role', 'button');
+    const meta = h.location ? [h.location] : [h.speaker, h.time].filter((x): x is string => !!x);
+    const head = el('div', 'hit-head');
+    head.append(el('span', 'hit-rank', `${h.rank}`), el('span', 'hit-title', h.title));
+    const badges = el('span', 'hit-badges');
+    for (const s of ASK_STRATEGIES) if (h.matchedBy.includes(s)) {
+      const b = el('span', `hit-badge badge-${s}`, s);
+      b.dataset['strategy'] = s;
+      badges.append(b);
+    }
+    head.append(badges);
+    const body = el('div', 'hit-body');
+    if (meta.length) body.append(el('span', 'hit-meta', meta.join(' · ')));
+    body.append(el('span', 'hit-quote', h.quote));
+    li.append(head, body);
+    li.title = [
+      `${h.title} (${h.part})`,
+      [h.where, h.time, h.speaker].filter(Boolean).join(' · '),
+      `found by: ${h.why.length ? h.why.join('; ') : h.matchedBy.join(', ')}`,
+      '',
+      h.quote,
+      '',
+      'Open the span in the original file',
+    ].join('\n');
+    li.setAttribute('aria-label', `Hit ${h.rank}: ${h.title}${meta.length ? `, ${meta.join(', ')}` : ''}: ${h.quote}`);
+    const open = (): void => {
+      for (const x of this.hitsEl.querySelectorAll('li.ask-hit.is-opened')) x.classList.remove('is-opened');
+      li.classList.add('is-opened');
+      this.post({ type: 'openHit', itemId: h.itemId, part: h.part, start: h.start, end: h.end });
+    };
+    li.addEventListener('click', open);
+    li.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        open();
+      } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        const next = (e.key === 'ArrowDown' ? li.nextElementSibling : li.previousElementSibling) as HTMLElement | null;
+        next?.focus();
+      }
+    });
+    return li;
+  }
+
+  /** The understood query and the hits of the answer shown. */
+  private renderAnswer(): void {
+    const queryEl = this.queryEl;
+    queryEl.replaceChildren();
+    this.hitsEl.replaceChildren();
+    const r = this.shown;
+    queryEl.hidden = !r;
+    this.hitsEl.hidden = !r?.hits.length;
+    if (!r) return;
+    const q = r.query;
+    queryEl.dataset['askId'] = String(r.askId);
+    queryEl.dataset['question'] = q.question;
+    queryEl.dataset['intent'] = q.intent;
+    queryEl.dataset['engine'] = q.engine;
+    const line = el('div', 'ask-query-line');
+    const understood = el('span', 'ask-understood', q.line);
+    understood.id = 'ask-understood';
+    understood.title = [
+      `Question: ${q.question}`,
+      q.resolvedQuery && q.resolvedQuery !== q.question ? `Understood as: ${q.resolvedQuery}` : '',
+      `Intent: ${q.intent}`,
+      q.entities.length ? `Entities: ${q.entities.map((e) => `${e.label}${e.fromSession ? ' (from the earlier questions)' : ''}`).join(', ')}` : '',
+      q.time ? `Time: ${q.time}` : '',
+      q.part ? `Part: ${q.part}` : '',
+      `Understood by: ${q.engine === 'rules' ? 'rules (offline)' : 'the model'}`,
+    ].filter(Boolean).join('\n');
+    const close = button('icon-button ask-clear', '✕', 'Clear the answer (Escape in the box)', () => this.clear());
+    close.setAttribute('aria-label', 'Clear the answer');
+    line.append(understood, close);
+    queryEl.append(line);
+    const scope = r.scope ? `in ${r.scope.title}` : 'in the whole corpus';
+    const summary = el('div', 'ask-summary', `${r.hits.length ? plural(r.hits.length, 'hit') : 'No hits'} ${scope} · ${r.ms} ms`);
+    summary.id = 'ask-summary';
+    if (q.resolvedQuery && q.resolvedQuery !== q.question) summary.textContent += ` · as “${q.resolvedQuery}”`;
+    queryEl.append(summary);
+    for (const n of r.notes) queryEl.append(el('div', 'ask-note', n));
+    this.hitsEl.append(...r.hits.map((h) => this.renderHit(h)));
+  }
+}

@@ -1,0 +1,18 @@
+/** The webview side of a sidebar view's wire: the VS Code API, typed by what the view may send and remember. */
+
+/** What a webview view gets from `acquireVsCodeApi()` (once per page). */
+export interface VsCodeApi<Out, Memory> {
+  postMessage(msg: Out): void;
+  getState(): unknown;
+  setState(state: Memory): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi<unknown, unknown>;
+
+/** The page's VS Code API, typed: `Out` is the view's half of the protocol, `Memory` what it keeps across reloads. */
+export function vscodeApi<Out, Memory>(): VsCodeApi<Out, Memory> {
+  return acquireVsCodeApi() as VsCodeApi<Out, Memory>;
+}
+
+/** `1,234 words`, `1 word`. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
