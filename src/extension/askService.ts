@@ -29,7 +29,7 @@ import { corpusFile, type SpanOpener } from './evidenceNavigator';
 import { markerEngineFor, MarkerServiceError, type ApiKeyStore, type MarkerService } from './markerService';
 import { runningWork } from './runningWork';
 import type { SettingsService } from './settings';
-import type { AskMessage, SidebarQuestion } from './sidebarView';
+import type { AskMessage, SidebarQuestion } from './sidebarActions';
 import { SidebarViewProvider } from './sidebarView';
 
 /**

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ProgressUpdate } from '../core/util/abort';
 import { corpusToHostSchema, type CorpusHostToWebview, type CorpusToHost, type SidebarState } from '../shared/webviewProtocol';
-import type { AskMessage, ViewActions } from './sidebarView';
+import type { AskMessage, ViewActions } from './sidebarActions';
 import { TypedWebviewView } from './typedWebviewView';
 
 /** The view's state before a corpus is indexed. */

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import {
   researchToHostSchema, type ResearchCorpusView, type ResearchHostToWebview, type ResearchState, type ResearchStepStatus, type ResearchToHost,
 } from '../shared/webviewProtocol';
-import type { ViewActions } from './sidebarView';
+import type { ViewActions } from './sidebarActions';
 import { TypedWebviewView } from './typedWebviewView';
 
 export class ResearchViewProvider extends TypedWebviewView<ResearchHostToWebview, ResearchToHost> {

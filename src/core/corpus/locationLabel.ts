@@ -4,10 +4,22 @@
  * the author, likes and date for a comment span. The file and line of the
  * original stay for tooltips and hovers ({@link fileLineLabel}).
  */
-import type { SourceRange } from '../markers/schema';
 import { formatClock } from '../text/clock';
 import { mapSpan } from './spans';
 import type { CommentRecord, CorpusItem, PartKind } from './types';
+
+/** What a stored span keeps about where it is (the fields of the markers' `SourceRange` a label reads). */
+export interface StoredSpanPlace {
+  file: string;
+  startLine: number;
+  startColumn?: number;
+  endLine?: number;
+  endColumn?: number;
+  startTime?: number;
+  endTime?: number;
+  speakers?: readonly string[];
+  commentIds?: readonly string[];
+}
 
 /** Characters of an item title a label keeps (then `…`). */
 export const LABEL_TITLE_CHARS = 40;
@@ -97,7 +109,7 @@ export function locationLabel(item: CorpusItem, part: PartKind, start: number, e
  * comment ids) when the item is not at hand: `Daniel · 0:33 · title`,
  * `@lena +1 comment · title`; a span that keeps none of it, its file and line.
  */
-export function storedLocationLabel(source: SourceRange, part: PartKind, title?: string): string {
+export function storedLocationLabel(source: StoredSpanPlace, part: PartKind, title?: string): string {
   const out: string[] = [];
   if (part === 'comments') {
     const authors = source.speakers ?? [];
@@ -116,6 +128,6 @@ export function storedLocationLabel(source: SourceRange, part: PartKind, title?:
 }
 
 /** `transcript.json:2215` (the file's base name, one-based line): what a tooltip adds to a label. */
-export function fileLineLabel(source: Pick<SourceRange, 'file' | 'startLine'>): string {
+export function fileLineLabel(source: Pick<StoredSpanPlace, 'file' | 'startLine'>): string {
   return `${source.file.split('/').pop() ?? source.file}:${source.startLine + 1}`;
 }
