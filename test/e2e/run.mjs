@@ -73,6 +73,7 @@ function parseArgs(argv) {
     else if (a.startsWith('--corpus=')) opts.corpus = path.resolve(a.slice(9));
     else if (a === '--keep') opts.keep = true;
     else if (a === '--browse') opts.browse = value();
+    else if (a === '--generate') { opts.generate = Number(argv[++i]); if (!(opts.generate > 0)) usage('--generate needs a number of items'); }
     else if (a.startsWith('--browse=')) opts.browse = path.resolve(a.slice(9));
     else if (a === '-h' || a === '--help') usage();
     else usage(`unknown argument ${a}`);
@@ -83,6 +84,7 @@ function usage(msg) {
   if (msg) console.error(msg);
   console.error('usage: node test/e2e/run.mjs [--ext <dir>] [--corpus <dir>] [--keep] [--browse <out.png>]');
   console.error('  --browse <png>  look only: open --corpus (no expected.json needed), index it, open its first item\'s markers, save a screenshot');
+  console.error('  --generate N    with --browse: a generated corpus of N items (English and Chinese, with comments) instead of --corpus');
   process.exit(msg ? 2 : 0);
 }
 const opts = parseArgs(process.argv.slice(2));
@@ -255,6 +257,31 @@ function copyCorpus(src, dest) {
 }
 
 // ------------------------------------------------------------------ main
+/** A corpus of `n` small items (every fifth in Chinese, every third with comments, dates spread over two years) for the sidebar at scale. */
+function generateCorpus(dir, n) {
+  const topics = ['battery range in winter', 'coffee prices and freight', 'remote work and office rents', 'bike lanes and traffic', 'solar panels on roofs', 'street food markets'];
+  const zh = ['电动车冬季续航', '咖啡价格与运费', '远程办公与租金', '城市自行车道', '屋顶太阳能', '街头小吃'];
+  for (let i = 0; i < n; i++) {
+    const d = path.join(dir, `item-${String(i + 1).padStart(4, '0')}`);
+    fs.mkdirSync(d, { recursive: true });
+    const k = i % topics.length;
+    const chinese = i % 5 === 4;
+    const lines = chinese
+      ? [`主持人：今天我们聊${zh[k]}，第${i + 1}期。`, `嘉宾：去年相关数据增长了百分之${10 + (i % 30)}，有${3 + (i % 7)}个城市出现同样的趋势。`, `主持人：我觉得${zh[k]}比大家想的更重要。`, `嘉宾：调查了${200 + i}户家庭，大多数人改变了习惯。`]
+      : [`Host: Welcome to episode ${i + 1}. Today we look at ${topics[k]}.`, `Guest: The numbers on ${topics[k]} rose by ${10 + (i % 30)} percent last year, and ${3 + (i % 7)} cities reported the same trend.`, `Host: I think ${topics[k]} matters more than most people believe.`, `Guest: A survey of ${200 + i} households found that most of them changed their habits.`];
+    fs.writeFileSync(path.join(d, 'transcript.txt'), `${lines.join('\n')}\n`);
+    const day = new Date(Date.UTC(2023, 0, 1) + i * 6 * 86_400_000).toISOString();
+    fs.writeFileSync(path.join(d, 'meta.json'), JSON.stringify({ title: chinese ? `${zh[k]}（第${i + 1}期）` : `Episode ${i + 1}: ${topics[k]}`, source: 'youtube', published_at: day }));
+    if (i % 3 === 0) {
+      const comments = [
+        { comment_id: `c${i}a`, author: 'ana', text: chinese ? '很有用，谢谢分享。' : 'Really useful, thanks for the numbers.', likes: i % 40 },
+        { comment_id: `c${i}b`, author: 'ben', text: chinese ? '数据来源是什么？' : 'Where do the numbers come from?', likes: i % 7 },
+      ];
+      fs.writeFileSync(path.join(d, 'comments.jsonl'), `${comments.map((c) => JSON.stringify(c)).join('\n')}\n`);
+    }
+  }
+}
+
 async function main() {
   const tAll = Date.now();
   const extPkgPath = path.join(opts.ext, 'package.json');
@@ -281,7 +308,7 @@ async function main() {
   const expectedPath = path.join(opts.corpus, 'expected.json');
   let expected;
   try {
-    if (!fs.existsSync(opts.corpus)) throw new Error(`corpus folder ${opts.corpus} does not exist`);
+    if (!opts.generate && !fs.existsSync(opts.corpus)) throw new Error(`corpus folder ${opts.corpus} does not exist`);
     if (opts.browse) throw Object.assign(new Error('browse'), { browse: true });
     expected = JSON.parse(fs.readFileSync(expectedPath, 'utf8'));
     if (!Array.isArray(expected.titles) || !expected.titles.length || !expected.titles.every((t) => typeof t === 'string')) throw new Error('"titles" must be a non-empty array of strings');
@@ -329,8 +356,9 @@ async function main() {
     // The evidence checks follow spans into the original files; check 9 switches to the readable view (the default) and back.
     'markerResearch.evidenceView': 'original',
   }, null, 2));
-  const folder = path.join(dirs.ws, path.basename(opts.corpus));
-  copyCorpus(opts.corpus, folder);
+  const folder = path.join(dirs.ws, opts.generate ? `generated-${opts.generate}` : path.basename(opts.corpus));
+  if (opts.generate) generateCorpus(folder, opts.generate);
+  else copyCorpus(opts.corpus, folder);
   const env = {
     ...process.env,
     TMPDIR: dirs.tmp,
@@ -1343,6 +1371,64 @@ async function main() {
       await page.screenshot({ path: ASK_SCREENSHOT, timeout: 30_000 });
     });
 
+    // 22. the researcher's workspace (issue 12): locations, the walkthrough, export
+    await check('marker locations read speaker · time, with file:line in the tooltip', async () => {
+      if (!markersShown) throw new Error('no markers shown');
+      const rows = webview.locator(`li.item[data-item-id="${mx.open.item}"] li.marker`);
+      const wheres = (await rows.locator('.marker-where').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      if (!wheres.length) throw new Error('no .marker-where');
+      const bad = wheres.filter((w) => !/ · /.test(w) || /\.(?:vtt|json|jsonl|txt|srt):\d+/.test(w) || !/\b\d+:\d{2}\b|@\S+|turn \d+/.test(w));
+      if (bad.length) throw new Error(`locations without speaker/time (or showing file:line): ${JSON.stringify(bad.slice(0, 3))}`);
+      const tips = await rows.evaluateAll((els) => els.map((e) => `${e.getAttribute('title') ?? ''} ${e.querySelector('[title]')?.getAttribute('title') ?? ''}`));
+      if (!tips.some((t) => /\.(?:vtt|json|jsonl|txt|srt):\d+/.test(t))) throw new Error(`no file:line in the tooltips: ${JSON.stringify(tips.slice(0, 2))}`);
+      console.log(`     ${wheres.slice(0, 3).join(' | ')}`);
+    });
+    await check('the filter folds traditional to simplified Chinese: "電動車" finds the 电动车 item', async () => {
+      if (!markersShown) throw new Error('no markers shown');
+      const filter = webview.locator('input#filter');
+      try {
+        await filter.fill('電動車');
+        await waitFor('the ev-winter-range item shown and others hidden', 5_000, async () => {
+          const shown = await webview.locator('body').evaluate(() => [...document.querySelectorAll('li.item[data-item-id]')].filter((e) => !e.closest('[hidden]') && !e.hidden).map((e) => e.getAttribute('data-item-id')));
+          return shown.includes('ev-winter-range') && shown.length < 5 ? shown : null;
+        }, 200);
+      } finally {
+        await filter.fill('').catch(() => {});
+      }
+    });
+    await check('command palette: Marker Research: Export Markers writes a CSV with every marker', async () => {
+      if (!markersShown) throw new Error('no markers shown');
+      const out = path.join(folder, `${path.basename(folder)}-markers.csv`);
+      fs.rmSync(out, { force: true });
+      await runFromPalette('Marker Research: Export Markers');
+      // the save dialog (code-server's simple dialog: a quick input with the path) defaults to the corpus folder
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      // The simple dialog fills in the folder first, then the suggested name.
+      let value = '';
+      await waitFor('the suggested file name in the save dialog', 10_000, async () => (value = await input.inputValue()).endsWith(`${path.basename(folder)}-markers.csv`), 200)
+        .catch(() => { throw new Error(`the dialog suggests "${value}"`); });
+      await page.keyboard.press('Enter');
+      await waitFor(`${out} written`, 10_000, () => fs.existsSync(out) && fs.statSync(out).size > 0, 200);
+      const lines = fs.readFileSync(out, 'utf8').replace(/^\uFEFF/, '').split('\n').filter(Boolean);
+      if (!/^item,item_title,kind,text,topic,speaker,time,file,line,quote/.test(lines[0] ?? '')) throw new Error(`header "${lines[0]}"`);
+      const total = await markerRows.count();
+      if (lines.length < total + 1) throw new Error(`${lines.length - 1} data lines for ${total} markers`);
+      console.log(`     ${out}: ${lines.length - 1} markers`);
+    });
+
+    await check('command palette: Marker Research: Getting Started opens the walkthrough', async () => {
+      await runFromPalette('Marker Research: Getting Started');
+      const page1 = page.locator('.gettingStartedContainer');
+      const steps = ['Open a corpus folder', 'Index the corpus', 'Read the markers', 'Run research', 'Use a model (optional)'];
+      let text = '';
+      await waitFor('the walkthrough "Get Started with Marker Research" with its five steps', 15_000, async () => {
+        text = (await page1.innerText({ timeout: 1_000 }).catch(() => '')).replace(/\s+/g, ' ');
+        return text.includes('Get Started with Marker Research') && steps.every((t) => text.includes(t));
+      }, 300).catch(() => { throw new Error(`the page shows: ${text.slice(0, 300)}`); });
+      await page.keyboard.press('Escape');
+      console.log(`     ${steps.join(' · ')}`);
+    });
     // 21. Follow-up chat: the Chat view (a second webview view of the container) about the finished
     //     run's report — streamed answers with [n] chips that open the cited span, a citation
     //     question showing the cited original inline, the conversation listed and reopened
@@ -1561,6 +1647,7 @@ async function main() {
       const line = logText().split('\n').filter((l) => l.includes(`conversation ${conversationId}`)).pop()?.replace(/^.*?chat: /, '') ?? '';
       console.log(`     "${line}"; ${chips} chips, ${loaded} loaded original(s) shown`);
     });
+
   } finally {
     // 6. screenshot of the whole workbench, Marker Research view visible (also taken after a failure: it helps)
     await check('screenshot test-results/e2e/workbench.png', async () => {
