@@ -68,6 +68,8 @@ const tiers = {
   integration: () => nodeTests('test/integration'),
   async e2e() {
     // The demo corpus through every check, then the sidebar on a generated corpus of 120 items (a screenshot).
+    // (`run.mjs --generate 8 --spanish --browse <png>` also checks the offline goals on Spanish items; not in the
+    // tier yet: on that tiny corpus the Corpus view can stay at "Loading…" — see the session note.)
     let passed = 0, failed = 0;
     for (const args of [[], ['--generate', '120', '--browse', 'test-results/e2e/sidebar-120-items.png']]) {
       const { code, out } = await run(process.execPath, ['test/e2e/run.mjs', ...args]);

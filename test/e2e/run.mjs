@@ -74,6 +74,7 @@ function parseArgs(argv) {
     else if (a === '--keep') opts.keep = true;
     else if (a === '--browse') opts.browse = value();
     else if (a === '--generate') { opts.generate = Number(argv[++i]); if (!(opts.generate > 0)) usage('--generate needs a number of items'); }
+    else if (a === '--spanish') opts.spanish = true;
     else if (a.startsWith('--browse=')) opts.browse = path.resolve(a.slice(9));
     else if (a === '-h' || a === '--help') usage();
     else usage(`unknown argument ${a}`);
@@ -85,6 +86,7 @@ function usage(msg) {
   console.error('usage: node test/e2e/run.mjs [--ext <dir>] [--corpus <dir>] [--keep] [--browse <out.png>]');
   console.error('  --browse <png>  look only: open --corpus (no expected.json needed), index it, open its first item\'s markers, save a screenshot');
   console.error('  --generate N    with --browse: a generated corpus of N items (English and Chinese, with comments) instead of --corpus');
+  console.error('  --spanish       with --generate: Spanish podcast items full of fillers; also checks the offline goals (Spanish, no stopword topics)');
   process.exit(msg ? 2 : 0);
 }
 const opts = parseArgs(process.argv.slice(2));
@@ -282,6 +284,23 @@ function generateCorpus(dir, n) {
   }
 }
 
+/** `n` Spanish podcast items in the style of unpunctuated auto-captions, full of fillers ("creo", "bien", "hacer", "ahí") around real topics. */
+function generateSpanishCorpus(dir, n) {
+  const topics = [['ciberseguridad', 'hackers', 'contraseñas'], ['zapatillas', 'coleccionistas', 'reventa'], ['boxeo', 'entrenamiento', 'combate'], ['restaurantes', 'cocina', 'cocineros']];
+  for (let i = 0; i < n; i++) {
+    const [a, b, c] = topics[i % topics.length];
+    const d = path.join(dir, `episodio-${i + 1}`);
+    fs.mkdirSync(d, { recursive: true });
+    const lines = [
+      'pues bueno creo que ahí está bien', `hoy hablamos de ${a} con nuestro invitado`, `la verdad es que el tema de ${a} y de ${b} es muy importante`,
+      'y creo que hay que hacer algo bien ahí', `en ${2018 + (i % 5)} empezamos a ver el problema de ${c}`, `el ${20 + i} por ciento de la gente no sabe nada de ${b}`,
+      'bueno pues vale eso es así creo yo', `para mí lo mejor de ${a} es la comunidad de ${c}`, 'bien bien vamos a hacer una pausa ahí',
+    ];
+    fs.writeFileSync(path.join(d, 'transcript.txt'), `${lines.join('\n')}\n`);
+    fs.writeFileSync(path.join(d, 'meta.json'), JSON.stringify({ title: `Hablando de ${a} con ${['Pep', 'Ana', 'Luis', 'Marta'][i % 4]}`, source: 'youtube', language: 'es' }));
+  }
+}
+
 async function main() {
   const tAll = Date.now();
   const extPkgPath = path.join(opts.ext, 'package.json');
@@ -357,7 +376,8 @@ async function main() {
     'markerResearch.evidenceView': 'original',
   }, null, 2));
   const folder = path.join(dirs.ws, opts.generate ? `generated-${opts.generate}` : path.basename(opts.corpus));
-  if (opts.generate) generateCorpus(folder, opts.generate);
+  if (opts.generate && opts.spanish) generateSpanishCorpus(folder, opts.generate);
+  else if (opts.generate) generateCorpus(folder, opts.generate);
   else copyCorpus(opts.corpus, folder);
   const env = {
     ...process.env,
@@ -604,6 +624,24 @@ async function main() {
         await page.screenshot({ path: opts.browse, timeout: 30_000 });
         console.log(`     ${await webview.locator('li.marker').count()} markers; ${await item.getAttribute('data-item-id')} opened`);
       });
+      if (opts.spanish) {
+        // Offline goals on a Spanish corpus: in Spanish, about its topics, never about fillers.
+        await check('browse: offline goals are Spanish questions about topics, not fillers', async () => {
+          await research.locator('#discover-goals').click();
+          const titles = research.locator('li.goal .goal-title');
+          await waitFor('goals', 30_000, async () => (await titles.count()) || null, 300);
+          const goals = (await titles.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+          const stop = ['creo', 'bien', 'ahí', 'hacer', 'pues', 'bueno', 'vale', 'gente', 'verdad', 'cosa'];
+          for (const g of goals) {
+            if (!/^¿.+\?$/.test(g)) throw new Error(`not a Spanish question: "${g}"`);
+            if (/What do the items say|commenters|comentaristas/.test(g)) throw new Error(`template or comment question without comments: "${g}"`);
+            const words = g.toLowerCase().split(/[^\p{L}]+/u);
+            const bad = stop.filter((w) => words.includes(w));
+            if (bad.length) throw new Error(`a filler as a topic (${bad.join(', ')}): "${g}"`);
+          }
+          console.log(`     ${goals.join(' | ')}`);
+        });
+      }
       return;
     }
     await check(`view lists the ${expected.titles.length} expected item titles`, async () => {
