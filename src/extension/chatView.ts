@@ -42,9 +42,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const webview = view.webview;
     webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')] };
     webview.html = this.html(webview);
+    // The events of an earlier view (resolved again after a move or re-show) must not touch this one.
     this.disposables.push(
-      webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
+      webview.onDidReceiveMessage((raw: unknown) => {
+        if (this.view === view) void this.onMessage(raw);
+      }),
       view.onDidDispose(() => {
+        if (this.view !== view) return;
         this.view = undefined;
         this.ready = false;
       }),

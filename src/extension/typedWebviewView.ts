@@ -39,9 +39,14 @@ export abstract class TypedWebviewView<Out extends { type: string }, In extends 
     const webview = view.webview;
     webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')] };
     webview.html = webviewPage(webview, this.extensionUri, this.page);
+    // A view can be resolved again (moved, re-shown): the events of an earlier one must not touch the new one
+    // (its late dispose would otherwise leave the new view unready, stuck at "Loading…").
     this.disposables.push(
-      webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
+      webview.onDidReceiveMessage((raw: unknown) => {
+        if (this.view === view) void this.onMessage(raw);
+      }),
       view.onDidDispose(() => {
+        if (this.view !== view) return;
         this.view = undefined;
         this.ready = false;
       }),
