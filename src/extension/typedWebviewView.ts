@@ -68,8 +68,8 @@ export abstract class TypedWebviewView<Out extends { type: string }, In extends 
     if (this.view && this.ready) void this.view.webview.postMessage(msg);
   }
 
-  /** The webview said `ready`: post everything it shows. */
-  protected abstract onReady(): void;
+  /** The webview said `ready`: post everything it shows (`whenReady` resolves once this is done). */
+  protected abstract onReady(): void | Promise<void>;
 
   /** One parsed message other than `ready`. */
   protected abstract handle(msg: Exclude<In, { type: 'ready' }>): Promise<void>;
@@ -81,13 +81,13 @@ export abstract class TypedWebviewView<Out extends { type: string }, In extends 
       return;
     }
     const msg = parsed.data;
-    if (msg.type === 'ready') {
-      this.ready = true;
-      this.onReady();
-      this.readyEmitter.fire();
-      return;
-    }
     try {
+      if (msg.type === 'ready') {
+        this.ready = true;
+        await this.onReady();
+        this.readyEmitter.fire();
+        return;
+      }
       await this.handle(msg as Exclude<In, { type: 'ready' }>);
     } catch (e) {
       this.log.error(`${this.label}: action "${msg.type}" failed: ${(e as Error).message}`);
