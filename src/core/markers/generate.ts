@@ -118,17 +118,35 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
   const index = await readMarkersIndex(corpus.root);
 
   // Which items need work.
-  // Spam is decided over the whole corpus (a template repeated under several videos counts), before the cache is consulted.
-  const spam: Map<string, SpamDecision> | undefined = opts.engine.kind === 'extractive' ? detectCorpusSpam(corpus.items) : undefined;
-  const plan = await Promise.all(
-    corpus.items.map(async (item) => {
-      const key = cacheKey(item, engine, model, versions, windows, spam ? [...(spam.get(item.id)?.ids ?? [])] : undefined);
-      if (opts.force) return { item, key, cached: undefined };
-      const existing = await readItemMarkers(corpus.root, item.id);
-      if (!existing.ok && !existing.missing) opts.log?.warn(`markers: ${existing.error}; regenerating`);
-      return { item, key, cached: existing.ok && existing.value.cache_key === key ? existing.value : undefined };
-    }),
-  );
+  const existing = new Map<string, ItemMarkers>();
+  if (!opts.force) {
+    await Promise.all(
+      corpus.items.map(async (item) => {
+        const r = await readItemMarkers(corpus.root, item.id);
+        if (r.ok) existing.set(item.id, r.value);
+        else if (!r.missing) opts.log?.warn(`markers: ${r.error}; regenerating`);
+      }),
+    );
+  }
+  // Spam is decided over the whole corpus (a template repeated under several videos counts), so an item's verdict is
+  // part of its cache key. When no item was added, removed or changed since the last run, the verdicts stored with the
+  // markers are still the verdicts: the detection (work over every comment) runs only when something changed.
+  let spam: Map<string, SpamDecision> | undefined;
+  const spamOf = (): Map<string, SpamDecision> => (spam ??= detectCorpusSpam(corpus.items));
+  const unchanged =
+    Object.keys(index.items).length === corpus.items.length &&
+    corpus.items.every((item) => index.items[item.id] !== undefined && existing.get(item.id)?.content_hash === item.contentHash);
+  const spamIds = (item: CorpusItem): string[] | undefined => {
+    if (opts.engine.kind !== 'extractive') return undefined;
+    const stored = existing.get(item.id);
+    if (unchanged && stored?.engine === 'extractive') return stored.comments_summary?.spam?.comment_ids ?? [];
+    return [...(spamOf().get(item.id)?.ids ?? [])];
+  };
+  const plan = corpus.items.map((item) => {
+    const key = cacheKey(item, engine, model, versions, windows, spamIds(item));
+    const cached = existing.get(item.id);
+    return { item, key, cached: cached && cached.cache_key === key ? cached : undefined };
+  });
   let stats: TopicStats | undefined;
   if (opts.engine.kind === 'extractive' && plan.some((p) => !p.cached)) {
     stats = new TopicStats();
@@ -155,7 +173,7 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
         throwIfAborted(opts.signal);
         let result: Pick<ItemMarkers, 'transcript_summary' | 'comments_summary' | 'coverage'>;
         if (opts.engine.kind === 'extractive') {
-          result = extractItem(item, stats!, { ...(opts.engine.density !== undefined ? { density: opts.engine.density } : {}), ...(spam?.get(item.id) ? { spam: spam.get(item.id)! } : {}) });
+          result = extractItem(item, stats!, { ...(opts.engine.density !== undefined ? { density: opts.engine.density } : {}), ...(spamOf().get(item.id) ? { spam: spamOf().get(item.id)! } : {}) });
         } else {
           result = await modelMarkersForItem(item, { model: meteredModel(opts.engine.model, usage, failures), prompts: opts.engine.prompts, windows, signal: opts.signal, lang: itemLanguage(item), context, log: (m) => opts.log?.info(m) });
         }
