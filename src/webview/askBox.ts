@@ -248,7 +248,7 @@ export class AskBox {
       '',
       h.quote,
       '',
-      'Open the span in the original file',
+      'Click to open the span, highlighted in its item (the original file is one click away)',
     ].join('\n');
     li.setAttribute('aria-label', `Hit ${h.rank}: ${h.title}${meta.length ? `, ${meta.join(', ')}` : ''}: ${h.quote}`);
     const open = (): void => {

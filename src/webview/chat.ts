@@ -160,7 +160,7 @@ function chip(n: number): HTMLElement {
   });
   b.dataset['n'] = String(n);
   b.dataset['where'] = c.where;
-  b.title = [`[${n}] ${c.title} (${c.part})`, [c.where, c.time, c.speaker].filter(Boolean).join(' · '), c.quote ? `“${c.quote}”` : '', 'Open the cited span in the original file'].filter(Boolean).join('\n');
+  b.title = [`[${n}] ${c.title} (${c.part})`, [c.where, c.time, c.speaker].filter(Boolean).join(' · '), c.quote ? `“${c.quote}”` : '', 'Click to open the cited span, highlighted in its item (the original file is one click away)'].filter(Boolean).join('\n');
   b.setAttribute('aria-label', `Citation ${n}: ${c.title}, ${c.where}`);
   return b;
 }
