@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import { parseComments, parseCsvRows } from '../../src/core/corpus/commentParsers';
 import { decodeText } from '../../src/core/corpus/decode';
 import { normaliseCommentFields } from '../../src/core/corpus/schemas';
-import { parseTimestamp, parseTranscript } from '../../src/core/corpus/transcriptParsers';
+import { parseTimestamp } from '../../src/core/corpus/timestamps';
+import { parseTranscript } from '../../src/core/corpus/transcriptParsers';
 import type { TextRange } from '../../src/core/corpus/types';
 
 /** The text an original-file range covers. */

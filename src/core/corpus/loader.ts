@@ -186,6 +186,13 @@ function pick(files: FoundFile[], part: PartName, preference: readonly string[],
   return { use, ignored };
 }
 
+/**
+ * Versions of the parsers whose reading of a format changed (the text, speakers or times of
+ * its segments): part of the content hash of items with such files. `txt`/`md`@2: speaker
+ * labels and timestamps at the start of lines.
+ */
+const PARSER_VERSIONS: Readonly<Record<string, string>> = { txt: 'lines@2', md: 'lines@2' };
+
 async function readSource(f: FoundFile, problems: CorpusProblem[], hash: ReturnType<typeof createHash>): Promise<string | undefined> {
   try {
     const st = await stat(f.path);
@@ -195,6 +202,9 @@ async function readSource(f: FoundFile, problems: CorpusProblem[], hash: ReturnT
     }
     const bytes = await readFile(f.path);
     hash.update(f.relPath).update('\0').update(bytes);
+    // A parser that reads a format differently now changes the item's hash: its markers and index entries are redone.
+    const version = PARSER_VERSIONS[f.ext];
+    if (version) hash.update('\0').update(version);
     const dec = decodeText(bytes);
     for (const w of dec.warnings) problems.push({ severity: 'warning', file: f.relPath, code: 'encoding', message: w });
     if (dec.text.trim() === '') {

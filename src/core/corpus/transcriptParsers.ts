@@ -4,6 +4,8 @@
  */
 import { parseTree, getNodeValue, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { lineStarts, offsetToLineCol } from '../text/words';
+import { readLineHeads } from './lineSpeakers';
+import { parseTimestamp } from './timestamps';
 import { describeError, fmtCount, jsonDepthExceededAt, MAX_FIELD_CHARS, MAX_JSON_DEPTH, MAX_LINE_CHARS } from './limits';
 import { transcriptJsonSchema, transcriptSegmentSchema, transcriptTurnSchema } from './schemas';
 import { MappedTextBuilder, mapJsonString, piecesRange, type SourcePiece } from './sourceMap';
@@ -226,14 +228,6 @@ function emptyProblem(relPath: string): CorpusProblem {
   return { severity: 'warning', file: relPath, code: 'empty-file', message: 'file is empty' };
 }
 
-/** Parses `HH:MM:SS,mmm`, `MM:SS.mmm` or a plain number of seconds. */
-export function parseTimestamp(s: string): number | undefined {
-  const m = /^\s*(?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[.,](\d{1,3}))?\s*$/.exec(s);
-  if (!m) return undefined;
-  const [, h, mi, se, ms] = m;
-  return Number(h ?? 0) * 3600 + Number(mi) * 60 + Number(se) + (ms ? Number(ms.padEnd(3, '0')) / 1000 : 0);
-}
-
 function toSeconds(v: number | string | null | undefined): number | undefined {
   if (v === null || v === undefined) return undefined;
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
@@ -338,12 +332,18 @@ function cueLine(raw: string, line: number): MappedTextBuilder {
   return b;
 }
 
-/** Plain text and Markdown: one segment per non-empty line. */
+/**
+ * Plain text and Markdown: one segment per non-empty line. A leading timestamp and speaker
+ * label (`[00:01:05] Host: …`, `主持人：…`), when the file uses them throughout, become the
+ * segment's `start` and `speaker` and its text is the rest of the line (see `lineSpeakers`).
+ */
 function parseLines(text: string, format: 'txt' | 'md', relPath: string): ParsedTranscript {
   const segments: ParsedSegment[] = [];
   const problems: CorpusProblem[] = [];
   let skipped = 0;
   const lines = text.split('\n');
+  // The lines that are read: not front matter, not over-long, not blank.
+  const read: (string | undefined)[] = lines.map(() => undefined);
   let inFrontMatter = format === 'md' && lines[0]?.trim() === '---';
   for (const [n, raw] of lines.entries()) {
     if (inFrontMatter) {
@@ -355,10 +355,24 @@ function parseLines(text: string, format: 'txt' | 'md', relPath: string): Parsed
       skipped++;
       continue;
     }
-    const lead = raw.length - raw.trimStart().length;
-    const t = raw.trim();
+    if (raw.trim() !== '') read[n] = raw;
+  }
+  const heads = readLineHeads(read);
+  for (const [n, raw] of read.entries()) {
+    const head = heads[n];
+    if (raw === undefined || !head || head.headOnly) continue;
+    const rest = raw.slice(head.column);
+    const lead = head.column + rest.length - rest.trimStart().length;
+    const t = rest.trim();
     if (t === '') continue;
-    segments.push({ text: t, source: { startLine: n, startColumn: lead, endLine: n, endColumn: lead + t.length }, pieces: [{ at: 0, line: n, column: lead, length: t.length, rawLength: t.length }] });
+    segments.push({
+      text: t,
+      ...(head.speaker !== undefined ? { speaker: head.speaker } : {}),
+      ...(head.start !== undefined ? { start: head.start } : {}),
+      ...(head.end !== undefined ? { end: head.end } : {}),
+      source: { startLine: n, startColumn: lead, endLine: n, endColumn: lead + t.length },
+      pieces: [{ at: 0, line: n, column: lead, length: t.length, rawLength: t.length }],
+    });
   }
   return { segments, problems, skipped };
 }
