@@ -33,4 +33,17 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   { files: ['src/core/**', 'src/shared/**', 'src/cli/**', 'src/server/**', 'src/webview/**'], rules: noVscode },
+  // The extension is a thin client of the engine (src/server): it never loads, indexes or researches the corpus itself.
+  {
+    files: ['src/extension/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{
+          group: ['**/core/corpus/loader', '**/core/search/**', '**/core/ask/**', '**/core/chat/**', '**/core/markers/**', '**/core/research/pipeline', '**/core/llm/**', '**/server/**'],
+          allowTypeImports: true,
+          message: 'The extension is a thin client: corpus, index, markers, research, questions and chat run in the engine (src/server); ask it through src/shared/lspProtocol.ts.',
+        }],
+      }],
+    },
+  },
 );

@@ -4,7 +4,6 @@
  */
 import * as vscode from 'vscode';
 import type { ChatService } from './chatService';
-import { corpusFile } from './evidenceNavigator';
 
 /**
  * `@research` in VS Code's Chat view, serving the conversation of the Chat view
@@ -28,17 +27,16 @@ export function registerChatParticipant(service: ChatService, log: vscode.LogOut
     const sub = token.onCancellationRequested(() => controller.abort());
     try {
       stream.progress(service.runId ? `Answering from the report of run ${service.runId}…` : 'Searching the corpus…');
-      const turn = await service.askQuestion(service.conversationId ?? null, request.prompt, { signal: controller.signal, onDelta: (t) => stream.markdown(t) });
-      if (!turn) return {};
+      const result = await service.askQuestion(service.conversationId ?? null, request.prompt, { signal: controller.signal, onDelta: (t) => stream.markdown(t) });
+      if (!result) return {};
+      const turn = result.turn;
       for (const l of turn.loaded) stream.markdown(`\n\n> **[${l.number}]** ${l.text.replace(/\s+/g, ' ')}`);
-      const root = service.root;
-      if (root) {
-        for (const c of turn.citations) {
-          const src = c.span.source;
-          try {
-            stream.reference(new vscode.Location(corpusFile(root, src.file), new vscode.Range(src.startLine, src.startColumn, src.endLine, src.endColumn)));
-          } catch {}
-        }
+      // Where each citation opens, as the engine resolved it.
+      for (const p of result.places) {
+        const r = p.range;
+        try {
+          stream.reference(new vscode.Location(vscode.Uri.file(p.path), new vscode.Range(r.startLine, r.startColumn, r.endLine, r.endColumn)));
+        } catch {}
       }
       if (turn.engine === 'extractive') stream.markdown('\n\n*extractive: no model wrote this answer*');
       return { metadata: { conversationId: service.conversationId, turn: turn.turn } };

@@ -1,38 +1,37 @@
 /**
  * Follow-up chat in the editor (SPEC §5 "Follow-up chat", §6): the Chat view
- * and the `@research` chat participant. Holds the conversation shown — about a
- * research run (answered from its report; `[n]` continues the report's
- * numbering, and "what does [2] say?" loads the cited original) or about the
- * whole corpus — runs core's `runChatTurn` for one question at a time with the
- * Ask box's context and model (streaming the answer as deltas; Stop and
- * "Marker Research: Cancel" abort it), persists conversations in
- * `<corpus>/.marker-research/chats/`, reopens the last one after a reload, and
- * opens a cited span in the original file, highlighted.
+ * and the `@research` chat participant. Keeps which conversation is shown —
+ * about a research run (answered from its report; `[n]` continues the
+ * report's numbering, and "what does [2] say?" loads the cited original) or
+ * about the whole corpus — and remembers it across reloads (workspace state).
+ * The engine does the rest: it reads and writes the conversations
+ * (`<corpus>/.marker-research/chats/`), answers one question at a time
+ * (streaming the answer as deltas; Stop and "Marker Research: Cancel" abort
+ * it) and resolves a citation to its place in the original file, which this
+ * opens, highlighted.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { describeQuery } from '../core/ask/ask';
-import { locationLabel, storedLocationLabel } from '../core/corpus/locationLabel';
-import { runChatTurn } from '../core/chat/chatTurn';
-import { createConversation, listConversations, loadConversation } from '../core/chat/conversationStore';
-import type { ChatCitation, ChatTurn, Conversation } from '../core/chat/schema';
-import type { Corpus } from '../core/corpus/types';
-import { listRuns, readRun } from '../core/research/runStore';
-import type { RunManifest } from '../core/research/schema';
-import { formatClock } from '../core/text/clock';
+import type { RequestType } from 'vscode-languageserver-protocol';
 import { CancelledError } from '../core/util/abort';
-import type { ChatCitationView, ChatConversationView, ChatHistoryEntry, ChatPendingView, ChatState, ChatTurnView, HostToChat } from '../shared/chatProtocol';
-import { quoteOf, type AskService } from './askService';
-import type { CorpusService } from './corpusService';
-import { corpusFile, type SpanOpener } from './evidenceNavigator';
+import type { ChatPendingView, ChatState, ChatTurnView, HostToChat } from '../shared/chatProtocol';
+import {
+  chatCitationRequest, chatDeltaNotification, chatLatestRequest, chatTurnRequest, chatTurnStartNotification, chatViewRequest,
+  type ChatTurnResult, type ChatViewResult,
+} from '../shared/lspProtocol';
+import type { ApiKeyStore } from './apiKeyStore';
+import { modelAccess } from './askService';
 import { ChatViewProvider } from './chatView';
+import type { CorpusService } from './corpusService';
+import type { SpanOpener } from './evidenceNavigator';
+import { EngineRequestError, type CorpusLanguageClient } from './languageClient';
 import type { ResearchService } from './researchService';
 import { runningWork } from './runningWork';
 import type { SettingsService } from './settings';
 
-export type ChatErrorReason = 'no-corpus' | 'not-found' | 'busy';
+export type ChatErrorReason = string;
 
-/** A chat action that cannot be done; `reason` says why. Messages start with `chat:`. */
+/** A chat action that cannot be done; `reason` says why (`no-corpus`, `not-found`, `busy`, …). Messages start with `chat:`. */
 export class ChatServiceError extends Error {
   constructor(
     readonly reason: ChatErrorReason,
@@ -50,55 +49,7 @@ interface ChatMemory {
   runId: string | null;
 }
 
-/** Conversations listed in the view. */
-const HISTORY_SHOWN = 30;
-/** Deltas are posted at most this often (ms); the rest is coalesced. */
-const DELTA_MS = 40;
-
 const clip = (s: string, n = 200): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
-function timeRange(start: number | undefined, end: number | undefined): string | null {
-  if (start === undefined) return null;
-  if (end === undefined || Math.floor(end) <= Math.floor(start)) return formatClock(start);
-  return `${formatClock(start)}–${formatClock(end)}`;
-}
-
-/** How a chip shows a citation (title, place, quote from the indexed corpus when there is one). */
-export function citationView(c: ChatCitation, corpus: Corpus | undefined): ChatCitationView {
-  const s = c.span;
-  const item = corpus?.items.find((i) => i.id === s.item_id);
-  const text = (s.part === 'transcript' ? item?.transcript : item?.comments)?.text;
-  const speakers = s.source.speakers ?? [];
-  return {
-    number: c.number,
-    itemId: s.item_id,
-    title: item?.title ?? s.item_id,
-    part: s.part,
-    where: `${s.source.file}:${s.source.startLine + 1}:${s.source.startColumn + 1}`,
-    location: item && text !== undefined && s.end <= text.length ? locationLabel(item, s.part, s.start, s.end, { title: false }) : storedLocationLabel(s.source, s.part),
-    time: timeRange(s.source.startTime, s.source.endTime),
-    speaker: speakers.length ? (speakers.length <= 2 ? speakers.join(', ') : `${speakers.slice(0, 2).join(', ')} +${speakers.length - 2}`) : null,
-    quote: text !== undefined && s.end <= text.length && s.end > s.start ? quoteOf(text.slice(s.start, s.end), []) : null,
-  };
-}
-
-/** How the view shows a turn. */
-export function turnView(t: ChatTurn): ChatTurnView {
-  return {
-    turn: t.turn,
-    question: t.question,
-    answer: t.answer,
-    mode: t.mode,
-    engine: t.engine,
-    understood: describeQuery(t.query),
-    cited: t.citations.map((c) => c.number),
-    loaded: t.loaded.map((l) => ({ number: l.number, text: l.text, before: l.before, after: l.after })),
-    cancelled: t.cancelled,
-    notes: [...t.notes],
-    ms: Math.round(t.ms),
-    createdAt: t.createdAt,
-  };
-}
 
 /** Options of a question asked from elsewhere than the view (the chat participant streams the answer itself). */
 export interface ChatAskOptions {
@@ -106,25 +57,30 @@ export interface ChatAskOptions {
   signal?: AbortSignal;
 }
 
-/** The question being answered, with what stops it and what says it is settled. */
-type PendingTurn = ChatPendingView & { controller: AbortController; done: Promise<unknown> };
+/** The question being answered: the answer so far, what stops it and what says it is settled. */
+interface LiveTurn {
+  askId: number;
+  question: string;
+  /** Known once the engine started the turn (a new conversation exists then). */
+  conversationId: string | null;
+  text: string;
+  onDelta?: (text: string) => void;
+  controller: AbortController;
+  done: Promise<unknown>;
+}
 
 /** The conversation shown and the one question being answered. */
 export class ChatService implements vscode.Disposable {
-  /** The conversation shown, once a question was asked in it (or it was reopened). */
-  private conversation: Conversation | undefined;
-  /** The run of the conversation not yet started (null: the whole corpus), when {@link conversation} is undefined. */
-  private draftRunId: string | null = null;
-  private pending: PendingTurn | undefined;
-  /** Turns that were stopped before core kept them (shown, not on disk), by conversation id. */
+  /** The conversation shown (null: one not yet started) and the run it is about (null: the whole corpus). */
+  private shown: ChatMemory = { id: null, runId: null };
+  private live: LiveTurn | undefined;
+  /** Turns that were stopped before the engine kept them (shown, not on disk), by conversation id. */
   private readonly unsaved = new Map<string, ChatTurnView[]>();
   private message: string | null = null;
   private seq = 0;
   private restored = false;
   /** A conversation (or a run for one) was chosen: remembered, attached, opened or started. */
   private chosen = false;
-  private unsent = '';
-  private deltaTimer: NodeJS.Timeout | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
   private readonly updated = new vscode.EventEmitter<HostToChat>();
   private readonly subs: vscode.Disposable[];
@@ -136,34 +92,68 @@ export class ChatService implements vscode.Disposable {
     private readonly settings: SettingsService,
     private readonly corpus: CorpusService,
     private readonly research: ResearchService,
-    private readonly ask: AskService,
+    private readonly client: CorpusLanguageClient,
+    private readonly apiKey: ApiKeyStore,
     private readonly memory: vscode.Memento,
-    private readonly promptsDir: string,
     private readonly openSpan: SpanOpener,
-    /** The indexed corpus, indexing it first when there is none (undefined: no corpus folder, or indexing failed). */
-    private readonly ensureCorpus: () => Promise<Corpus | undefined>,
+    /** Has the engine index the corpus when it has none (undefined: no corpus folder, or indexing failed). */
+    private readonly ensureCorpus: () => Promise<unknown>,
   ) {
-    // A new index or a finished run changes titles, quotes and run goals: show them (coalesced: research reports often).
-    this.subs = [corpus.onDidLoad(() => this.refreshSoon()), research.onDidChange(() => this.refreshSoon())];
+    this.subs = [
+      // A new index or a finished run changes titles, quotes and run goals: show them (coalesced: research reports often).
+      corpus.onDidLoad(() => this.refreshSoon()),
+      research.onDidChange(() => this.refreshSoon()),
+      client.onNotification(chatTurnStartNotification, ({ askId, conversationId, question }) => {
+        const live = this.live;
+        if (live?.askId !== askId) return;
+        live.conversationId = conversationId;
+        // The turn's conversation is the one shown from now on (a new one exists on disk now).
+        this.shown = { id: conversationId, runId: this.shown.runId };
+        void this.remember();
+        this.message = null;
+        this.updated.fire({ type: 'turnStart', pending: { askId, conversationId, question, text: '' } });
+      }),
+      client.onNotification(chatDeltaNotification, ({ askId, text }) => {
+        const live = this.live;
+        if (live?.askId !== askId) return;
+        live.text += text;
+        live.onDelta?.(text);
+        this.updated.fire({ type: 'delta', askId, text });
+      }),
+    ];
   }
 
   /** The corpus folder: the indexed one, else the configured one. */
   get root(): string | undefined {
-    return this.corpus.current?.root ?? this.settings.corpusRoot();
+    return this.corpus.root ?? this.settings.corpusRoot();
   }
 
   /** The run of the conversation shown (null: the whole corpus). */
   get runId(): string | null {
-    return this.conversation ? this.conversation.header.runId : this.draftRunId;
+    return this.shown.runId;
   }
 
   /** The id of the conversation shown, or undefined before its first question. */
   get conversationId(): string | undefined {
-    return this.conversation?.header.id;
+    return this.shown.id ?? undefined;
   }
 
   get busy(): boolean {
-    return this.pending !== undefined;
+    return this.live !== undefined;
+  }
+
+  /** An engine request; its refusals as {@link ChatServiceError}s. */
+  private async call<P, R>(type: RequestType<P, R, void>, params: P, token?: vscode.CancellationToken): Promise<R> {
+    try {
+      return await this.client.request(type, params, token);
+    } catch (e) {
+      if (e instanceof EngineRequestError) throw new ChatServiceError(e.reason, e.message);
+      throw e;
+    }
+  }
+
+  private view(conversationId: string | null, runId: string | null): Promise<ChatViewResult> {
+    return this.call(chatViewRequest, { root: this.root ?? null, conversationId, runId });
   }
 
   /**
@@ -175,8 +165,8 @@ export class ChatService implements vscode.Disposable {
     await this.restore();
     if (this.chosen && this.runId === runId) return this.refresh();
     const root = this.root;
-    const latest = root ? (await listConversations(root).catch(() => [])).find((c) => c.runId === runId && c.turns > 0) : undefined;
-    if (latest) return this.open(latest.id);
+    const latest = root ? await this.call(chatLatestRequest, { root, runId }).catch(() => ({ conversationId: null })) : undefined;
+    if (latest?.conversationId) return this.open(latest.conversationId);
     await this.newConversation(runId);
   }
 
@@ -192,8 +182,7 @@ export class ChatService implements vscode.Disposable {
     await this.stop();
     this.restored = true;
     this.chosen = true;
-    this.conversation = undefined;
-    this.draftRunId = runId;
+    this.shown = { id: null, runId };
     this.message = null;
     await this.remember();
     this.log.info(`chat: new conversation about ${runId ? `run ${runId}` : 'the whole corpus'}`);
@@ -202,37 +191,35 @@ export class ChatService implements vscode.Disposable {
 
   /** Reopens an earlier conversation. */
   async open(id: string): Promise<void> {
-    const root = this.root;
-    if (!root) throw new ChatServiceError('no-corpus', 'no corpus folder is open.');
+    if (!this.root) throw new ChatServiceError('no-corpus', 'no corpus folder is open.');
     await this.stop();
-    const problems: string[] = [];
-    const conversation = await loadConversation(root, id, problems);
-    for (const p of problems) this.log.warn(`chat: ${p}`);
+    const v = await this.view(id, null);
     this.restored = true;
     this.chosen = true;
-    this.conversation = conversation;
-    this.message = problems.length ? `${problems.length} line${problems.length > 1 ? 's' : ''} of this conversation could not be read (see the log).` : null;
+    this.shown = { id, runId: v.conversation.run?.runId ?? null };
+    const n = v.problems.length;
+    this.message = n ? `${n} line${n > 1 ? 's' : ''} of this conversation could not be read (see the log).` : null;
     await this.remember();
-    this.log.info(`chat: opened conversation ${id} (${conversation.turns.length} turns${conversation.header.runId ? `, run ${conversation.header.runId}` : ''})`);
-    await this.refresh();
+    this.log.info(`chat: opened conversation ${id} (${v.conversation.turns.length} turns${this.shown.runId ? `, run ${this.shown.runId}` : ''})`);
+    this.updated.fire({ type: 'state', state: this.stateOf(v) });
   }
 
   /** Stops the answer being streamed, if any, and waits until its turn is settled. */
   async stop(): Promise<void> {
-    const p = this.pending;
-    if (!p) return;
-    p.controller.abort();
-    await p.done.catch(() => undefined);
+    const live = this.live;
+    if (!live) return;
+    live.controller.abort();
+    await live.done.catch(() => undefined);
   }
 
   /**
    * Answers `question` in the conversation shown (`conversationId`: the one the
    * asker saw; null: the one not yet started, which this question starts).
    * Posts the start, the streamed deltas and the finished state through
-   * {@link onDidUpdate}; resolves with the turn, or undefined when it failed or
-   * was stopped before core kept it.
+   * {@link onDidUpdate}; resolves with the turn and where its citations open,
+   * or undefined when it failed or was stopped before the engine kept it.
    */
-  async askQuestion(conversationId: string | null, question: string, options: ChatAskOptions = {}): Promise<ChatTurn | undefined> {
+  async askQuestion(conversationId: string | null, question: string, options: ChatAskOptions = {}): Promise<ChatTurnResult | undefined> {
     await this.restore();
     await this.stop(); // one question at a time: a new one stops the one being answered
     const q = question.trim();
@@ -243,56 +230,48 @@ export class ChatService implements vscode.Disposable {
     let settle!: () => void;
     const done = new Promise<void>((r) => (settle = r));
     const started = Date.now();
-    let pending: PendingTurn | undefined;
+    let live: LiveTurn | undefined;
     let withModel = false;
     try {
-      const corpus = await this.ensureCorpus();
-      if (!corpus) throw new ChatServiceError('no-corpus', 'no corpus is indexed; open a corpus folder and run "Marker Research: Index Corpus".');
-      if (conversationId && conversationId !== this.conversation?.header.id) await this.open(conversationId);
-      this.conversation ??= await createConversation(corpus.root, { runId: this.draftRunId, title: clip(q.replace(/\s+/g, ' '), 80) });
-      const conversation = this.conversation;
-      await this.remember();
-      pending = { askId, conversationId: conversation.header.id, question: q, text: '', controller, done };
-      this.pending = pending;
-      this.message = null;
-      this.updated.fire({ type: 'turnStart', pending: { askId, conversationId: conversation.header.id, question: q, text: '' } });
-      const notes: string[] = [];
-      const turn = await runningWork.run(controller.signal, async (signal) =>
+      if (!(await this.ensureCorpus())) throw new ChatServiceError('no-corpus', 'no corpus is indexed; open a corpus folder and run "Marker Research: Index Corpus".');
+      if (conversationId && conversationId !== this.shown.id) await this.open(conversationId);
+      live = { askId, question: q, conversationId: null, text: '', onDelta: options.onDelta, controller, done };
+      this.live = live;
+      const access = await modelAccess(this.settings, this.apiKey);
+      withModel = access.settings.provider !== 'extractive' && access.settings.model.trim() !== '';
+      const params = { ...access, root: this.root ?? null, conversationId: this.shown.id, runId: this.shown.runId, askId, question: q };
+      const result = await runningWork.run(controller.signal, async (signal) =>
         vscode.window.withProgress({ location: { viewId: ChatViewProvider.viewId } }, async () => {
-          const { ctx, model } = await this.ask.resources(corpus, signal, notes);
-          withModel = model !== undefined;
-          return runChatTurn(ctx, conversation, q, {
-            model,
-            promptsDir: this.promptsDir,
-            signal,
-            onDelta: (text) => {
-              pending!.text += text;
-              options.onDelta?.(text);
-              this.queueDelta(askId, text);
-            },
-          });
+          const source = new vscode.CancellationTokenSource();
+          const onAbort = (): void => source.cancel();
+          if (signal.aborted) source.cancel();
+          else signal.addEventListener('abort', onAbort, { once: true });
+          try {
+            return await this.call(chatTurnRequest, params, source.token);
+          } finally {
+            signal.removeEventListener('abort', onAbort);
+            source.dispose();
+          }
         }),
       );
-      this.flushDeltas();
-      if (notes.length) this.message = notes.join(' ');
-      this.log.info(
-        `chat #${askId}: "${clip(q)}" in ${conversation.header.id}${conversation.header.runId ? ` (run ${conversation.header.runId})` : ''} → ${turn.mode}, ${turn.engine}${turn.cancelled ? ', stopped' : ''}; ${turn.citations.length} cited${turn.loaded.length ? `, ${turn.loaded.length} loaded ([${turn.loaded.map((l) => l.number).join('], [')}])` : ''} in ${Math.round(turn.ms)} ms`,
-      );
-      for (const n of turn.notes) this.log.info(`chat #${askId}: ${n}`);
-      return turn;
+      this.shown = { id: result.conversationId, runId: result.runId };
+      await this.remember();
+      if (result.notes.length) this.message = result.notes.join(' ');
+      // (the engine logs the turn: mode, engine, citations)
+      return result;
     } catch (e) {
-      this.flushDeltas();
       if (e instanceof CancelledError || controller.signal.aborted) {
-        this.log.info(`chat #${askId}: stopped after ${Date.now() - started} ms`);
-        // Core did not keep the turn: show what came, marked stopped (not on disk).
-        if (pending) {
-          const list = this.unsaved.get(pending.conversationId) ?? [];
-          list.push({ turn: 0, question: q, answer: pending.text, mode: this.runId ? 'report' : 'corpus', engine: withModel ? 'model' : 'extractive', understood: '', cited: [], loaded: [], cancelled: true, notes: ['Stopped before the answer was kept.'], ms: Date.now() - started, createdAt: new Date().toISOString() });
-          this.unsaved.set(pending.conversationId, list);
+        this.log.debug(`chat #${askId}: stopped after ${Date.now() - started} ms`);
+        // The engine did not keep the turn: show what came, marked stopped (not on disk).
+        if (live?.conversationId) {
+          const list = this.unsaved.get(live.conversationId) ?? [];
+          list.push({ turn: 0, question: q, answer: live.text, mode: this.runId ? 'report' : 'corpus', engine: withModel ? 'model' : 'extractive', understood: '', cited: [], loaded: [], cancelled: true, notes: ['Stopped before the answer was kept.'], ms: Date.now() - started, createdAt: new Date().toISOString() });
+          this.unsaved.set(live.conversationId, list);
         }
         return undefined;
       }
       const message = (e as Error).message.replace(/^chat: /, '');
+      // The engine logged what it refused; the extension's own refusals and other failures are logged here.
       if (e instanceof ChatServiceError) this.log.warn(`chat #${askId}: ${message}`);
       else this.log.error(`chat #${askId}: "${clip(q)}" failed: ${(e as Error).stack ?? message}`);
       this.updated.fire({ type: 'turnError', askId, question: q, message: `${message.charAt(0).toUpperCase()}${message.slice(1)}` });
@@ -300,56 +279,48 @@ export class ChatService implements vscode.Disposable {
       return undefined;
     } finally {
       options.signal?.removeEventListener('abort', onOuter);
-      if (this.pending?.askId === askId) this.pending = undefined;
+      if (this.live?.askId === askId) this.live = undefined;
       settle();
       await this.refresh();
     }
   }
 
-  /** Opens citation `n` of the conversation shown at its span in the original file, selected and highlighted. */
+  /** Opens citation `n` of the conversation shown at its span, selected and highlighted. */
   async openCitation(conversationId: string | null, n: number): Promise<void> {
     const root = this.root;
     if (!root) throw new ChatServiceError('no-corpus', 'no corpus folder is open.');
-    if (conversationId !== (this.conversation?.header.id ?? null)) throw new ChatServiceError('not-found', 'the conversation changed since; click the citation again.');
-    const citations = this.conversation?.citations ?? (await this.draftCitations(root));
-    const c = citations.find((x) => x.number === n);
-    if (!c) throw new ChatServiceError('not-found', `no citation [${n}] in this conversation.`);
-    const src = c.span.source;
-    await this.openSpan({ itemId: c.span.item_id, part: c.span.part, start: c.span.start, end: c.span.end }, { uri: corpusFile(root, src.file), ranges: [src] }, `citation [${n}]`);
-    this.log.info(`chat: opened [${n}] (${src.file}:${src.startLine + 1}:${src.startColumn + 1}-${src.endLine + 1}:${src.endColumn + 1})`);
+    if (conversationId !== this.shown.id) throw new ChatServiceError('not-found', 'the conversation changed since; click the citation again.');
+    const place = await this.call(chatCitationRequest, { root, conversationId: this.shown.id, runId: this.shown.runId, number: n });
+    await this.openSpan({ itemId: place.itemId, part: place.part, start: place.start, end: place.end }, { uri: vscode.Uri.file(place.path), ranges: [place.range] }, `citation [${n}]`);
+    const r = place.range;
+    this.log.info(`chat: opened [${n}] (${place.where}-${r.endLine + 1}:${r.endColumn + 1})`);
   }
 
-  /** The whole state of the view. */
+  /** The whole state of the view, from the engine's view of the conversation shown. */
   async state(): Promise<ChatState> {
     await this.restore();
-    const root = this.root;
-    const corpus = this.corpus.current;
-    const runs = await this.runs(root);
-    const runView = (runId: string | null): ChatConversationView['run'] => {
-      if (!runId) return null;
-      const m = runs.find((r) => r.run_id === runId);
-      return { runId, goal: m?.goal ?? null, status: m?.status ?? null };
-    };
-    let conversation: ChatConversationView;
-    if (this.conversation) {
-      const c = this.conversation;
-      const turns = c.turns.map(turnView);
-      turns.push(...(this.unsaved.get(c.header.id) ?? []));
-      conversation = { id: c.header.id, title: c.header.title, run: runView(c.header.runId), createdAt: c.header.createdAt, turns, citations: c.citations.map((x) => citationView(x, corpus)) };
-    } else {
-      const citations = root ? await this.draftCitations(root) : [];
-      const run = runView(this.draftRunId);
-      conversation = { id: null, title: run ? `About: ${run.goal ?? run.runId}` : 'Questions about the corpus', run, createdAt: null, turns: [], citations: citations.map((x) => citationView(x, corpus)) };
+    let v: ChatViewResult;
+    try {
+      v = await this.view(this.shown.id, this.shown.runId);
+    } catch (e) {
+      if (!(e instanceof ChatServiceError && e.reason === 'not-found' && this.shown.id)) throw e;
+      // The conversation shown is gone (deleted, unreadable): show a new one about the same run.
+      const why = e.message.replace(/^chat: /, '');
+      this.log.warn(`chat: the conversation shown could not be read: ${why}`);
+      this.shown = { id: null, runId: this.shown.runId };
+      await this.remember();
+      this.message = `The conversation shown could not be read: ${why}`;
+      v = await this.view(null, this.shown.runId);
     }
-    const summaries = root ? await listConversations(root).catch((e: Error) => (this.log.warn(`chat: listing conversations failed: ${e.message}`), [])) : [];
-    const history: ChatHistoryEntry[] = summaries.slice(0, HISTORY_SHOWN).map((s) => ({ ...s, runGoal: s.runId ? (runs.find((r) => r.run_id === s.runId)?.goal ?? null) : null }));
-    const p = this.pending;
-    return {
-      conversation,
-      history,
-      pending: p ? { askId: p.askId, conversationId: p.conversationId, question: p.question, text: p.text } : null,
-      message: this.message ?? (root ? null : 'Open a corpus folder to ask about it.'),
-    };
+    return this.stateOf(v);
+  }
+
+  /** The view's state: the engine's view, the turns stopped before they were kept, the answer being streamed. */
+  private stateOf(v: ChatViewResult): ChatState {
+    const conversation = { ...v.conversation, turns: [...v.conversation.turns, ...(v.conversation.id ? (this.unsaved.get(v.conversation.id) ?? []) : [])] };
+    const live = this.live;
+    const pending: ChatPendingView | null = live?.conversationId ? { askId: live.askId, conversationId: live.conversationId, question: live.question, text: live.text } : null;
+    return { conversation, history: v.history, pending, message: this.message ?? (v.root ? null : 'Open a corpus folder to ask about it.') };
   }
 
   /** {@link refresh} a little later, once for a burst of changes. */
@@ -375,63 +346,34 @@ export class ChatService implements vscode.Disposable {
     return this.research.runManifests.find((r) => r.report)?.run_id ?? null;
   }
 
-  /** The runs of the corpus (the research service's, read from disk when it has none yet). */
-  private async runs(root: string | undefined): Promise<readonly RunManifest[]> {
-    if (this.research.runManifests.length || !root) return this.research.runManifests;
-    return listRuns(root).catch(() => []);
-  }
-
-  /** The report's citations, for a conversation about a run that has no question yet. */
-  private draftCitations(root: string): Promise<ChatCitation[]> {
-    if (!this.draftRunId) return Promise.resolve([]);
-    // createConversation reads them too; here only to show the report's numbers (nothing is written).
-    return readRun(root, this.draftRunId).then(
-      (run) => run.sources?.citations.map((c) => ({ number: c.number, span: c.span })) ?? [],
-      () => [],
-    );
-  }
-
   /** Once: the conversation shown before the window was reloaded. */
   private async restore(): Promise<void> {
     if (this.restored) return;
     this.restored = true;
     const m = this.memory.get<ChatMemory>(MEMORY_KEY);
-    const root = this.root;
-    if (!m || !root) return;
+    if (!m || !this.root) return;
     if (!m.id) {
       this.chosen = true;
-      this.draftRunId = typeof m.runId === 'string' ? m.runId : null;
+      this.shown = { id: null, runId: typeof m.runId === 'string' ? m.runId : null };
       return;
     }
     try {
-      this.conversation = await loadConversation(root, m.id);
+      const v = await this.view(m.id, null);
+      this.shown = { id: m.id, runId: v.conversation.run?.runId ?? null };
       this.chosen = true;
-      this.log.info(`chat: reopened conversation ${m.id} (${this.conversation.turns.length} turns)`);
+      this.log.info(`chat: reopened conversation ${m.id} (${v.conversation.turns.length} turns)`);
     } catch (e) {
-      this.log.warn(`chat: the last conversation could not be reopened: ${(e as Error).message}`);
+      this.log.warn(`chat: the last conversation could not be reopened: ${(e as Error).message.replace(/^chat: /, '')}`);
     }
   }
 
   private async remember(): Promise<void> {
-    const m: ChatMemory = { id: this.conversation?.header.id ?? null, runId: this.runId };
+    const m: ChatMemory = { id: this.shown.id, runId: this.shown.runId };
     await this.memory.update(MEMORY_KEY, m);
   }
 
-  private queueDelta(askId: number, text: string): void {
-    this.unsent += text;
-    this.deltaTimer ??= setTimeout(() => this.flushDeltas(askId), DELTA_MS);
-  }
-
-  private flushDeltas(askId = this.pending?.askId): void {
-    if (this.deltaTimer) clearTimeout(this.deltaTimer);
-    this.deltaTimer = undefined;
-    if (this.unsent && askId !== undefined) this.updated.fire({ type: 'delta', askId, text: this.unsent });
-    this.unsent = '';
-  }
-
   dispose(): void {
-    this.pending?.controller.abort();
-    if (this.deltaTimer) clearTimeout(this.deltaTimer);
+    this.live?.controller.abort();
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     for (const d of this.subs) d.dispose();
     this.updated.dispose();
@@ -446,5 +388,3 @@ export function runIdOfReport(uri: vscode.Uri | undefined): string | undefined {
   if (path.basename(runs) !== 'runs' || path.basename(path.dirname(runs)) !== '.marker-research') return undefined;
   return path.basename(runDir);
 }
-
-// ---- the @research chat participant -------------------------------------------------------------

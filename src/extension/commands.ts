@@ -8,16 +8,15 @@ import { CancelledError } from '../core/util/abort';
 import { AskServiceError, type AskService } from './askService';
 import { ChatServiceError, runIdOfReport, type ChatService } from './chatService';
 import { ChatViewProvider, type ChatActions } from './chatView';
-import { sidebarStateFor } from '../shared/sidebarModel';
 import type { SidebarState } from '../shared/webviewProtocol';
 import type { CorpusService } from './corpusService';
-import type { CorpusLanguageClient } from './languageClient';
+import { EngineRequestError, type CorpusLanguageClient } from './languageClient';
 import type { EvidenceNavigator } from './evidenceNavigator';
 import type { FullItemDocuments } from './fullItemDocuments';
-import { itemFiles, MarkerServiceError, type ApiKeyStore, type MarkerService } from './markerService';
+import type { ApiKeyStore } from './apiKeyStore';
+import { itemFiles, MarkerServiceError, type MarkerService } from './markerService';
 import { ExportService, runIdArg } from './exportService';
 import { openWalkthrough, setUpModel } from './gettingStarted';
-import { withCancellableProgress } from './progress';
 import { ResearchServiceError, type GoalChoice, type ResearchService } from './researchService';
 import { runningWork } from './runningWork';
 import type { SettingsService } from './settings';
@@ -51,15 +50,13 @@ function researchArg(arg: unknown): { goal: SidebarGoal | undefined } | undefine
   return { goal: undefined };
 }
 
-/** The sidebar state for the current corpus and its markers, or undefined before the first index. */
-export function currentSidebarState(s: Pick<Services, 'corpus' | 'markers'>): SidebarState | undefined {
-  const corpus = s.corpus.current;
-  if (!corpus) return undefined;
-  return sidebarStateFor(corpus, s.markers.markers, { generating: s.markers.generating, markersMessage: s.markers.generating ? 'Generating markers…' : undefined });
+/** The sidebar state of the indexed corpus and its markers (as the engine last served it), or undefined before the first index. */
+export function currentSidebarState(s: Pick<Services, 'markers'>): SidebarState | undefined {
+  return s.markers.sidebarState;
 }
 
 /** Posts the current state to the sidebar (nothing before the first index). */
-export function refreshSidebar(s: Pick<Services, 'corpus' | 'markers' | 'sidebar'>): void {
+export function refreshSidebar(s: Pick<Services, 'markers' | 'sidebar'>): void {
   const state = currentSidebarState(s);
   if (state) s.sidebar.setState(state);
 }
@@ -95,13 +92,12 @@ export function createCommands(s: Services): CommandMap {
     }
     s.sidebar.setLoading(`Indexing ${path.basename(root)}…`);
     try {
-      const corpus = await withCancellableProgress('Marker Research: indexing corpus', (signal, onProgress) => s.corpus.load(root, signal, onProgress));
-      refreshSidebar(s);
-      s.client.corpusChanged(root).catch((e: Error) => s.log.error(`language server did not take the corpus: ${e.message}`));
-      const issues = corpus.problems.filter((p) => p.severity !== 'info').length;
+      const indexed = await s.corpus.load(root);
+      await s.markers.refresh();
+      const issues = indexed.problems;
       if (issues) {
         void vscode.window
-          .showWarningMessage(`Marker Research: indexed ${corpus.stats.items} items; ${issues} problem${issues > 1 ? 's' : ''} in the corpus files.`, 'Show Problems')
+          .showWarningMessage(`Marker Research: indexed ${indexed.items} items; ${issues} problem${issues > 1 ? 's' : ''} in the corpus files.`, 'Show Problems')
           .then((pick) => pick && vscode.commands.executeCommand('workbench.actions.view.problems'));
       }
     } catch (e) {
@@ -114,8 +110,7 @@ export function createCommands(s: Services): CommandMap {
       return;
     }
     // Markers: the ones on disk, and (markersOnIndex + extractive) the missing ones. Failing here never fails the index.
-    const corpus = s.corpus.current;
-    if (corpus) await markerBoundary('loading markers', () => s.markers.afterIndex(corpus));
+    if (s.corpus.current) await markerBoundary('generating missing markers', () => s.markers.afterIndex());
   };
 
   /** Runs a marker action, turning its failures into messages (cancel is not a failure). */
@@ -124,15 +119,22 @@ export function createCommands(s: Services): CommandMap {
       await fn();
     } catch (e) {
       if (e instanceof CancelledError) return void vscode.window.showInformationMessage('Marker Research: marker generation cancelled; markers of the items that finished are kept.');
-      if (e instanceof MarkerServiceError && (e.reason === 'bad-settings' || e.reason === 'no-api-key')) {
-        s.log.warn(e.message);
-        const action = e.reason === 'no-api-key' ? 'Set API Key' : 'Open Settings';
-        const pick = await vscode.window.showWarningMessage(`Marker Research: ${e.message.replace(/^markers: /, '')}`, action);
+      // Refusals the user can act on, from this side or the engine's (same reasons, same messages).
+      const refusal = e instanceof MarkerServiceError || e instanceof EngineRequestError ? e : undefined;
+      const text = (e as Error).message.replace(/^markers: /, '');
+      if (refusal && (refusal.reason === 'bad-settings' || refusal.reason === 'no-api-key')) {
+        s.log.warn(refusal.message);
+        const action = refusal.reason === 'no-api-key' ? 'Set API Key' : 'Open Settings';
+        const pick = await vscode.window.showWarningMessage(`Marker Research: ${text}`, action);
         if (pick === 'Set API Key') await vscode.commands.executeCommand('markerResearch.setApiKey');
         if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'markerResearch');
         return;
       }
-      if (e instanceof MarkerServiceError && e.reason === 'busy') return void vscode.window.showInformationMessage(`Marker Research: ${e.message.replace(/^markers: /, '')}`);
+      if (refusal?.reason === 'busy') return void vscode.window.showInformationMessage(`Marker Research: ${text}`);
+      if (refusal && ['no-corpus', 'not-found', 'outside-corpus'].includes(refusal.reason)) {
+        s.log.warn(`${what}: ${text}`);
+        return void vscode.window.showWarningMessage(`Marker Research: ${text}`);
+      }
       await showError(s.log, `${what} failed: ${(e as Error).message}`);
     }
   };
@@ -145,23 +147,22 @@ export function createCommands(s: Services): CommandMap {
     await markerBoundary('generating markers', async () => {
       const report = await s.markers.generate('all');
       if (!report) return;
-      const markers = report.items.reduce((a, r) => a + r.markers, 0);
-      const grounded = report.items.reduce((a, r) => a + r.grounded, 0);
-      const summary = `${markers} markers for ${report.items.length - report.failed} items (${report.generated} generated, ${report.cached} unchanged), ${grounded} grounded`;
+      const { markers, grounded } = report;
+      const summary = `${markers} markers for ${report.items - report.failed} items (${report.generated} generated, ${report.cached} unchanged), ${grounded} grounded`;
       if (report.failed) {
         const pick = await vscode.window.showWarningMessage(`Marker Research: ${summary}; ${report.failed} item${report.failed > 1 ? 's' : ''} failed.`, 'Show Logs');
         if (pick === 'Show Logs') s.log.show();
       } else if (!report.generated && report.engine === 'extractive') {
         // Nothing changed: the extractive engine gives the same markers for the same text. Say so, and where richer ones come from.
         const pick = await vscode.window.showInformationMessage(
-          `Marker Research: the markers of all ${report.items.length} items are up to date (${markers} markers, extractive engine: the same text gives the same markers). A model writes richer markers, goals and reports.`,
+          `Marker Research: the markers of all ${report.items} items are up to date (${markers} markers, extractive engine: the same text gives the same markers). A model writes richer markers, goals and reports.`,
           'Use a Model…',
           'Getting Started',
         );
         if (pick === 'Use a Model…') await useModel();
         if (pick === 'Getting Started') await openWalkthrough('model');
       } else if (!report.generated) {
-        void vscode.window.setStatusBarMessage(`$(check) Marker Research: the markers of all ${report.items.length} items are up to date (${report.engine}${report.model ? ` ${report.model}` : ''}); ${markers} markers, ${grounded} grounded`, 10_000);
+        void vscode.window.setStatusBarMessage(`$(check) Marker Research: the markers of all ${report.items} items are up to date (${report.engine}${report.model ? ` ${report.model}` : ''}); ${markers} markers, ${grounded} grounded`, 10_000);
       } else void vscode.window.setStatusBarMessage(`$(check) Marker Research: ${summary}`, 10_000);
     });
   };
@@ -181,13 +182,12 @@ export function createCommands(s: Services): CommandMap {
 
   /** Asks for an item when a command was run from the palette. */
   const pickItem = async (placeHolder: string): Promise<string | undefined> => {
-    const corpus = s.corpus.current;
-    if (!corpus) {
+    if (!s.corpus.current) {
       void vscode.window.showWarningMessage('Marker Research: no corpus is indexed; run "Marker Research: Index Corpus" first.');
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
-      corpus.items.map((it) => ({ label: it.title, description: it.id, detail: itemFiles(it), id: it.id })),
+      s.markers.items.map((it) => ({ label: it.title, description: it.id, detail: itemFiles(it), id: it.id })),
       { placeHolder, matchOnDescription: true },
     );
     return pick?.id;
@@ -225,19 +225,20 @@ export function createCommands(s: Services): CommandMap {
   };
 
   const openItem = async (itemId: unknown, part: unknown = 'transcript'): Promise<void> => {
-    const item = s.corpus.current?.items.find((it) => it.id === itemId);
-    if (!item) return showError(s.log, `no item "${String(itemId)}" in the indexed corpus; run Index Corpus again.`);
-    const file = (part === 'comments' ? item.comments?.file : item.transcript?.file) ?? item.transcript?.file ?? item.comments?.file;
+    const item = s.markers.items.find((it) => it.id === itemId);
+    const root = s.markers.sidebarState?.corpusRoot;
+    if (!item || !root) return showError(s.log, `no item "${String(itemId)}" in the indexed corpus; run Index Corpus again.`);
+    const file = (part === 'comments' ? item.commentsFile : item.transcriptFile) ?? item.transcriptFile ?? item.commentsFile;
     if (!file) return;
-    await vscode.window.showTextDocument(vscode.Uri.file(file.path), { preview: true });
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, file)), { preview: true });
   };
 
   const openProblem = async (index: unknown): Promise<void> => {
-    const corpus = s.corpus.current;
-    const p = typeof index === 'number' ? corpus?.problems[index] : undefined;
-    if (!corpus || !p) return;
-    const uri = vscode.Uri.file(path.isAbsolute(p.file) ? p.file : path.join(corpus.root, p.file));
-    const pos = new vscode.Position(p.line ?? 0, p.column ?? 0);
+    const state = s.markers.sidebarState;
+    const p = typeof index === 'number' ? state?.problems[index] : undefined;
+    if (!state?.corpusRoot || !p) return;
+    const uri = vscode.Uri.file(path.isAbsolute(p.file) ? p.file : path.join(state.corpusRoot, p.file));
+    const pos = new vscode.Position(Math.max(0, (p.line ?? 1) - 1), 0);
     await vscode.window.showTextDocument(uri, { selection: new vscode.Range(pos, pos), preview: true });
   };
 
@@ -387,7 +388,7 @@ export function createCommands(s: Services): CommandMap {
 
   // ---- export and the report preview --------------------------------------------------------
 
-  const exports = new ExportService(s.log, s.corpus, s.research);
+  const exports = new ExportService(s.log, s.corpus, s.research, s.client);
 
   /** Runs an export, turning its failures into messages. */
   const exportBoundary = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
@@ -532,6 +533,8 @@ export function createCommands(s: Services): CommandMap {
 
   const cancel = (): void => {
     const n = runningWork.cancelAll();
+    // The engine aborts whatever it runs too (work started before a restart of the client's notifications, say).
+    s.client.cancelAll().catch((e: Error) => s.log.warn(`cancel: the engine did not take it: ${e.message}`));
     s.log.info(n ? `cancel: asked ${n} running operation${n > 1 ? 's' : ''} to stop` : 'cancel: nothing is running');
     if (!n) void vscode.window.setStatusBarMessage('Marker Research: nothing is running.', 5_000);
   };

@@ -1,36 +1,43 @@
-/** Holds the loaded corpus of the workspace and tells listeners when it changes. */
+/**
+ * The indexed corpus as the extension sees it: its root and counts. The
+ * corpus itself lives in the engine (the language server); this only asks
+ * the engine to index and tells listeners when it did.
+ */
 import * as vscode from 'vscode';
-import { loadCorpus } from '../core/corpus/loader';
-import { formatProblem, type Corpus } from '../core/corpus/types';
-import type { ProgressSink } from '../core/util/abort';
+import type { ProgressUpdate } from '../core/util/abort';
+import { indexRequest, type IndexResult } from '../shared/lspProtocol';
+import type { CorpusLanguageClient } from './languageClient';
+import type { SettingsService } from './settings';
 
 export class CorpusService implements vscode.Disposable {
-  private corpus: Corpus | undefined;
-  private readonly emitter = new vscode.EventEmitter<Corpus>();
+  private last: IndexResult | undefined;
+  private readonly emitter = new vscode.EventEmitter<IndexResult>();
+  /** Fires after the engine (re)loaded the corpus. */
   readonly onDidLoad = this.emitter.event;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly client: CorpusLanguageClient,
+    private readonly settings: SettingsService,
+  ) {}
 
-  get current(): Corpus | undefined {
-    return this.corpus;
+  /** What the last index found (root, counts), or undefined before the first index. */
+  get current(): IndexResult | undefined {
+    return this.last;
   }
 
-  /** Loads (or reloads) the corpus at `root`. */
-  async load(root: string, signal?: AbortSignal, onProgress?: ProgressSink): Promise<Corpus> {
-    const started = Date.now();
-    this.log.info(`indexing corpus ${root}`);
-    const corpus = await loadCorpus(root, { signal, onProgress });
-    const s = corpus.stats;
-    this.log.info(`indexed ${s.items} items (${s.words} words, ${s.comments} comments) in ${Date.now() - started} ms; ${corpus.problems.length} problems, ${s.skipped} skipped`);
-    for (const p of corpus.problems) {
-      const line = formatProblem(p);
-      if (p.severity === 'error') this.log.error(line);
-      else if (p.severity === 'warning') this.log.warn(line);
-      else this.log.info(line);
-    }
-    this.corpus = corpus;
-    this.emitter.fire(corpus);
-    return corpus;
+  /** The root of the indexed corpus. */
+  get root(): string | undefined {
+    return this.last?.root;
+  }
+
+  /** Has the engine index `root` (progress notification with Cancel; `onProgress` sees every update). */
+  async load(root: string, opts: { onProgress?: (u: ProgressUpdate) => void; notification?: boolean } = {}): Promise<IndexResult> {
+    const result = await this.client.work('Marker Research: indexing corpus', indexRequest, { root, settings: this.settings.value }, opts);
+    this.log.info(`engine indexed ${result.items} items (${result.words} words, ${result.comments} comments) in ${result.ms} ms; ${result.problems} problems`);
+    this.last = result;
+    this.emitter.fire(result);
+    return result;
   }
 
   dispose(): void {

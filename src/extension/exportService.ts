@@ -2,15 +2,22 @@
  * Export in the editor: "Export Markers" (CSV or JSON), "Export Report" (Markdown with a sources
  * appendix, or HTML with working links) through a save dialog that starts in the corpus folder,
  * and "Open Report Preview": the report in the Markdown preview beside its editor, every `[n]` a
- * link that opens the cited span. Core formats and writes (src/core/export); this adapts.
+ * link that opens the cited span. The engine formats and writes (core's src/core/export, on the
+ * corpus it holds); this picks where, and turns the engine's export errors back into
+ * `ExportError`s with the same reason and message.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Corpus } from '../core/corpus/types';
-import { ExportError, exportMarkersFile, exportReportFile, readCorpusMarkers, writeReportPreview } from '../core/export/exportFiles';
+import { ExportError } from '../core/export/exportFiles';
 import { reportLocation } from '../core/research/citationLinks';
+import { exportMarkersRequest, exportReportRequest, reportPreviewRequest } from '../shared/lspProtocol';
 import type { CorpusService } from './corpusService';
+import { EngineRequestError, type CorpusLanguageClient } from './languageClient';
 import type { ResearchService } from './researchService';
+
+const EXPORT_REASONS = ['format', 'no-corpus', 'no-markers', 'no-run', 'no-report'] as const;
+type ExportReason = (typeof EXPORT_REASONS)[number];
+const isExportReason = (r: string): r is ExportReason => (EXPORT_REASONS as readonly string[]).includes(r);
 
 /** What an export command was given: a run id (a string or `{ runId }`) or the report's URI (editor title). */
 export function runIdArg(arg: unknown): string | undefined {
@@ -26,29 +33,39 @@ export class ExportService {
     private readonly log: vscode.LogOutputChannel,
     private readonly corpus: CorpusService,
     private readonly research: ResearchService,
+    private readonly client: CorpusLanguageClient,
   ) {}
 
-  private requireCorpus(): Corpus {
-    const c = this.corpus.current;
-    if (!c) throw new ExportError('no-corpus', 'no corpus is indexed; run "Marker Research: Index Corpus" first');
-    return c;
+  /** The root of the indexed corpus. */
+  private requireRoot(): string {
+    const root = this.corpus.root;
+    if (!root) throw new ExportError('no-corpus', 'no corpus is indexed; run "Marker Research: Index Corpus" first');
+    return root;
+  }
+
+  /** An engine request, its export failures turned back into `ExportError`s (the engine logs what it wrote). */
+  private async engine<R>(request: () => Promise<R>): Promise<R> {
+    try {
+      return await request();
+    } catch (e) {
+      if (e instanceof EngineRequestError && isExportReason(e.reason)) throw new ExportError(e.reason, e.message.replace(/^export: /, ''));
+      throw e;
+    }
   }
 
   /** Save dialog for markers: CSV or JSON, in the corpus folder. Writes the file and says where; undefined when cancelled. */
   async exportMarkers(): Promise<string | undefined> {
-    const corpus = this.requireCorpus();
-    const markers = await readCorpusMarkers(corpus);
-    if (!markers.size) throw new ExportError('no-markers', 'no item has markers yet; run "Marker Research: Generate Markers" first');
+    const root = this.requireRoot();
+    await this.engine(() => this.client.request(exportMarkersRequest, {})); // no markers: said before the dialog
     const uri = await vscode.window.showSaveDialog({
       title: 'Marker Research: Export Markers',
       saveLabel: 'Export',
-      defaultUri: vscode.Uri.file(path.join(corpus.root, `${path.basename(corpus.root)}-markers.csv`)),
+      defaultUri: vscode.Uri.file(path.join(root, `${path.basename(root)}-markers.csv`)),
       filters: { 'CSV (spreadsheets)': ['csv'], JSON: ['json'] },
     });
     if (!uri) return undefined;
     const file = withExtension(uri.fsPath, ['.csv', '.json'], '.csv');
-    const r = await exportMarkersFile(corpus, markers, file);
-    this.log.info(`export: ${r.markers} markers of ${r.items} items → ${file}`);
+    const r = await this.engine(() => this.client.request(exportMarkersRequest, { file }));
     void vscode.window.showInformationMessage(`Marker Research: exported ${r.markers} markers of ${r.items} items to ${path.basename(file)}.`, 'Open').then((pick) => {
       if (pick === 'Open') void vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
     });
@@ -58,8 +75,7 @@ export class ExportService {
   /** The run whose report is wanted: the one given, else one picked among the runs with a report (the only one without asking). */
   private async pickReportRun(given: string | undefined, title: string): Promise<string | undefined> {
     if (given) return given;
-    const corpus = this.requireCorpus();
-    await this.research.reload(corpus.root);
+    await this.research.reload(this.requireRoot());
     const withReport = this.research.runManifests.filter((r) => r.report);
     if (!withReport.length) throw new ExportError('no-report', 'no research run has a report yet; run "Marker Research: Run Research" first');
     const shown = this.research.shownRun?.manifest;
@@ -73,19 +89,18 @@ export class ExportService {
 
   /** Save dialog for a report: HTML or Markdown, in the corpus folder. Undefined when cancelled. */
   async exportReport(runId?: string): Promise<string | undefined> {
-    const corpus = this.requireCorpus();
+    const root = this.requireRoot();
     const id = await this.pickReportRun(runId, 'Marker Research: Export Report');
     if (!id) return undefined;
     const uri = await vscode.window.showSaveDialog({
       title: `Marker Research: Export Report (run ${id})`,
       saveLabel: 'Export',
-      defaultUri: vscode.Uri.file(path.join(corpus.root, `report-${id}.html`)),
+      defaultUri: vscode.Uri.file(path.join(root, `report-${id}.html`)),
       filters: { 'HTML (links to the original files)': ['html'], 'Markdown (sources appendix)': ['md'] },
     });
     if (!uri) return undefined;
     const file = withExtension(uri.fsPath, ['.html', '.htm', '.md', '.markdown'], '.html');
-    const r = await exportReportFile(corpus, id, file);
-    this.log.info(`export: report of run ${r.runId} (${r.citations} citations) → ${file}`);
+    const r = await this.engine(() => this.client.request(exportReportRequest, { runId: id, file }));
     const actions = r.format === 'html' ? ['Open in Browser', 'Open'] : ['Open', 'Open Preview'];
     void vscode.window.showInformationMessage(`Marker Research: exported the report of run ${r.runId} (${r.citations} citations) to ${path.basename(file)}.`, ...actions).then(async (pick) => {
       if (pick === 'Open in Browser') await vscode.env.openExternal(vscode.Uri.file(file));
@@ -101,7 +116,7 @@ export class ExportService {
    * Run: the one given, else the report in the active editor, else the run shown, else the newest with a report.
    */
   async openReportPreview(runId?: string): Promise<string | undefined> {
-    const corpus = this.requireCorpus();
+    this.requireRoot();
     const fromEditor = runIdArg(vscode.window.activeTextEditor?.document.uri);
     let id = runId ?? fromEditor;
     if (!id) {
@@ -109,7 +124,7 @@ export class ExportService {
       id = shown?.report ? shown.run_id : await this.pickReportRun(undefined, 'Marker Research: Open Report Preview');
     }
     if (!id) return undefined;
-    const file = await writeReportPreview(corpus, id);
+    const { file } = await this.engine(() => this.client.request(reportPreviewRequest, { runId: id }));
     await vscode.commands.executeCommand('markdown.showPreviewToSide', vscode.Uri.file(file));
     this.log.info(`opened the report preview of run ${id} (${file})`);
     return file;

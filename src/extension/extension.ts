@@ -13,8 +13,10 @@ import { createChatActions, createCommands, refreshSidebar, showError } from './
 import { CorpusService } from './corpusService';
 import { CorpusLanguageClient } from './languageClient';
 import { EvidenceNavigator } from './evidenceNavigator';
+import { startEventLoopStats } from './eventLoopStats';
 import { FULL_ITEM_SCHEME, FullItemDocuments } from './fullItemDocuments';
-import { ApiKeyStore, MarkerService } from './markerService';
+import { ApiKeyStore } from './apiKeyStore';
+import { MarkerService } from './markerService';
 import { redactingLogChannel } from './redactingLog';
 import { ResearchService } from './researchService';
 import { runningWork } from './runningWork';
@@ -28,15 +30,15 @@ export function activate(context: vscode.ExtensionContext): void {
   try {
     const run = (command: string, ...args: unknown[]) => async (): Promise<void> => void (await vscode.commands.executeCommand(command, ...args));
     const settings = new SettingsService(log);
-    const corpus = new CorpusService(log);
-    const apiKey = new ApiKeyStore(context.secrets);
-    const markers = new MarkerService(log, settings, corpus, apiKey, context.asAbsolutePath('prompts'));
-    const fullItems = new FullItemDocuments(log, corpus);
-    const evidence = new EvidenceNavigator(log, markers, corpus, fullItems, settings);
-    const research = new ResearchService(log, settings, corpus, apiKey, context.asAbsolutePath('prompts'), (c) => markers.searchIndex(c));
-    const ask = new AskService(log, settings, corpus, markers, apiKey, context.asAbsolutePath('prompts'), (span, original, what) => evidence.openSpan(span, original, what));
-    const vectors = new VectorService(log, settings, apiKey, (c) => markers.searchIndex(c));
     const client = new CorpusLanguageClient(context, log);
+    const corpus = new CorpusService(log, client, settings);
+    const apiKey = new ApiKeyStore(context.secrets);
+    const markers = new MarkerService(log, settings, client, apiKey);
+    const fullItems = new FullItemDocuments(log, client, corpus);
+    const evidence = new EvidenceNavigator(log, client, corpus, fullItems, settings);
+    const research = new ResearchService(log, settings, corpus, apiKey, client);
+    const ask = new AskService(log, settings, client, apiKey, (span, original, what) => evidence.openSpan(span, original, what));
+    const vectors = new VectorService(log, client);
     const sidebar = new SidebarViewProvider(
       context.extensionUri,
       {
@@ -59,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): void {
       },
       log,
     );
-    const chat = new ChatService(log, settings, corpus, research, ask, context.workspaceState, context.asAbsolutePath('prompts'), (span, original, what) => evidence.openSpan(span, original, what), async () => {
+    const chat = new ChatService(log, settings, corpus, research, client, apiKey, context.workspaceState, (span, original, what) => evidence.openSpan(span, original, what), async () => {
       if (!corpus.current) await vscode.commands.executeCommand('markerResearch.indexCorpus');
       return corpus.current;
     });
@@ -76,9 +78,11 @@ export function activate(context: vscode.ExtensionContext): void {
       sidebar,
       markers.onDidChange(() => refreshSidebar(services)),
       markers.onDidProgress((u) => sidebar.setProgress(u, 'Generating markers')),
-      markers.onDidChange(() => {
-        const root = corpus.current?.root;
-        if (root && !markers.generating) client.markersChanged(root).catch((e: Error) => log.warn(`language server did not take the markers: ${e.message}`));
+      // The engine restarted after a crash: its state is gone; load the corpus again (the persisted index and markers make it quick).
+      client.onDidRestart(() => {
+        if (!corpus.current) return;
+        void vscode.window.showWarningMessage('Marker Research: the engine stopped unexpectedly and was restarted; the corpus is loaded again. An interrupted research run can be resumed.');
+        void vscode.commands.executeCommand('markerResearch.indexCorpus');
       }),
       research,
       runningWork,
@@ -86,8 +90,8 @@ export function activate(context: vscode.ExtensionContext): void {
       research.onDidChangeStep((e) => sidebar.setStepStatus(e.runId, e.stepId, e.status)),
       ask,
       ask.onDidUpdate((msg) => sidebar.postAsk(msg)),
-      ask.setVectorSearcherProvider(vectors.provider),
-      // A new provider, server or embedding model: the next question rebuilds the ask context (and its vectors).
+      vectors,
+      // A new provider, server or embedding model: the next question rebuilds the ask context (vectors are kept per embedding settings).
       settings.onDidChange(() => ask.invalidate()),
       ...sidebar.register(),
       chat,
@@ -101,6 +105,8 @@ export function activate(context: vscode.ExtensionContext): void {
       ...Object.entries(commands).map(([id, fn]) => vscode.commands.registerCommand(id, fn)),
     );
     client.start().catch((e: Error) => void showError(log, `the language server did not start: ${e.message}`));
+    const loopStats = startEventLoopStats(log);
+    if (loopStats) context.subscriptions.push(loopStats);
     if (settings.value.indexOnOpen) void vscode.commands.executeCommand('markerResearch.indexCorpus');
     log.info(`Marker Research activated (version ${String(context.extension.packageJSON.version)})`);
   } catch (e) {

@@ -1,14 +1,15 @@
 /**
  * The readable view of an item: read-only `marker-research:` documents with
  * the whole transcript (speaker, time, turn) and every comment (author, likes,
- * date), rendered by core's `layoutFullItem`. Every unit header's `line N`
- * is a link to that turn or comment in the original file.
+ * date), rendered by the engine (core's `layoutFullItem`, once per loaded
+ * item). Every unit header's `line N` is a link to that turn or comment in the
+ * original file. The extension keeps only what links and lenses need of the
+ * items opened (never their text), until the next index.
  */
 import * as vscode from 'vscode';
-import type { CorpusItem, PartKind } from '../core/corpus/types';
-import { layoutFullItem, type ReadableItem } from '../core/markers/fullItem';
+import { readableDocumentRequest, type EvidenceSpan, type ReadableDocument } from '../shared/lspProtocol';
 import type { CorpusService } from './corpusService';
-import { MarkerServiceError } from './markerService';
+import { EngineRequestError, type CorpusLanguageClient } from './languageClient';
 
 /** The scheme of the read-only full-item documents. */
 export const FULL_ITEM_SCHEME = 'marker-research';
@@ -17,12 +18,10 @@ export const FULL_ITEM_SCHEME = 'marker-research';
 export const OPEN_ORIGINAL_COMMAND = 'markerResearch.openOriginal';
 
 /** What `markerResearch.openOriginal` takes: a span of an item's part (offsets into the part's normalised text). */
-export interface OriginalTarget {
-  itemId: string;
-  part: PartKind;
-  start: number;
-  end: number;
-}
+export type OriginalTarget = EvidenceSpan;
+
+/** What the extension keeps of a readable document: its size, its header links and its files (no text). */
+export type ReadableMeta = Omit<ReadableDocument, 'text'>;
 
 /** A `command:` URI that runs `markerResearch.openOriginal` on `target` (document links and Markdown). */
 export function openOriginalUri(target: OriginalTarget): vscode.Uri {
@@ -33,15 +32,18 @@ export function openOriginalUri(target: OriginalTarget): vscode.Uri {
 export class FullItemDocuments implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   private readonly sub: vscode.Disposable;
-  private readonly layouts = new WeakMap<CorpusItem, ReadableItem>();
+  /** By item id, for the loaded corpus: null when the engine has no such item. */
+  private metas = new Map<string, Promise<ReadableMeta | null>>();
   readonly onDidChange = this.emitter.event;
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
-    private readonly corpus: CorpusService,
+    private readonly client: CorpusLanguageClient,
+    corpus: CorpusService,
   ) {
     // A re-index may change an open item: its document follows.
     this.sub = corpus.onDidLoad(() => {
+      this.metas = new Map();
       for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === FULL_ITEM_SCHEME) this.emitter.fire(doc.uri);
     });
   }
@@ -57,48 +59,51 @@ export class FullItemDocuments implements vscode.TextDocumentContentProvider, vs
     return new URLSearchParams(uri.query).get('item') ?? undefined;
   }
 
-  /** The item of the indexed corpus with id `itemId`. */
-  item(itemId: string): CorpusItem | undefined {
-    return this.corpus.current?.items.find((it) => it.id === itemId);
+  /** The size, links and files of item `itemId`'s readable document; null when the indexed corpus has no such item. */
+  meta(itemId: string): Promise<ReadableMeta | null> {
+    let meta = this.metas.get(itemId);
+    if (!meta) {
+      const metas = this.metas;
+      meta = this.client.request(readableDocumentRequest, { itemId });
+      metas.set(itemId, meta);
+      // A failed request is not kept: the next call asks again.
+      void meta.then(undefined, () => {
+        if (metas.get(itemId) === meta) metas.delete(itemId);
+      });
+    }
+    return meta;
   }
 
-  /** The rendered document of `item` and where each unit is in it (computed once per loaded item). */
-  layout(item: CorpusItem): ReadableItem {
-    let layout = this.layouts.get(item);
-    if (!layout) this.layouts.set(item, (layout = layoutFullItem(item)));
-    return layout;
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const id = FullItemDocuments.itemIdOf(uri) ?? '';
-    const item = this.item(id);
-    if (!item) return `# Item not found\n\nThe item "${id}" is not in the indexed corpus. Run "Marker Research: Index Corpus" and try again.\n`;
-    return this.layout(item).text;
+    let doc: ReadableDocument | null;
+    try {
+      doc = await this.client.request(readableDocumentRequest, { itemId: id, withText: true });
+    } catch (e) {
+      this.log.warn(`the full item ${id} could not be rendered: ${(e as Error).message}`);
+      return `# Item not shown\n\nThe engine could not render "${id}": ${(e as Error).message}\n`;
+    }
+    if (!doc) return `# Item not found\n\nThe item "${id}" is not in the indexed corpus. Run "Marker Research: Index Corpus" and try again.\n`;
+    const { text, ...meta } = doc;
+    this.metas.set(id, Promise.resolve(meta));
+    return text ?? '';
   }
 
   /** Every unit header's `line N`: a link to the turn or comment in the original file. */
-  provideDocumentLinks(doc: vscode.TextDocument): vscode.DocumentLink[] {
-    const item = this.item(FullItemDocuments.itemIdOf(doc.uri) ?? '');
-    if (!item) return [];
-    const layout = this.layout(item);
-    if (doc.lineCount !== layout.lineCount) return []; // an older rendering: the lines do not match
-    const links: vscode.DocumentLink[] = [];
-    for (const b of layout.blocks) {
-      if (b.part === 'comments' && !b.text.trim()) continue;
-      const text = doc.lineAt(b.header).text;
-      const at = text.lastIndexOf(' · line ');
-      if (at < 0) continue;
-      const link = new vscode.DocumentLink(new vscode.Range(b.header, at + 3, b.header, text.length), openOriginalUri({ itemId: item.id, part: b.part, start: b.offset, end: b.offset + b.text.length }));
-      link.tooltip = `Open this ${b.part === 'transcript' ? 'turn' : 'comment'} in ${(b.part === 'transcript' ? item.transcript : item.comments)?.file.relPath ?? 'the original file'}`;
-      links.push(link);
-    }
-    return links;
+  async provideDocumentLinks(doc: vscode.TextDocument): Promise<vscode.DocumentLink[]> {
+    const id = FullItemDocuments.itemIdOf(doc.uri);
+    const meta = id === undefined ? null : await this.meta(id).catch(() => null);
+    if (!meta || doc.lineCount !== meta.lineCount) return []; // an older rendering: the lines do not match
+    return meta.links.map((l) => {
+      const link = new vscode.DocumentLink(new vscode.Range(l.line, l.startCharacter, l.line, l.endCharacter), openOriginalUri(l.target));
+      link.tooltip = l.tooltip;
+      return link;
+    });
   }
 
   /** Opens the full item in a (read-only) editor. */
   async open(itemId: string): Promise<vscode.TextEditor> {
-    const item = this.item(itemId);
-    if (!item) throw new MarkerServiceError('not-found', `no item "${itemId}" in the indexed corpus; run Index Corpus again.`);
+    if (!(await this.meta(itemId))) throw new EngineRequestError('not-found', `no item "${itemId}" in the indexed corpus; run Index Corpus again.`);
     const uri = FullItemDocuments.uriFor(itemId);
     const doc = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(doc, { preview: false });

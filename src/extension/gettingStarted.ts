@@ -4,7 +4,7 @@
  * URL, model and API key in a few steps instead of four settings.
  */
 import * as vscode from 'vscode';
-import type { ApiKeyStore } from './markerService';
+import type { ApiKeyStore } from './apiKeyStore';
 
 /** The extension's id (`publisher.name` of package.json). */
 export const EXTENSION_ID = 'marker-research.marker-research';

@@ -1,13 +1,55 @@
-/** Starts the Marker Research language server (dist/server.js) over IPC: corpus symbols, problems, report citations. */
+/**
+ * The client of the corpus engine (dist/server.js, over IPC): every custom
+ * request of `src/shared/lspProtocol.ts` goes through here. Long work shows a
+ * cancellable progress notification fed by the server's work-done progress;
+ * "Marker Research: Cancel" aborts it too. Protocol errors come back as
+ * {@link EngineRequestError} (a reason the user can act on) or core's
+ * `CancelledError`. When the server crashes, the client restarts it and
+ * {@link CorpusLanguageClient.onDidRestart} fires (the extension re-indexes
+ * from the persisted state).
+ */
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { corpusChangedNotification, markersChangedNotification } from '../shared/lspProtocol';
+import {
+  LanguageClient, LSPErrorCodes, ResponseError, State, TransportKind, WorkDoneProgress,
+  type LanguageClientOptions, type NotificationType, type RequestType, type ServerOptions, type WorkDoneProgressParams,
+} from 'vscode-languageclient/node';
+import { CancelledError, type ProgressUpdate } from '../core/util/abort';
+import { cancelAllNotification, ENGINE_ERROR_CODE, engineLogNotification, type EngineErrorData, type EngineProgressReport } from '../shared/lspProtocol';
+import { runningWork } from './runningWork';
+
+/** A request the engine refused for a reason the user can act on (`no-corpus`, `busy`, `not-found`, …). */
+export class EngineRequestError extends Error {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EngineRequestError';
+  }
+}
+
+/** A protocol error as the extension's error: cancelled, a reason, or the server's message. */
+export function fromResponseError(e: unknown): Error {
+  if (e instanceof ResponseError) {
+    if (e.code === LSPErrorCodes.RequestCancelled) return new CancelledError(e.message || 'operation cancelled');
+    const data = e.data as EngineErrorData | undefined;
+    if (e.code === ENGINE_ERROR_CODE && data?.reason) return new EngineRequestError(data.reason, e.message);
+    return new Error(e.message);
+  }
+  return e instanceof Error ? e : new Error(String(e));
+}
 
 export class CorpusLanguageClient implements vscode.Disposable {
   private readonly client: LanguageClient;
   private started: Promise<void> | undefined;
+  private wasRunning = false;
+  private readonly restarted = new vscode.EventEmitter<void>();
+  private readonly subs: vscode.Disposable[] = [];
+  /** Fires when the server came back after a crash: its state is gone, the extension loads the corpus again. */
+  readonly onDidRestart = this.restarted.event;
 
-  constructor(context: vscode.ExtensionContext, log: vscode.LogOutputChannel) {
+  constructor(context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {
     const module = context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc },
@@ -17,27 +59,133 @@ export class CorpusLanguageClient implements vscode.Disposable {
       // Research reports (and the other Markdown of a run): citations become links and hovers.
       documentSelector: [{ scheme: 'file', language: 'markdown', pattern: '**/.marker-research/runs/**/*.md' }],
       outputChannel: log,
+      initializationOptions: { promptsDir: context.asAbsolutePath('prompts') },
     };
-    this.client = new LanguageClient('markerResearch', 'Marker Research Language Server', serverOptions, clientOptions);
+    this.client = new LanguageClient('markerResearch', 'Marker Research Engine', serverOptions, clientOptions);
+    this.subs.push(
+      this.client.onDidChangeState(({ oldState, newState }) => {
+        if (newState === State.Running) {
+          if (this.wasRunning && oldState === State.Starting) {
+            this.log.warn('the Marker Research engine restarted after it stopped unexpectedly; loading the corpus again');
+            this.restarted.fire();
+          }
+          this.wasRunning = true;
+        }
+      }),
+    );
   }
 
   start(): Promise<void> {
-    this.started ??= this.client.start();
+    this.started ??= this.client.start().then(() => {
+      this.subs.push(
+        this.client.onNotification(engineLogNotification, ({ level, message }) => {
+          if (level === 'error') this.log.error(message);
+          else if (level === 'warn') this.log.warn(message);
+          else if (level === 'debug') this.log.debug(message);
+          else this.log.info(message);
+        }),
+      );
+    });
     return this.started;
   }
 
-  async corpusChanged(root: string): Promise<void> {
+  /** A request to the engine; its errors as {@link fromResponseError} says. */
+  async request<P, R>(type: RequestType<P, R, void>, params: P, token?: vscode.CancellationToken): Promise<R> {
     await this.start();
-    await this.client.sendNotification(corpusChangedNotification, { root });
+    try {
+      // The generic P is exactly the type's params (RequestParam<P> only narrows it for `undefined`).
+      return await this.client.sendRequest(type, params as never, token);
+    } catch (e) {
+      throw fromResponseError(e);
+    }
   }
 
-  /** Marker files of the corpus at `root` were written: the server reloads its marker symbols. */
-  async markersChanged(root: string): Promise<void> {
+  /**
+   * Long work: a cancellable progress notification titled `title`, fed by the
+   * server's work-done progress; cancelling it (or "Marker Research: Cancel",
+   * or `signal`) cancels the request. `onProgress` sees every report.
+   */
+  async work<P extends WorkDoneProgressParams, R>(
+    title: string,
+    type: RequestType<P, R, void>,
+    params: Omit<P, 'workDoneToken'>,
+    opts: { onProgress?: (u: ProgressUpdate) => void; signal?: AbortSignal; notification?: boolean } = {},
+  ): Promise<R> {
     await this.start();
-    await this.client.sendNotification(markersChangedNotification, { root });
+    const body = async (report: (u: ProgressUpdate) => void, token: vscode.CancellationToken): Promise<R> => {
+      const workDoneToken = randomUUID();
+      const source = new vscode.CancellationTokenSource();
+      const onToken = token.onCancellationRequested(() => source.cancel());
+      const sub = this.client.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
+        if (v.kind !== 'report') return;
+        const r = v as EngineProgressReport;
+        const u: ProgressUpdate = typeof r.done === 'number' && typeof r.total === 'number' ? { done: r.done, total: r.total, message: stripCounts(r.message) } : { done: 0, total: 0, message: r.message };
+        report(u);
+        opts.onProgress?.(u);
+      });
+      try {
+        return await runningWork.run(opts.signal ?? new AbortController().signal, async (signal) => {
+          const onAbort = (): void => source.cancel();
+          signal.addEventListener('abort', onAbort, { once: true });
+          try {
+            return await this.client.sendRequest(type, { ...params, workDoneToken } as never, source.token);
+          } finally {
+            signal.removeEventListener('abort', onAbort);
+          }
+        });
+      } catch (e) {
+        if (source.token.isCancellationRequested && !(e instanceof ResponseError && e.code === ENGINE_ERROR_CODE)) throw new CancelledError();
+        throw fromResponseError(e);
+      } finally {
+        sub.dispose();
+        onToken.dispose();
+        source.dispose();
+      }
+    };
+    if (opts.notification === false) return body(() => undefined, new vscode.CancellationTokenSource().token);
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      let lastPct = 0;
+      return body(({ done, total, message }) => {
+        const pct = total > 0 ? Math.floor((done / total) * 100) : 0;
+        progress.report({ message: total > 0 ? `${done}/${total}${message ? ` — ${message}` : ''}` : message, increment: Math.max(0, pct - lastPct) });
+        lastPct = Math.max(lastPct, pct);
+      }, token);
+    });
+  }
+
+  async notify<P>(type: NotificationType<P>, params: P): Promise<void> {
+    await this.start();
+    await this.client.sendNotification(type, params as never);
+  }
+
+  /** Listens to a server notification (registered once the client runs). */
+  onNotification<P>(type: NotificationType<P>, handler: (params: P) => void): vscode.Disposable {
+    let sub: vscode.Disposable | undefined;
+    let disposed = false;
+    void this.start().then(() => {
+      if (!disposed) sub = this.client.onNotification(type, handler);
+    });
+    return new vscode.Disposable(() => {
+      disposed = true;
+      sub?.dispose();
+    });
+  }
+
+  /** Aborts every long operation in the engine. */
+  cancelAll(): Promise<void> {
+    return this.notify(cancelAllNotification, {});
   }
 
   dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.restarted.dispose();
     void this.client.stop();
   }
+}
+
+/** The server's message without the `done/total — ` prefix it adds for the notification. */
+function stripCounts(message: string | undefined): string | undefined {
+  if (!message) return undefined;
+  const m = /^\d+\/\d+(?: — (.*))?$/su.exec(message);
+  return m ? m[1] : message;
 }

@@ -1,64 +1,70 @@
 /**
- * Vectors for the Ask box: when `markerResearch.embeddingModel` is set (with
- * an `openai` or `ollama` provider), embeds the windows of the corpus that
- * have no vector yet — with progress and cancel — and gives the ask context a
- * vector searcher. Without an embedding model, or when embedding fails, there
- * are no vectors and the other strategies answer (the failure is shown once).
+ * Vectors for the Ask box, as the user sees them: when
+ * `markerResearch.embeddingModel` is set, the engine embeds the windows of the
+ * corpus that have no vector yet while it builds the ask context; this shows
+ * that as a cancellable progress notification (Cancel, or "Marker Research:
+ * Cancel", stops the embedding: the question is answered without vectors),
+ * and shows the engine's warnings once (vectors off for want of an API key,
+ * embedding failed — with "Show Logs").
  */
 import * as vscode from 'vscode';
-import { createVectorSearcher } from '../core/ask/strategies/vector';
-import type { VectorSearcher } from '../core/ask/types';
-import { syncVectors } from '../core/ask/vectorSync';
-import type { Corpus } from '../core/corpus/types';
-import { createEmbeddingClient } from '../core/llm/embeddings';
-import { isCancellation } from '../core/llm/types';
-import type { CorpusIndex } from '../core/search/corpusIndex';
-import type { ApiKeyStore } from './markerService';
+import { askWarningNotification, vectorCancelNotification, vectorProgressNotification, type VectorProgressParams } from '../shared/lspProtocol';
+import type { CorpusLanguageClient } from './languageClient';
 import { withCancellableProgress } from './runningWork';
-import type { SettingsService } from './settings';
 
-const DEFAULT_BASE_URL = { openai: 'https://api.openai.com/v1', ollama: 'http://127.0.0.1:11434' } as const;
+export class VectorService implements vscode.Disposable {
+  /** The progress notification shown while the engine embeds: feeds it, and closes it. */
+  private shown: { report: (p: VectorProgressParams) => void; end: () => void } | undefined;
+  private readonly subs: vscode.Disposable[];
 
-export class VectorService {
   constructor(
     private readonly log: vscode.LogOutputChannel,
-    private readonly settings: SettingsService,
-    private readonly apiKey: ApiKeyStore,
-    private readonly searchIndex: (corpus: Corpus) => Promise<CorpusIndex>,
-  ) {}
-
-  /** True when the settings ask for vectors. */
-  get enabled(): boolean {
-    const s = this.settings.value;
-    return s.provider !== 'extractive' && s.embeddingModel.trim() !== '';
+    private readonly client: CorpusLanguageClient,
+  ) {
+    this.subs = [
+      client.onNotification(vectorProgressNotification, (p) => this.onProgress(p)),
+      client.onNotification(askWarningNotification, ({ message, showLogs }) => {
+        if (showLogs) void vscode.window.showWarningMessage(message, 'Show Logs').then((a) => (a ? this.log.show() : undefined));
+        else void vscode.window.showWarningMessage(message);
+      }),
+    ];
   }
 
-  /** The vector searcher of `corpus` (its vectors brought up to date first), or undefined without an embedding model or after a failure. */
-  readonly provider = async (corpus: Corpus): Promise<VectorSearcher | undefined> => {
-    const s = this.settings.value;
-    if (s.provider === 'extractive' || !s.embeddingModel.trim()) return undefined;
-    const apiKey = await this.apiKey.get();
-    if (s.provider === 'openai' && !s.baseUrl.trim() && !apiKey) {
-      void vscode.window.showWarningMessage('Marker Research: vectors are off — the openai provider needs an API key for embeddings. Run "Marker Research: Set API Key".');
-      return undefined;
+  private onProgress(p: VectorProgressParams): void {
+    if (p.kind === 'begin') return this.begin(p.model);
+    if (p.kind === 'end') {
+      this.shown?.end();
+      this.shown = undefined;
+      return;
     }
-    try {
-      const client = createEmbeddingClient({ provider: s.provider, baseUrl: s.baseUrl.trim() || DEFAULT_BASE_URL[s.provider], model: s.embeddingModel.trim(), apiKey }, { log: this.log });
-      const index = await this.searchIndex(corpus);
-      const { store, report } = await withCancellableProgress(`Marker Research: embedding the corpus (${s.embeddingModel.trim()})`, (signal, onProgress) =>
-        syncVectors(corpus, index, client, { signal, onProgress, log: this.log }),
-      );
-      this.log.info(`vectors (${client.model}): ${report.embedded} windows embedded, ${report.reused} reused, ${report.removed} removed in ${report.ms} ms`);
-      for (const p of report.problems) this.log.warn(`vectors: ${p}`);
-      return createVectorSearcher(store, index, client);
-    } catch (e) {
-      const why = (e as Error).message.replace(/^llm: /, '');
-      if (isCancellation(e)) this.log.info('vectors: embedding cancelled; asking without vectors');
-      else {
-        this.log.warn(`vectors: embedding the corpus failed: ${why}`);
-        void vscode.window.showWarningMessage(`Marker Research: asking without vectors — embedding the corpus failed: ${why}`, 'Show Logs').then((a) => (a ? this.log.show() : undefined));
+    this.shown?.report(p);
+  }
+
+  /** The progress notification of one embedding, until the engine says it ended (or the user cancels). */
+  private begin(model: string): void {
+    this.shown?.end();
+    let report: (p: VectorProgressParams) => void = () => undefined;
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    this.shown = { report: (p) => report(p), end };
+    void withCancellableProgress(`Marker Research: embedding the corpus (${model})`, async (signal, onProgress) => {
+      report = ({ done, total, message }) => onProgress({ done, total, message });
+      const onAbort = (): void => {
+        this.log.info('vectors: asking the engine to stop embedding');
+        this.client.notify(vectorCancelNotification, {}).catch((e: Error) => this.log.warn(`vectors: cancel not sent: ${e.message}`));
+        end();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        await ended;
+      } finally {
+        signal.removeEventListener('abort', onAbort);
       }
-      return undefined;
-    }
-  };
+    });
+  }
+
+  dispose(): void {
+    this.shown?.end();
+    for (const d of this.subs) d.dispose();
+  }
 }

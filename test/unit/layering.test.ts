@@ -26,3 +26,15 @@ describe('layering: only src/extension may import vscode', () => {
     assert.equal(r.status, 1, 'grep finds nothing (exit 1)');
   });
 });
+
+describe('layering: the extension is a thin client of the engine', () => {
+  test('the lint rule rejects the corpus loader, the search index and the pipelines in src/extension (types allowed)', async () => {
+    const eslint = new ESLint({ cwd: ROOT });
+    for (const mod of ['../core/corpus/loader', '../core/search/corpusIndex', '../core/ask/ask', '../core/chat/chatTurn', '../core/markers/generate', '../core/research/pipeline', '../core/llm/client', '../server/corpusEngine']) {
+      const [res] = await eslint.lintText(`import { x } from '${mod}';\nexport const y = x;\n`, { filePath: path.join(ROOT, 'src', 'extension', 'probe.ts') });
+      assert.ok(res!.messages.some((m) => m.ruleId === '@typescript-eslint/no-restricted-imports'), `${mod}: ${JSON.stringify(res!.messages)}`);
+    }
+    const [types] = await eslint.lintText("import type { RunResult } from '../core/research/pipeline';\nexport type R = RunResult;\n", { filePath: path.join(ROOT, 'src', 'extension', 'probe.ts') });
+    assert.deepEqual(types!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports'), []);
+  });
+});

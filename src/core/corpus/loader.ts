@@ -46,6 +46,37 @@ export interface LoadCorpusOptions {
   onProgress?: ProgressSink;
   /** Files read in parallel. */
   concurrency?: number;
+  /**
+   * Items loaded before, kept across loads by the caller (the engine): an item
+   * whose files have the same paths, sizes and modification times is taken
+   * from here instead of being read and parsed again. The loader refreshes it
+   * (new and changed items in, vanished ones out).
+   */
+  itemCache?: ItemCache;
+}
+
+/** What {@link LoadCorpusOptions.itemCache} keeps per item: the item, its own problems, and the file stamps it was read with. */
+export interface CachedItem {
+  stamp: string;
+  loaded: LoadedItem;
+  problems: CorpusProblem[];
+}
+
+export type ItemCache = Map<string, CachedItem>;
+
+/** The item's files as `path size mtime` lines: unchanged files give the same stamp. */
+async function itemStamp(found: FoundItem): Promise<string | undefined> {
+  try {
+    const lines = await Promise.all(
+      found.files.map(async (f) => {
+        const st = await stat(f.path);
+        return `${f.relPath}\t${f.part}\t${st.size}\t${st.mtimeMs}`;
+      }),
+    );
+    return lines.sort().join('\n');
+  } catch {
+    return undefined; // a file vanished or cannot be read: load the item afresh (and report it)
+  }
 }
 
 /** Classifies a file name as a part of an item, or returns undefined. */
@@ -136,12 +167,29 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
     found,
     options.concurrency ?? 8,
     async (f) => {
-      const r = await loadItemIsolated(f, problems);
+      const cache = options.itemCache;
+      const stamp = cache ? await itemStamp(f) : undefined;
+      const hit = stamp !== undefined ? cache?.get(f.id) : undefined;
+      let r: LoadedItem;
+      if (hit && hit.stamp === stamp) {
+        problems.push(...hit.problems);
+        r = { ...hit.loaded, filesRead: 0 };
+      } else {
+        const own: CorpusProblem[] = [];
+        r = await loadItemIsolated(f, own);
+        problems.push(...own);
+        if (cache && stamp !== undefined) cache.set(f.id, { stamp, loaded: r, problems: own });
+        else cache?.delete(f.id);
+      }
       options.onProgress?.({ done: ++done, total: found.length, message: f.id });
       return r;
     },
     options.signal,
   );
+  if (options.itemCache) {
+    const ids = new Set(found.map((f) => f.id));
+    for (const id of options.itemCache.keys()) if (!ids.has(id)) options.itemCache.delete(id);
+  }
   const stats = emptyStats();
   const items: CorpusItem[] = [];
   for (const it of loaded) {
@@ -166,7 +214,7 @@ function emptyStats(): Corpus['stats'] {
   return { items: 0, transcripts: 0, commentParts: 0, words: 0, comments: 0, emptyComments: 0, skipped: 0, filesRead: 0 };
 }
 
-interface LoadedItem {
+export interface LoadedItem {
   item?: CorpusItem;
   skipped: number;
   filesRead: number;
@@ -237,6 +285,15 @@ async function loadItemIsolated(found: FoundItem, problems: CorpusProblem[]): Pr
   }
 }
 
+/**
+ * The normalised text is held once: each unit's text becomes a slice of the
+ * joined part text (V8 keeps a slice as a reference into it), so the parsed
+ * strings — and the raw file text they may still point into — can be freed.
+ */
+function keepTextOnce(joined: string, units: { text: string; offset: number }[]): void {
+  for (const u of units) u.text = joined.slice(u.offset, u.offset + u.text.length);
+}
+
 async function loadItem(found: FoundItem, problems: CorpusProblem[]): Promise<LoadedItem> {
   const hash = createHash('sha256');
   const t = pick(found.files, 'transcript', TRANSCRIPT_PREFERENCE, found.id, problems);
@@ -286,6 +343,7 @@ async function loadItem(found: FoundItem, problems: CorpusProblem[]): Promise<Lo
         return seg;
       });
       const joined = segments.map((s) => s.text).join('\n');
+      keepTextOnce(joined, segments);
       if (segments.length) {
         transcript = { kind: 'transcript', file: t.use, format, segments, text: joined, wordCount: countWords(joined) };
       } else if (!parsed.problems.length) {
@@ -313,6 +371,7 @@ async function loadItem(found: FoundItem, problems: CorpusProblem[]): Promise<Lo
         return rec;
       });
       const joined = records.filter((r) => r.text.trim() !== '').map((r) => r.text).join('\n');
+      keepTextOnce(joined, records.filter((r) => r.text.trim() !== ''));
       comments = { kind: 'comments', file: c.use, format, comments: records, text: joined, wordCount: countWords(joined), emptyCount };
     } else skipped++;
   }

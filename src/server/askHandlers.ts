@@ -1,0 +1,105 @@
+/**
+ * The ask requests of the engine (see src/shared/lspProtocol.ts): a
+ * question of the Ask box answered by core's `askCorpus` over the shared ask
+ * context (`askResources.ts`) — limited to the item in focus, earlier
+ * questions resolving pronouns, "[3]" citing the newest report — as the view
+ * the sidebar shows, with where each hit opens; where a hit opens on its own;
+ * dropping the cached context; stopping the embedding.
+ */
+import { askCorpus, forgetAnswers } from '../core/ask/ask';
+import { findCitationNumbers } from '../core/ask/citationForms';
+import { readReportCitations } from '../core/ask/reportCitations';
+import { mapSpan } from '../core/corpus/spans';
+import { CancelledError } from '../core/util/abort';
+import { askInvalidateNotification, askRequest, hitPlaceRequest, vectorCancelNotification, type AskParams, type AskResponse, type HitPlaceParams, type SpanPlace } from '../shared/lspProtocol';
+import { parseAsk, parseHitPlace } from './askParams';
+import { askResources } from './askResources';
+import { askResultView } from './askViews';
+import { EngineError } from './engineState';
+import type { HandlerContext } from './handlerContext';
+import { spanPlace } from './spanPlaces';
+import { guarded, toResponseError } from './work';
+
+/** Hits asked for. */
+const HITS = 10;
+
+const clip = (s: string, n = 200): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+export function registerAskHandlers(ctx: HandlerContext): void {
+  const resources = askResources(ctx);
+  const { log } = ctx.state;
+
+  async function ask(p: AskParams, signal: AbortSignal): Promise<AskResponse> {
+    const { askId } = p;
+    const question = p.question.trim();
+    const started = Date.now();
+    try {
+      if (!question) throw new EngineError('bad-request', 'the question is empty.');
+      const corpus = ctx.state.requireCorpus();
+      const notes: string[] = [];
+      let itemId = p.itemId ?? undefined;
+      const item = itemId ? ctx.state.item(itemId) : undefined;
+      if (itemId && !item) {
+        notes.push(`The item "${itemId}" is not in the corpus any more: asked the whole corpus.`);
+        itemId = undefined;
+      }
+      const result = await resources.withKey(p.apiKey, async () => {
+        const askCtx = await resources.contextFor(corpus, p, { askId, asker: 'ask' }, signal);
+        // "[3]", "引用3", "fuente 3" refer to the newest report of the corpus, read when a question cites (a run may have finished since).
+        if (findCitationNumbers(question).numbers.length) {
+          const cited = await readReportCitations(corpus.root, 'latest').catch(() => undefined);
+          askCtx.citations = cited?.citations;
+          forgetAnswers(askCtx);
+        }
+        const model = resources.modelFor(p, notes);
+        return askCorpus(askCtx, { question, itemId, session: p.session }, { k: HITS, model, promptsDir: ctx.state.promptsDir, rerank: p.settings.askRerank, signal });
+      });
+      if (signal.aborted) throw new CancelledError();
+      const view = askResultView(askId, result, item && itemId ? { itemId: item.id, title: item.title } : null, notes, corpus);
+      const r = view.result;
+      log.info(
+        `ask #${askId}: "${clip(question)}"${itemId ? ` in ${itemId}` : ''}${p.session.length ? ` (after ${p.session.length} earlier question${p.session.length > 1 ? 's' : ''})` : ''} → ${r.query.line}; ${result.hits.length} hits in ${Math.round(result.ms)} ms${result.hits.length ? `: ${result.hits.slice(0, 3).map((h) => `${h.itemId}/${h.part} [${h.matchedBy.join(',')}]`).join('; ')}` : ''}`,
+      );
+      for (const n of r.notes) log.info(`ask #${askId}: ${n}`);
+      return view;
+    } catch (e) {
+      if (e instanceof CancelledError || signal.aborted) log.info(`ask #${askId}: cancelled after ${Date.now() - started} ms`);
+      else if (e instanceof EngineError) log.warn(`ask #${askId}: ${e.message}`);
+      else log.error(`ask #${askId}: "${clip(question)}" failed: ${(e as Error).stack ?? (e as Error).message}`);
+      throw signal.aborted && !(e instanceof EngineError) ? new CancelledError() : e;
+    }
+  }
+
+  ctx.connection.onRequest(askRequest, async (raw, token) => {
+    try {
+      const p = parseAsk(raw, askRequest.method);
+      return await ctx.running.run(token, (signal) => ask(p, signal));
+    } catch (e) {
+      throw toResponseError(e);
+    }
+  });
+
+  /** Where a hit opens, checked against the indexed corpus (the client names it). */
+  function hitPlace(p: HitPlaceParams): SpanPlace {
+    const corpus = ctx.state.requireCorpus();
+    const { itemId, part, start, end } = p;
+    const item = ctx.state.item(itemId);
+    const text = (part === 'transcript' ? item?.transcript : item?.comments)?.text;
+    if (!item || text === undefined) throw new EngineError('not-found', `no ${part} of "${itemId}" in the indexed corpus; run Index Corpus and ask again.`);
+    if (end > text.length) throw new EngineError('not-found', `the hit is past the end of the ${part} of "${itemId}" (the corpus changed since the question); ask again.`);
+    const src = mapSpan(item, { part, start, end });
+    if (!src) throw new EngineError('not-found', `the hit in the ${part} of "${itemId}" has no place in its file; ask again.`);
+    return spanPlace(corpus.root, { itemId, part, start, end }, src.file.relPath, src.range);
+  }
+
+  ctx.connection.onRequest(hitPlaceRequest, guarded((raw) => hitPlace(parseHitPlace(raw, hitPlaceRequest.method))));
+
+  ctx.connection.onNotification(askInvalidateNotification, () => {
+    resources.invalidate();
+    log.debug('ask: context dropped (settings changed); the next question builds it again');
+  });
+
+  ctx.connection.onNotification(vectorCancelNotification, () => {
+    if (resources.cancelVectors()) log.info('vectors: embedding told to stop');
+  });
+}

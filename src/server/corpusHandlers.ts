@@ -1,0 +1,94 @@
+/**
+ * The corpus requests: index (load the corpus, open its persisted index, read
+ * its markers), generate markers, the Corpus & Markers view's state, and the
+ * engine's summary and stats. Tells the client when the state changed.
+ */
+import { mapSpan } from '../core/corpus/spans';
+import { allMarkers } from '../core/markers/store';
+import { chunkText } from '../core/search/chunker';
+import { retrieve } from '../core/search/retrieve';
+import { sidebarStateFor } from '../shared/sidebarModel';
+import {
+  corpusSummaryRequest, engineChangedNotification, engineStatsRequest, generateMarkersRequest, indexRequest, searchRequest, sidebarStateRequest,
+  type EngineChangedParams,
+} from '../shared/lspProtocol';
+import type { CorpusEngine } from './corpusEngine';
+import type { HandlerContext } from './handlerContext';
+import { guarded, runWork } from './work';
+
+export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine): void {
+  const { connection, running } = ctx;
+  const changed = (what: EngineChangedParams['what']): void => {
+    const root = engine.current()?.root;
+    if (root) void connection.sendNotification(engineChangedNotification, { root, what, generating: engine.generating });
+  };
+  engine.onDidLoad(() => changed('corpus'));
+  engine.onDidChangeMarkers(() => changed('markers'));
+  engine.onDidChangeGenerating(() => changed('generating'));
+
+  connection.onRequest(indexRequest, (params, token) =>
+    runWork(connection, running, { title: 'Marker Research: indexing corpus', workDoneToken: params.workDoneToken, token }, async (signal, onProgress) => {
+      const started = Date.now();
+      const corpus = await engine.load(params.root, signal, onProgress);
+      // The search index is opened (loaded, updated or built) while the view shows the markers; failures are logged.
+      engine.searchIndex(corpus).catch((e: Error) => engine.log.error(`search index of ${corpus.root} failed: ${e.message}`));
+      const s = corpus.stats;
+      return { root: corpus.root, items: s.items, words: s.words, comments: s.comments, problems: corpus.problems.filter((p) => p.severity !== 'info').length, ms: Date.now() - started };
+    }),
+  );
+
+  connection.onRequest(generateMarkersRequest, (params, token) =>
+    runWork(connection, running, { title: `Marker Research: generating markers (${params.settings.provider})`, workDoneToken: params.workDoneToken, token }, (signal, onProgress) =>
+      engine.generate(params.mode, { settings: params.settings, apiKey: params.apiKey }, signal, onProgress),
+    ),
+  );
+
+  connection.onRequest(
+    sidebarStateRequest,
+    guarded(({ extras }) => {
+      const corpus = engine.current();
+      return corpus ? sidebarStateFor(corpus, engine.markers(), { generating: engine.generating, ...(extras ?? {}) }) : null;
+    }),
+  );
+
+  connection.onRequest(
+    searchRequest,
+    guarded(async ({ query, itemIds, limit }) => {
+      const started = Date.now();
+      const corpus = engine.requireCorpus();
+      const index = await engine.searchIndex(corpus);
+      const ranked = retrieve(index, query, { ...(itemIds?.length ? { itemIds } : {}), budgetWords: 0 }).ranked.slice(0, limit ?? 10);
+      const hits = ranked.map((r, i) => {
+        const { itemId, part, start, end } = r.chunk;
+        const item = engine.item(itemId);
+        const src = item ? mapSpan(item, { part, start, end }) : undefined;
+        return {
+          rank: i + 1,
+          itemId,
+          title: item?.title ?? itemId,
+          part,
+          start,
+          end,
+          score: Math.round(r.listScore * 1000) / 1000,
+          file: src?.file.path ?? null,
+          range: src?.range ?? null,
+          text: item ? chunkText(item, { part, start, end }) : '',
+        };
+      });
+      return { hits, ms: Date.now() - started };
+    }),
+  );
+
+  connection.onRequest(corpusSummaryRequest, () => {
+    const corpus = engine.current();
+    let markers = 0;
+    for (const e of engine.markers().values()) if (e.ok) markers += allMarkers(e.value).length;
+    return { root: corpus?.root ?? null, items: corpus?.items.length ?? 0, problems: corpus?.problems.length ?? 0, markers };
+  });
+
+  connection.onRequest(engineStatsRequest, () => {
+    const m = process.memoryUsage();
+    const corpus = engine.current();
+    return { rssBytes: m.rss, heapUsedBytes: m.heapUsed, filesParsed: engine.filesParsed, items: corpus?.items.length ?? 0, words: corpus?.stats.words ?? 0, searchIndexReady: engine.searchIndexReady };
+  });
+}
