@@ -303,20 +303,10 @@ export function createCommands(s: Services): CommandMap {
       const r = await s.research.plan(goal);
       await focusResearch();
       const steps = Object.keys(r.manifest.steps).length;
-      const pick = await vscode.window.showInformationMessage(`Marker Research: planned ${steps} step${steps === 1 ? '' : 's'} (run ${r.runId}); review them in the sidebar.`, 'Run Research', 'Edit Plan');
-      // The notification may be answered long after: its actions act on this run only while it still waits to run.
-      if (pick && (await s.research.currentStatus(r.runId)) !== 'planned') return void (await saySettled(r.runId));
-      if (pick === 'Run Research') await runPlanned(r.runId);
-      if (pick === 'Edit Plan') await vscode.window.showTextDocument(vscode.Uri.file(path.join(r.runDir, 'plan.json')), { preview: false });
+      // No buttons: a notification outlives its run (VS Code cannot close it), and a live "Run Research" on a run already done misleads.
+      // The plan waits in the Research view, whose ▷ Run runs this run.
+      void vscode.window.showInformationMessage(`Marker Research: planned ${steps} step${steps === 1 ? '' : 's'} (run ${r.runId}); review them in the Research view, then press ▷ Run (the plan's file: ${path.join(path.basename(r.runDir), 'plan.json')}).`);
     });
-  };
-
-  /** Says that run `runId` is no longer waiting to run (a late answer to its notification), and how it ended. */
-  const saySettled = async (runId: string): Promise<void> => {
-    const status = await s.research.currentStatus(runId);
-    const done = status === 'done' || status === 'partial';
-    const pick = await vscode.window.showInformationMessage(`Marker Research: run ${runId} is no longer waiting to run: it is ${status ?? 'gone'}${status === 'running' ? ' now' : ''}.`, ...(done ? ['Open Report'] : []));
-    if (pick === 'Open Report') await openReport(runId);
   };
 
   /** Says a run is done, with its report one click away. */

@@ -33,6 +33,10 @@ const EVIDENCE_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'evidence.png
 const RESEARCH_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'research.png');
 const ASK_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'ask.png');
 const CHAT_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'chat.png');
+const PLAN_RUN_MODAL_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'plan-run-modal.png');
+const NOTIFICATIONS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'notifications-after-run.png');
+/** A progress notification closes at least 800 ms after it was shown (VS Code's minimum); this long is "outliving its work". */
+const PROGRESS_CLOSE_MS = 5_000;
 /** The Chat view checks: a follow-up about the finished run's report, then a citation question. */
 const DEMO_CHAT = { followUp: 'What is the main conclusion?', citation: 2 };
 /**
@@ -1131,6 +1135,7 @@ async function main() {
     });
 
     // 18. the sidebar's own flow: Discover Goals, Plan a goal (the plan shown for review, steps pending), then Run Research runs that plan
+    let sidebarRun = null; // { plannedId }: the planned run check 18 ran to done
     await check('sidebar: Discover Goals → Plan a goal (steps pending) → Run Research runs that plan to done', async () => {
       if (!researchDone) throw new Error('research did not finish');
       const status = research.locator('#research-status');
@@ -1158,6 +1163,174 @@ async function main() {
       if (!fs.existsSync(report)) throw new Error(`${report} missing`);
       const earlier = await research.locator('li.run-entry[data-run-id]').count();
       console.log(`     ${goals} goals; planned ${plannedId} (${pending.length} steps pending) for "${goalTitle}", then ran it to done; ${earlier} earlier run(s) listed`);
+      sidebarRun = { plannedId };
+    });
+
+    // 18a. notifications that end (issue 12, item 8): once work is over, its progress notification is gone, and no
+    //      notification still offers "Run Research" for a run that is no longer waiting to run
+    const runsDir = path.join(folder, '.marker-research', 'runs');
+    /** The status in run.json of `runId` (undefined: no such run). */
+    const runStatusOnDisk = (runId) => { try { return JSON.parse(fs.readFileSync(path.join(runsDir, runId, 'run.json'), 'utf8')).status; } catch { return undefined; } };
+    /** The notification toasts on screen: message, buttons, and whether a progress bar is running in it. */
+    const visibleToasts = () => page.locator('.notifications-toasts .notification-toast').evaluateAll((ts) => ts
+      .filter((t) => t.checkVisibility())
+      .map((t) => {
+        const bar = t.querySelector('.monaco-progress-container');
+        return {
+          message: (t.querySelector('.notification-list-item-message')?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+          buttons: [...t.querySelectorAll('.notification-list-item-buttons-container .monaco-button')].map((b) => (b.textContent ?? '').trim()),
+          progress: !!bar && bar.checkVisibility() && !bar.classList.contains('done'),
+        };
+      })).catch(() => []);
+    /** What is wrong with the toasts now: progress bars still running, "Run Research" offered for runs that are not planned. */
+    const staleToasts = async (progressToo = true) => {
+      const toasts = await visibleToasts();
+      const stale = [];
+      for (const t of toasts) {
+        if (progressToo && t.progress) stale.push(`progress still shown: "${t.message}"`);
+        if (t.buttons.includes('Run Research')) {
+          const runId = /\(run ([^)\s]+)\)/.exec(t.message)?.[1];
+          const status = runId ? runStatusOnDisk(runId) : undefined;
+          if (status !== 'planned') stale.push(`"${t.message}" [${t.buttons.join('] [')}] — run ${runId ?? '?'} is ${status ?? 'not found'}`);
+        }
+      }
+      return { toasts, stale };
+    };
+    /** Waits (bounded) until no toast is stale; throws with what is shown when one stays. */
+    const expectToastsEnded = async (after, progressToo = true) => {
+      let seen = { toasts: [], stale: [] };
+      await waitFor(`the notifications of ${after} to end`, PROGRESS_CLOSE_MS, async () => { seen = await staleToasts(progressToo); return !seen.stale.length; }, 200)
+        .catch(() => { throw new Error(`${PROGRESS_CLOSE_MS / 1000} s after ${after}: ${seen.stale.join('; ')}`); });
+      return seen.toasts;
+    };
+    const logLines = (re) => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n')).filter((l) => re.test(l)).length;
+    await check('notifications end with their work: after Plan → Run no progress toast stays and no toast offers "Run Research" for the finished run; the same after Generate Markers and Index Corpus', async () => {
+      if (!sidebarRun) throw new Error('the sidebar did not plan and run a goal');
+      const problems = []; // every phase runs; what stayed is reported together
+      const show = (ts) => (ts.length ? ts.map((t) => `"${t.message.slice(0, 70)}"${t.buttons.length ? ` [${t.buttons.join('] [')}]` : ''}`).join(', ') : 'none');
+      const phase = async (after, start) => {
+        if (start) await start();
+        return expectToastsEnded(after).then(show, (e) => { problems.push(firstLine(e)); return 'stale'; });
+      };
+      // the run of check 18 (planned, then run from the sidebar) has just finished
+      const afterRun = await phase(`run ${sidebarRun.plannedId} finished`);
+      fs.mkdirSync(path.dirname(NOTIFICATIONS_SCREENSHOT), { recursive: true });
+      await page.screenshot({ path: NOTIFICATIONS_SCREENSHOT, timeout: 30_000 });
+      // Generate Markers (extractive, nothing changed): its progress toast is gone once it has logged its summary
+      const markersLine = /markers \([^)]*\): \d+ items — /;
+      const afterGenerate = await phase('Generate Markers finished', async () => {
+        const before = logLines(markersLine);
+        await runFromPalette('Marker Research: Generate Markers');
+        await waitFor('the "markers (…): N items — …" log line of Generate Markers', 60_000, () => logLines(markersLine) > before, 200)
+          .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      });
+      // Index Corpus: its progress toast is gone once the corpus is indexed
+      const afterIndex = await phase('Index Corpus finished', async () => {
+        const before = logLines(/indexed \d+ items/);
+        await runFromPalette('Marker Research: Index Corpus');
+        await waitFor('the "indexed N items" log line of Index Corpus', 60_000, () => logLines(/indexed \d+ items/) > before, 200)
+          .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      });
+      console.log(`     toasts after run ${sidebarRun.plannedId}: ${afterRun}`);
+      console.log(`     after Generate Markers: ${afterGenerate}; after Index Corpus: ${afterIndex}`);
+      if (problems.length) throw new Error(problems.join(' | '));
+    });
+
+    // 18c. Plan → Run with a different goal (issue 12): Run Research asks first (a modal): Cancel starts nothing;
+    //      "Start a New Run" runs the new goal as a new run, and the reviewed plan stays planned
+    await check('sidebar: a goal planned, then Run Research with a different goal typed asks first (modal: Run the Planned Run / Start a New Run / Cancel); Cancel starts nothing; Start a New Run makes a new run and the plan stays planned', async () => {
+      if (!sidebarRun) throw new Error('the sidebar did not plan and run a goal');
+      const t0 = Date.now();
+      const runEl = research.locator('.run[data-run-id]');
+      const runIds = () => new Set(fs.readdirSync(runsDir).filter((d) => fs.existsSync(path.join(runsDir, d, 'run.json'))));
+      // plan a proposed goal (the second one: check 18 ran the first)
+      await research.locator('#research').evaluate((e) => e.scrollIntoView({ block: 'start' })).catch(() => {});
+      const goalsShown = await research.locator('li.goal[data-goal-id]').count();
+      if (!goalsShown) throw new Error('no li.goal to plan (Discover Goals ran in check 18)');
+      const goal = research.locator('li.goal[data-goal-id]').nth(Math.min(1, goalsShown - 1));
+      const plannedGoal = (await goal.locator('.goal-title').innerText()).trim();
+      const before = runIds();
+      await goal.locator('button.goal-plan').click();
+      await waitFor('a new planned run shown', 30_000, async () => {
+        const id = await runEl.getAttribute('data-run-id', { timeout: 1_000 });
+        return !before.has(id) && (await runEl.getAttribute('data-run-status', { timeout: 1_000 })) === 'planned' && !(await research.locator('#research').getAttribute('data-busy'));
+      }, 200).catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const plannedId = await runEl.getAttribute('data-run-id');
+      // a different goal in the goal box, then Run Research
+      let newGoal = 'How do freight costs change coffee prices?';
+      if (newGoal.toLowerCase() === plannedGoal.toLowerCase()) newGoal = 'What do viewers say about bike lanes?';
+      const input = research.locator('#goal-input');
+      await input.fill(newGoal);
+      const runBtn = research.locator('#run-research');
+      const runTitle = (await runBtn.getAttribute('title')) ?? '';
+      const dialog = page.locator('.monaco-dialog-box');
+      const button = (label) => dialog.locator('.monaco-button').filter({ hasText: new RegExp(`^\\s*${label}\\s*$`) }).first();
+      const openModal = async () => {
+        await runBtn.click();
+        await dialog.first().waitFor({ state: 'visible', timeout: 15_000 })
+          .catch(async (e) => { throw new Error(`no modal dialog after Run Research with a different goal (${firstLine(e)}; toasts ${JSON.stringify((await visibleToasts()).map((t) => t.message))})`); });
+        const text = (await dialog.first().innerText()).replace(/\s+/g, ' ').trim();
+        const labels = (await dialog.locator('.monaco-button').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+        for (const want of ['Run the Planned Run', 'Start a New Run', 'Cancel']) {
+          if (!labels.includes(want)) throw new Error(`the modal has no "${want}" button (buttons ${JSON.stringify(labels)}; "${text.slice(0, 200)}")`);
+        }
+        if (!text.includes(plannedId) || !text.includes(newGoal)) throw new Error(`the modal does not name the planned run ${plannedId} and the new goal: "${text.slice(0, 300)}"`);
+        return { text, labels };
+      };
+      const first = await openModal();
+      fs.mkdirSync(path.dirname(PLAN_RUN_MODAL_SCREENSHOT), { recursive: true });
+      await page.screenshot({ path: PLAN_RUN_MODAL_SCREENSHOT, timeout: 30_000 });
+      // Cancel: nothing starts — no new run, the plan stays planned and shown, the typed goal stays in the box
+      await button('Cancel').click();
+      await dialog.first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => { throw new Error('the modal stays after Cancel'); });
+      const afterPlan = runIds();
+      const watchEnd = Date.now() + 2_000; // nothing is to happen: watch for a while that nothing does
+      while (Date.now() < watchEnd) {
+        const extra = [...runIds()].filter((id) => !afterPlan.has(id));
+        if (extra.length) throw new Error(`Cancel started a run: ${extra.join(', ')}`);
+        const busy = await research.locator('#research').getAttribute('data-busy');
+        if (busy) throw new Error(`Cancel started something: the Research view is busy (${busy})`);
+        if ((await runEl.getAttribute('data-run-id')) !== plannedId || (await runEl.getAttribute('data-run-status')) !== 'planned') throw new Error(`after Cancel the view shows ${await runEl.getAttribute('data-run-id')} (${await runEl.getAttribute('data-run-status')}), not the planned ${plannedId}`);
+        await sleep(200);
+      }
+      if (runStatusOnDisk(plannedId) !== 'planned') throw new Error(`after Cancel run.json of ${plannedId} says ${runStatusOnDisk(plannedId)}`);
+      if ((await input.inputValue()).trim() !== newGoal) throw new Error(`after Cancel the goal box holds "${await input.inputValue()}", not the typed goal`);
+      // Start a New Run: a new run for the new goal runs to done; the reviewed plan stays planned
+      await openModal();
+      await button('Start a New Run').click();
+      await dialog.first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => { throw new Error('the modal stays after Start a New Run'); });
+      let newId = null;
+      let statuses = [];
+      await waitFor('a new run for the new goal, done in the Research view', (rx?.timeoutSeconds ?? 60) * 1000, async () => {
+        newId ??= [...runIds()].find((id) => !afterPlan.has(id)) ?? null;
+        if (!newId) return false;
+        if ((await runEl.getAttribute('data-run-id')) !== newId) return false;
+        statuses = await research.locator('li.step[data-step-id][data-status]').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
+        if (statuses.includes('failed')) throw Object.assign(new Error(`a step of ${newId} failed: ${JSON.stringify(statuses)}`), { fatal: true });
+        const busy = await research.locator('#research').getAttribute('data-busy');
+        return (await runEl.getAttribute('data-run-status')) === 'done' && statuses.length > 0 && statuses.every((st) => st === 'done') && !busy;
+      }, 200).catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}; new run ${newId ?? 'none'}, statuses ${JSON.stringify(statuses)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+      const created = [...runIds()].filter((id) => !afterPlan.has(id));
+      if (created.length !== 1) throw new Error(`Start a New Run made ${created.length} runs: ${created.join(', ')}`);
+      const manifest = JSON.parse(fs.readFileSync(path.join(runsDir, newId, 'run.json'), 'utf8'));
+      if (manifest.goal !== newGoal) throw new Error(`the new run ${newId} has the goal "${manifest.goal}", expected "${newGoal}"`);
+      const shownGoal = (await runEl.locator('.run-goal').innerText()).trim();
+      if (shownGoal !== newGoal) throw new Error(`the Research view shows the goal "${shownGoal}" for ${newId}`);
+      if (runStatusOnDisk(plannedId) !== 'planned') throw new Error(`the planned run ${plannedId} is ${runStatusOnDisk(plannedId)} now, expected still planned`);
+      const listed = research.locator(`li.run-entry[data-run-id="${plannedId}"]`);
+      if (!(await listed.count())) throw new Error(`the planned run ${plannedId} is not in the list of earlier runs`);
+      // (the list of earlier runs may be folded: its text content, not innerText)
+      const listedText = ((await listed.first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
+      if (!(await listed.first().locator('.run-status.run-planned').count())) throw new Error(`the runs list shows ${plannedId} as "${listedText}", not planned`);
+      if (!(await research.locator(`[data-run-id="${newId}"]`).count())) throw new Error(`the new run ${newId} is not in the Research view`);
+      // the progress notifications of the planning and of the new run ended with their work
+      let running = [];
+      await waitFor('no progress notification left', PROGRESS_CLOSE_MS, async () => !(running = (await visibleToasts()).filter((t) => t.progress)).length, 200)
+        .catch(() => { throw new Error(`${PROGRESS_CLOSE_MS / 1000} s after ${newId} finished, progress still shown: ${running.map((t) => `"${t.message}"`).join(', ')}`); });
+      console.log(`     planned ${plannedId} "${plannedGoal}"; Run Research with "${newGoal}" (button title "${runTitle}") asked: ${JSON.stringify(first.labels)}`);
+      console.log(`     Cancel: no run; Start a New Run: ${newId} done (${statuses.length} steps) in ${secs(t0)} s; ${plannedId} still planned, listed as "${listedText}"`);
+      // The plan's notification may still offer Run Research for the plan (it is still planned): that is right. Clear the toasts for the checks after.
+      await runFromPalette('Notifications: Clear All Notifications').catch(() => {});
     });
 
     // 18b. Resume (SPEC §6): a cancelled run (a copy of the finished one, one step and the report gone) resumes from the sidebar to done
