@@ -68,12 +68,15 @@ const tiers = {
   integration: () => nodeTests('test/integration'),
   async e2e() {
     // The demo corpus through every check, the sidebar on a generated corpus of 120 items (a screenshot), and
-    // eight generated Spanish podcast items: the offline goals are Spanish questions about topics, not fillers.
+    // eight generated Spanish podcast items: the offline goals are Spanish questions about topics, not fillers; and
+    // 300 generated items grown to ~6,000 words and indexed again: a marker opens while the engine works, and the
+    // extension host's event loop does not stall.
     let passed = 0, failed = 0;
     const runs = [
       [],
       ['--generate', '120', '--browse', 'test-results/e2e/sidebar-120-items.png'],
       ['--generate', '8', '--spanish', '--browse', 'test-results/e2e/sidebar-spanish.png'],
+      ['--generate', '300', '--engine-check', '--browse', 'test-results/e2e/sidebar-engine-300.png'],
     ];
     for (const args of runs) {
       const { code, out } = await run(process.execPath, ['test/e2e/run.mjs', ...args]);

@@ -46,6 +46,8 @@ export class CorpusLanguageClient implements vscode.Disposable {
   private wasRunning = false;
   private readonly restarted = new vscode.EventEmitter<void>();
   private readonly subs: vscode.Disposable[] = [];
+  /** Listeners of each server notification, by method. */
+  private readonly listeners = new Map<string, Set<(params: unknown) => void>>();
   /** Fires when the server came back after a crash: its state is gone, the extension loads the corpus again. */
   readonly onDidRestart = this.restarted.event;
 
@@ -158,17 +160,34 @@ export class CorpusLanguageClient implements vscode.Disposable {
     await this.client.sendNotification(type, params as never);
   }
 
-  /** Listens to a server notification (registered once the client runs). */
+  /**
+   * Listens to a server notification. The language client keeps one handler
+   * per method (a second registration replaces the first), so every method is
+   * registered once here and fans out to all its listeners.
+   */
   onNotification<P>(type: NotificationType<P>, handler: (params: P) => void): vscode.Disposable {
-    let sub: vscode.Disposable | undefined;
-    let disposed = false;
-    void this.start().then(() => {
-      if (!disposed) sub = this.client.onNotification(type, handler);
-    });
-    return new vscode.Disposable(() => {
-      disposed = true;
-      sub?.dispose();
-    });
+    let listeners = this.listeners.get(type.method);
+    if (!listeners) {
+      const set = new Set<(params: unknown) => void>();
+      listeners = set;
+      this.listeners.set(type.method, set);
+      void this.start().then(() => {
+        this.subs.push(
+          this.client.onNotification(type, (params: P) => {
+            for (const l of [...set]) {
+              try {
+                l(params);
+              } catch (e) {
+                this.log.error(`a listener of ${type.method} failed: ${(e as Error).message}`);
+              }
+            }
+          }),
+        );
+      });
+    }
+    const l = handler as (params: unknown) => void;
+    listeners.add(l);
+    return new vscode.Disposable(() => void listeners.delete(l));
   }
 
   /** Aborts every long operation in the engine. */

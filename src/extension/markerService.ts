@@ -39,7 +39,8 @@ function asMarkerError(e: unknown): unknown {
 export class MarkerService implements vscode.Disposable {
   private state: SidebarState | undefined;
   private generatingNow = false;
-  private fetchSeq = 0;
+  private fetching: Promise<SidebarState | undefined> | undefined;
+  private stale = false;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly progressed = new vscode.EventEmitter<ProgressUpdate>();
   private readonly subs: vscode.Disposable[];
@@ -76,14 +77,30 @@ export class MarkerService implements vscode.Disposable {
     return this.generatingNow;
   }
 
-  /** Asks the engine for the view state again; fires {@link onDidChange}. */
-  async refresh(): Promise<SidebarState | undefined> {
-    const seq = ++this.fetchSeq;
-    const state = await this.client.request(sidebarStateRequest, { extras: this.generatingNow ? { generating: true, markersMessage: 'Generating markers…' } : {} });
-    if (seq !== this.fetchSeq) return this.state; // a newer fetch is under way
-    this.state = state ?? undefined;
-    this.changed.fire();
-    return this.state;
+  /**
+   * Asks the engine for the view state again; fires {@link onDidChange} once
+   * it is current. Calls while a fetch is under way are folded into one more
+   * fetch after it (a burst of engine changes costs two fetches, not one each).
+   */
+  refresh(): Promise<SidebarState | undefined> {
+    if (this.fetching) {
+      this.stale = true;
+      return this.fetching;
+    }
+    const fetching = (async () => {
+      do {
+        this.stale = false;
+        const state = await this.client.request(sidebarStateRequest, { extras: this.generatingNow ? { generating: true, markersMessage: 'Generating markers…' } : {} });
+        this.state = state ?? undefined;
+      } while (this.stale);
+      this.changed.fire();
+      return this.state;
+    })();
+    this.fetching = fetching;
+    void fetching.finally(() => {
+      if (this.fetching === fetching) this.fetching = undefined;
+    }).catch(() => undefined);
+    return fetching;
   }
 
   /**

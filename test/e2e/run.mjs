@@ -77,6 +77,7 @@ function parseArgs(argv) {
     else if (a.startsWith('--corpus=')) opts.corpus = path.resolve(a.slice(9));
     else if (a === '--keep') opts.keep = true;
     else if (a === '--browse') opts.browse = value();
+    else if (a === '--engine-check') opts.engineCheck = true;
     else if (a === '--generate') { opts.generate = Number(argv[++i]); if (!(opts.generate > 0)) usage('--generate needs a number of items'); }
     else if (a === '--spanish') opts.spanish = true;
     else if (a.startsWith('--browse=')) opts.browse = path.resolve(a.slice(9));
@@ -91,6 +92,8 @@ function usage(msg) {
   console.error('  --browse <png>  look only: open --corpus (no expected.json needed), index it, open its first item\'s markers, save a screenshot');
   console.error('  --generate N    with --browse: a generated corpus of N items (English and Chinese, with comments) instead of --corpus');
   console.error('  --spanish       with --generate: Spanish podcast items full of fillers; also checks the offline goals (Spanish, no stopword topics)');
+  console.error('  --engine-check  with --generate: every item grows to ~6,000 words and the corpus is indexed again; while the engine works,');
+  console.error('                  a marker of an indexed item must open at once, and the extension host\'s event loop must not stall');
   process.exit(msg ? 2 : 0);
 }
 const opts = parseArgs(process.argv.slice(2));
@@ -288,6 +291,23 @@ function generateCorpus(dir, n) {
   }
 }
 
+/** Every generated item's transcript grows to about `words` words (its topic, numbers and speakers, varied): a corpus that takes the engine a while to index. */
+function growCorpus(dir, words) {
+  for (const name of fs.readdirSync(dir)) {
+    const file = path.join(dir, name, 'transcript.txt');
+    if (!fs.existsSync(file)) continue;
+    const base = fs.readFileSync(file, 'utf8').trim().split('\n');
+    const out = [...base];
+    let n = base.join(' ').split(/\s+/).length;
+    for (let k = 0; n < words; k++) {
+      const line = base[k % base.length].replace(/\d+/g, (d) => String(Number(d) + k + 1));
+      out.push(`${line} Part ${k + 1} adds ${k % 9 + 2} more details from reports ${k % 4 === 0 ? 'in winter' : 'this year'}.`);
+      n += line.split(/\s+/).length + 9;
+    }
+    fs.writeFileSync(file, `${out.join('\n')}\n`);
+  }
+}
+
 /** `n` Spanish podcast items in the style of unpunctuated auto-captions, full of fillers ("creo", "bien", "hacer", "ahí") around real topics. */
 function generateSpanishCorpus(dir, n) {
   const topics = [['ciberseguridad', 'hackers', 'contraseñas'], ['zapatillas', 'coleccionistas', 'reventa'], ['boxeo', 'entrenamiento', 'combate'], ['restaurantes', 'cocina', 'cocineros']];
@@ -392,6 +412,9 @@ async function main() {
     [RUN_TAG]: RUN, // tag: cleanup finds every process of this run by it
   };
   delete env.VSCODE_IPC_HOOK_CLI; // never talk to a VS Code the harness happens to run inside
+  // The extension host samples its event-loop delay into this file (src/extension/eventLoopStats.ts).
+  const loopStatsFile = path.join(RUN, 'loop-stats.jsonl');
+  if (opts.engineCheck) env.MARKER_RESEARCH_LOOP_STATS = loopStatsFile;
 
   // ---- package + install the extension
   const vsix = path.join(RUN, 'ext.vsix');
@@ -628,6 +651,49 @@ async function main() {
         await page.screenshot({ path: opts.browse, timeout: 30_000 });
         console.log(`     ${await webview.locator('li.marker').count()} markers; ${await item.getAttribute('data-item-id')} opened`);
       });
+      if (opts.engineCheck) {
+        // Issue 13: the engine (language server) does the heavy work; the extension host only handles messages.
+        await check('engine: while every item is indexed again and its markers regenerated, a marker of an indexed item opens at once and the extension host never stalls', async () => {
+          growCorpus(folder, 6_000);
+          const started = Date.now();
+          const tab = page.locator('.editor-group-container.active .tab.active');
+          const before = await tab.innerText({ timeout: 1_000 }).catch(() => '');
+          await runFromPalette('Marker Research: Index Corpus');
+          const working = page.locator('.notification-toast').filter({ hasText: /indexing corpus|generating markers/ });
+          await working.first().waitFor({ state: 'visible', timeout: 20_000 }).catch(() => { throw new Error('no "indexing corpus" / "generating markers" progress notification within 20 s'); });
+          // A marker of an item indexed before: open its item and group, click it.
+          const marker = webview.locator('li.item[data-item-id]:has(li.marker) li.marker').first();
+          const item = webview.locator('li.item[data-item-id]:has(li.marker)').first();
+          if (!(await item.locator(':scope > details').evaluate((d) => d.open))) await item.locator(':scope > details > summary .item-title').click();
+          const group = marker.locator('xpath=ancestor::details[1]');
+          if (!(await group.evaluate((d) => d.open))) await group.locator(':scope > summary').click();
+          const t0 = Date.now();
+          await marker.click();
+          let label = '';
+          await waitFor('an editor on the marker\'s item', 10_000, async () => {
+            label = await tab.innerText({ timeout: 1_000 }).catch(() => '');
+            return label && label !== before && /transcript|full item|comments/.test(label);
+          }, 100).catch(() => { throw new Error(`no editor opened within 10 s of the click (active tab "${label}")`); });
+          const openedMs = Date.now() - t0;
+          const stillWorking = (await working.count()) > 0 && (await working.first().isVisible().catch(() => false));
+          if (!stillWorking) throw new Error(`the engine finished before the marker opened (${openedMs} ms): the check proves nothing; grow the items`);
+          // The work ends with the markers of every grown item regenerated (the client logs the engine's summary).
+          const logLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
+          await waitFor('"markers (extractive): N items — N generated" in the log', 600_000, () => logLines().some((l) => /markers \(extractive\): \d+ items — [1-9]\d* generated/.test(l) && Date.parse(l.slice(0, 23).replace(' ', 'T')) >= started - 1_000) || null, 500);
+          await working.first().waitFor({ state: 'hidden', timeout: 60_000 }).catch(() => undefined);
+          const workMs = Date.now() - started;
+          await sleep(1_500); // the last second's sample
+          const samples = fs.existsSync(loopStatsFile) ? fs.readFileSync(loopStatsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((x) => x.t >= started) : [];
+          if (samples.length < 2) throw new Error(`no event-loop samples in ${loopStatsFile}`);
+          const maxMs = Math.max(...samples.map((x) => x.maxMs));
+          const p99 = Math.max(...samples.map((x) => x.p99Ms));
+          const slow = samples.filter((x) => x.maxMs > 60).map((x) => `+${((x.t - started) / 1000).toFixed(0)} s: ${x.maxMs.toFixed(0)} ms`);
+          if (slow.length) console.log(`     seconds with a stall over 60 ms: ${slow.join(', ')}`);
+          console.log(`     the marker opened "${label.trim()}" in ${openedMs} ms while the engine worked (${(workMs / 1000).toFixed(1)} s in all); extension host event loop over ${samples.length} s: longest stall ${maxMs.toFixed(0)} ms, worst per-second p99 ${p99.toFixed(0)} ms`);
+          if (openedMs > 5_000) throw new Error(`the marker took ${openedMs} ms to open while the engine worked`);
+          if (maxMs > 1_000) throw new Error(`the extension host's event loop stalled for ${maxMs.toFixed(0)} ms while the engine worked`);
+        });
+      }
       if (opts.spanish) {
         // Offline goals on a Spanish corpus: in Spanish, about its topics, never about fillers.
         await check('browse: offline goals are Spanish questions about topics, not fillers', async () => {
@@ -666,6 +732,19 @@ async function main() {
           if (!(await li.locator(part).count())) throw new Error(`li.item #${i + 1} (${await li.getAttribute('data-item-id')}) has no ${part}`);
         }
       }
+    });
+
+    // 4b. small corpora stay instant: Index Corpus → the engine answers and the markers are back in the view within 2 s
+    await check('Index Corpus on the demo corpus: markers visible again within 2 s (the engine reads its persisted state)', async () => {
+      if (!viewOpen) throw new Error('view did not open');
+      const logLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
+      const seen = logLines().filter((l) => l.includes('engine indexed')).length;
+      const t0 = Date.now();
+      await runFromPalette('Marker Research: Index Corpus');
+      await waitFor('a new "engine indexed" log line and li.marker rows', 10_000, async () => logLines().filter((l) => l.includes('engine indexed')).length > seen && (await webview.locator('li.marker').count()) > 0, 50);
+      const ms = Date.now() - t0;
+      console.log(`     Index Corpus → markers visible in ${ms} ms (palette included)`);
+      if (ms > 2_000) throw new Error(`took ${ms} ms`);
     });
 
     // 5. the broken file is reported, the rest still loads
