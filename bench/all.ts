@@ -30,6 +30,7 @@ export const BENCHES: readonly { name: string; script: string; quick: boolean }[
   { name: 'condense', script: 'bench/condense.ts', quick: false },
   { name: 'markerQuality', script: 'bench/markerQuality.ts', quick: true },
   { name: 'spamQuality', script: 'bench/spamQuality.ts', quick: true },
+  { name: 'engine', script: 'bench/engine.ts', quick: true },
 ];
 
 const USAGE = `Usage: node --import tsx bench/all.ts [options]

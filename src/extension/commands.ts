@@ -10,7 +10,7 @@ import { ChatServiceError, runIdOfReport, type ChatService } from './chatService
 import { ChatViewProvider, type ChatActions } from './chatView';
 import type { SidebarState } from '../shared/webviewProtocol';
 import type { CorpusService } from './corpusService';
-import { EngineRequestError, type CorpusLanguageClient } from './languageClient';
+import { ENGINE_RESTARTED, EngineRequestError, type CorpusLanguageClient } from './languageClient';
 import type { EvidenceNavigator } from './evidenceNavigator';
 import type { FullItemDocuments } from './fullItemDocuments';
 import type { ApiKeyStore } from './apiKeyStore';
@@ -106,6 +106,7 @@ export function createCommands(s: Services): CommandMap {
         s.log.info('indexing cancelled');
         return;
       }
+      if (e instanceof EngineRequestError && e.reason === ENGINE_RESTARTED) return void s.log.warn(`indexing ${root}: ${e.message}`); // the restart indexes again
       await showError(s.log, `indexing ${root} failed: ${(e as Error).message}`);
       return;
     }
@@ -131,6 +132,8 @@ export function createCommands(s: Services): CommandMap {
         return;
       }
       if (refusal?.reason === 'busy') return void vscode.window.showInformationMessage(`Marker Research: ${text}`);
+      // The engine crashed under this work: the restart says so once (languageClient.onDidRestart).
+      if (refusal?.reason === ENGINE_RESTARTED) return void s.log.warn(`${what}: ${text}`);
       if (refusal && ['no-corpus', 'not-found', 'outside-corpus'].includes(refusal.reason)) {
         s.log.warn(`${what}: ${text}`);
         return void vscode.window.showWarningMessage(`Marker Research: ${text}`);

@@ -11,12 +11,15 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import {
-  LanguageClient, LSPErrorCodes, ResponseError, State, TransportKind, WorkDoneProgress,
+  ErrorCodes, LanguageClient, LSPErrorCodes, ResponseError, State, TransportKind, WorkDoneProgress,
   type LanguageClientOptions, type NotificationType, type RequestType, type ServerOptions, type WorkDoneProgressParams,
 } from 'vscode-languageclient/node';
 import { CancelledError, type ProgressUpdate } from '../core/util/abort';
 import { cancelAllNotification, ENGINE_ERROR_CODE, engineLogNotification, type EngineErrorData, type EngineProgressReport } from '../shared/lspProtocol';
 import { runningWork } from './runningWork';
+
+/** The reason of a request the engine never answered because it stopped (and was restarted). */
+export const ENGINE_RESTARTED = 'engine-restarted';
 
 /** A request the engine refused for a reason the user can act on (`no-corpus`, `busy`, `not-found`, …). */
 export class EngineRequestError extends Error {
@@ -33,6 +36,8 @@ export class EngineRequestError extends Error {
 export function fromResponseError(e: unknown): Error {
   if (e instanceof ResponseError) {
     if (e.code === LSPErrorCodes.RequestCancelled) return new CancelledError(e.message || 'operation cancelled');
+    // The engine went away while answering (a crash): the client restarts it and says so once; callers stay quiet.
+    if (e.code === ErrorCodes.PendingResponseRejected || e.code === ErrorCodes.ConnectionInactive) return new EngineRequestError(ENGINE_RESTARTED, 'the engine stopped while working on this and was restarted; run it again (an interrupted research run can be resumed).');
     const data = e.data as EngineErrorData | undefined;
     if (e.code === ENGINE_ERROR_CODE && data?.reason) return new EngineRequestError(data.reason, e.message);
     return new Error(e.message);

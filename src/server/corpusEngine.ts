@@ -228,9 +228,9 @@ export class CorpusEngine implements EngineState {
     const index =
       before && before.corpus.root === corpus.root
         ? before.index.then(
-            (ix) => {
+            async (ix) => {
               const started = Date.now();
-              const { reindexed, removed } = ix.update(corpus);
+              const { reindexed, removed } = await ix.updateYielding(corpus);
               this.log.info(`search index updated in memory (${reindexed.length} items re-indexed, ${removed.length} removed) in ${Date.now() - started} ms`);
               if (reindexed.length || removed.length) this.indexChanged(ix, corpus, reindexed.length + removed.length);
               return ix;

@@ -4,7 +4,6 @@
  * evidence, the turn or comment of the best search match of its text), and
  * the place of a span or of a place of the readable view in its original file.
  */
-import * as path from 'node:path';
 import { fileLineLabel, locationLabel } from '../core/corpus/locationLabel';
 import { mapSpan } from '../core/corpus/spans';
 import type { CorpusItem, PartKind, TextRange } from '../core/corpus/types';
@@ -15,6 +14,7 @@ import { tokenize, tokenizeQuery } from '../core/search/tokenize';
 import type { EvidenceSpan, MarkerResolution, OriginalFileTarget, OriginalPlace, OriginalPlaceParams, ReadableTarget } from '../shared/lspProtocol';
 import type { EvidenceView } from '../shared/settings';
 import { EngineError, type EngineState } from './engineState';
+import { corpusPath } from './spanPlaces';
 import type { ReadableLayouts } from './readableLayouts';
 
 type PartSpan = Omit<EvidenceSpan, 'itemId'>;
@@ -28,14 +28,6 @@ export function partText(item: CorpusItem, part: PartKind): string | undefined {
 export function fits(item: CorpusItem, span: PartSpan): boolean {
   const text = partText(item, span.part);
   return text !== undefined && span.start >= 0 && span.end >= span.start && span.end <= text.length;
-}
-
-/** The absolute path of a corpus-relative file, refusing anything outside the corpus folder (`outside-corpus`). */
-export function corpusPath(root: string, rel: string): string {
-  const abs = path.resolve(root, rel);
-  const back = path.relative(root, abs);
-  if (!back || back.startsWith('..') || path.isAbsolute(back)) throw new EngineError('outside-corpus', `evidence path "${rel}" is outside the corpus folder.`);
-  return abs;
 }
 
 /** A range's four fields only (stored source ranges carry times and speakers too). */

@@ -1938,6 +1938,31 @@ async function main() {
       console.log(`     "${line}"; ${chips} chips, ${loaded} loaded original(s) shown`);
     });
 
+    // 23. the engine (language server) crashes: the client restarts it, the corpus is loaded again from the persisted
+    //     state, and one message says so
+    await check('engine crash: the client restarts the engine, one message says so, and the Corpus view shows the markers again', async () => {
+      const enginePids = () => spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).stdout.split('\n')
+        .filter((l) => l.includes(dirs.exts) && /dist[\\/]server\.js/.test(l)).map((l) => Number(l.trim().split(/\s+/)[0]));
+      const killed = enginePids();
+      if (!killed.length) throw new Error(`no engine process (dist/server.js under ${dirs.exts})`);
+      const logText = () => outputChannelLogs(dirs.data).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+      const indexedLines = () => (logText().match(/engine indexed \d+ items/g) ?? []).length;
+      const before = indexedLines();
+      for (const pid of killed) process.kill(pid, 'SIGKILL');
+      const restartMessage = /engine stopped unexpectedly and was restarted/;
+      await waitFor('the message "the engine stopped unexpectedly and was restarted"', 60_000, async () => (await notifications()).some((t) => restartMessage.test(t)) || null, 300);
+      await waitFor('a new "engine indexed" log line (the corpus loaded again)', 60_000, () => indexedLines() > before || null, 300);
+      webview = await webviewWith('#status', 30_000);
+      await waitFor('li.marker rows in the Corpus view', 30_000, async () => (await webview.locator('li.marker').count()) || null, 300);
+      const again = enginePids();
+      if (!again.length || again.some((p) => killed.includes(p))) throw new Error(`engine processes before ${JSON.stringify(killed)}, after ${JSON.stringify(again)}`);
+      const shown = (await notifications()).filter((t) => restartMessage.test(t));
+      const errors = (await notifications(true)).filter((t) => !restartMessage.test(t));
+      console.log(`     engine ${killed.join(',')} killed; ${again.join(',')} serves ${await webview.locator('li.marker').count()} markers; messages: ${JSON.stringify(shown)}${errors.length ? `; errors: ${JSON.stringify(errors)}` : ''}`);
+      if (shown.length !== 1) throw new Error(`${shown.length} restart messages`);
+      if (errors.length) throw new Error(`error notifications besides the one message: ${JSON.stringify(errors)}`);
+    });
+
   } finally {
     // 6. screenshot of the whole workbench, Marker Research view visible (also taken after a failure: it helps)
     await check('screenshot test-results/e2e/workbench.png', async () => {

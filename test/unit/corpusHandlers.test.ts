@@ -104,6 +104,26 @@ describe('engine: corpus requests through the protocol', () => {
     assert.match(found.hits[0]!.text, /Zanzibarian flamingos/);
   });
 
+  test('a new engine (after a crash) serves the persisted state: the search index is loaded, not built, and the markers are read, not generated', async () => {
+    const stats = async (c: EngineConnection): Promise<{ searchIndexReady: boolean }> => (await c.client.sendRequest(engineStatsRequest.method, {})) as { searchIndexReady: boolean };
+    await waitForAsync(async () => (await stats(engine)).searchIndexReady);
+    const second = await startEngine();
+    try {
+      await second.client.sendRequest(indexRequest.method, { root, settings });
+      await waitForAsync(async () => (await stats(second)).searchIndexReady);
+      const lines = second.logs.map((l) => l.message);
+      assert.ok(lines.some((l) => /^search index (loaded|updated)/.test(l)), lines.filter((l) => l.startsWith('search index')).join(' | '));
+      assert.ok(!lines.some((l) => /^search index built/.test(l)));
+      assert.ok(!lines.some((l) => /^markers: generating/.test(l)), 'no marker is generated');
+      const state = (await second.client.sendRequest(sidebarStateRequest.method, {})) as { items: { markers: { total: number } | null }[] };
+      assert.ok(state.items.every((it) => it.markers && it.markers.total > 0), 'every item has its markers back');
+      const found = (await second.client.sendRequest(searchRequest.method, { query: 'coffee prices' })) as { hits: unknown[] };
+      assert.ok(found.hits.length > 0);
+    } finally {
+      await second.close();
+    }
+  });
+
   test('a cancelled index answers RequestCancelled and keeps the corpus served before', async () => {
     const big = path.join(work, 'big');
     for (let i = 0; i < 60; i++) {

@@ -92,6 +92,16 @@ function optionsKey(opts: IndexOptions): string {
 }
 
 /** Where the index of the corpus at `root` lives. */
+/** A function that yields to the event loop (setImmediate) once at least `sliceMs` passed since the last turn. */
+function yielder(sliceMs = 20): () => Promise<void> {
+  let last = Date.now();
+  return async () => {
+    if (Date.now() - last < sliceMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    last = Date.now();
+  };
+}
+
 export function indexDir(root: string): string {
   return path.join(root, STORAGE_DIR, 'index');
 }
@@ -127,12 +137,18 @@ export class CorpusIndex {
   /** Builds an index of every item of `corpus` in memory. */
   static build(corpus: Corpus, options: IndexOptions = DEFAULT_INDEX_OPTIONS, signal?: AbortSignal, onProgress?: ProgressSink): CorpusIndex {
     const index = new CorpusIndex(options);
-    corpus.items.forEach((item, i) => {
-      throwIfAborted(signal);
-      index.addItem(item);
-      onProgress?.({ done: i + 1, total: corpus.items.length, message: item.id });
-    });
+    for (const _ of index.addSteps(corpus, signal, onProgress));
     return index;
+  }
+
+  /** Indexes every item of `corpus`, one step per item. */
+  private *addSteps(corpus: Corpus, signal?: AbortSignal, onProgress?: ProgressSink): Generator<void> {
+    for (const [i, item] of corpus.items.entries()) {
+      throwIfAborted(signal);
+      this.addItem(item);
+      onProgress?.({ done: i + 1, total: corpus.items.length, message: item.id });
+      yield;
+    }
   }
 
   /**
@@ -143,11 +159,11 @@ export class CorpusIndex {
     const started = Date.now();
     const loaded = await CorpusIndex.load(corpus.root, options).catch(() => undefined);
     if (!loaded) {
-      const index = CorpusIndex.build(corpus, options, signal, onProgress);
+      const index = await CorpusIndex.buildYielding(corpus, options, signal, onProgress);
       await index.save(corpus.root);
       return { index, report: { mode: 'built', reindexed: corpus.items.map((i) => i.id), removed: [], ms: Date.now() - started } };
     }
-    const { reindexed, removed } = loaded.update(corpus, signal, onProgress);
+    const { reindexed, removed } = await loaded.updateYielding(corpus, signal, onProgress);
     if (reindexed.length || removed.length) await loaded.save(corpus.root);
     return { index: loaded, report: { mode: reindexed.length || removed.length ? 'updated' : 'loaded', reindexed, removed, ms: Date.now() - started } };
   }
@@ -181,21 +197,50 @@ export class CorpusIndex {
     await writeFileAtomic(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
   }
 
+  /**
+   * {@link build}, giving the event loop a turn between items (one item's
+   * windows are indexed at a time): a server building a large index still
+   * answers its other requests meanwhile.
+   */
+  static async buildYielding(corpus: Corpus, options: IndexOptions = DEFAULT_INDEX_OPTIONS, signal?: AbortSignal, onProgress?: ProgressSink): Promise<CorpusIndex> {
+    const index = new CorpusIndex(options);
+    const turn = yielder();
+    for (const _ of index.addSteps(corpus, signal, onProgress)) await turn();
+    return index;
+  }
+
+  /** {@link update}, giving the event loop a turn between re-indexed items. */
+  async updateYielding(corpus: Corpus, signal?: AbortSignal, onProgress?: ProgressSink): Promise<{ reindexed: string[]; removed: string[] }> {
+    const turn = yielder();
+    const steps = this.updateSteps(corpus, signal, onProgress);
+    for (let r = steps.next(); ; r = steps.next()) {
+      if (r.done) return r.value;
+      await turn();
+    }
+  }
+
   /** Brings the index in line with `corpus`: changed and new items re-indexed, missing ones removed. */
   update(corpus: Corpus, signal?: AbortSignal, onProgress?: ProgressSink): { reindexed: string[]; removed: string[] } {
+    const steps = this.updateSteps(corpus, signal, onProgress);
+    for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
+  }
+
+  /** The work of an update, one step per re-indexed item (the callers decide whether to yield between steps). */
+  private *updateSteps(corpus: Corpus, signal?: AbortSignal, onProgress?: ProgressSink): Generator<void, { reindexed: string[]; removed: string[] }> {
     const reindexed: string[] = [];
     const present = new Set<string>();
-    corpus.items.forEach((item, i) => {
+    for (const [i, item] of corpus.items.entries()) {
       throwIfAborted(signal);
       present.add(item.id);
       this.itemMap.set(item.id, item);
       const known = this.byItem.get(item.id);
-      if (known?.hash === item.contentHash) return;
+      if (known?.hash === item.contentHash) continue;
       if (known) this.removeItem(item.id);
       this.addItem(item);
       reindexed.push(item.id);
       onProgress?.({ done: i + 1, total: corpus.items.length, message: item.id });
-    });
+      yield;
+    }
     const removed = [...this.byItem.keys()].filter((id) => !present.has(id));
     for (const id of removed) this.removeItem(id);
     return { reindexed, removed };
