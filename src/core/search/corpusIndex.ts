@@ -4,6 +4,7 @@
  * and updated incrementally by item content hash.
  */
 import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { STORAGE_DIR } from '../corpus/loader';
@@ -15,7 +16,7 @@ import { chunkItem, chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOpti
 import { tokenize, tokenizeQuery } from './tokenize';
 
 /** Bumped whenever tokenisation, chunking or the stored format changes. */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 
 export interface IndexOptions {
   chunk: ChunkOptions;
@@ -111,7 +112,60 @@ export function indexDir(root: string): string {
  * no public accessor; reading them through a subclass view avoids a full search
  * per term. minisearch is pinned to 7.2.x in package.json for this.
  */
+/** The index file: a header line (MiniSearch's serialised fields but its terms), then one line per term `[term, {fieldId: {docId: freq}}]`. */
+const INDEX_FILE = 'minisearch.jsonl';
+/** Lines are written in batches of about this many characters. */
+const WRITE_BATCH_CHARS = 1 << 20;
+
 class MiniSearchInternals extends MiniSearch<Doc> {
+  /**
+   * The index as lines, in batches: what `toJSON` holds at once (a second copy of
+   * every posting) is built and dropped one term at a time.
+   */
+  static *lines(ms: MiniSearch<Doc>): Generator<string> {
+    const self = ms as unknown as MiniSearchInternals;
+    const header = {
+      documentCount: self._documentCount,
+      nextId: self._nextId,
+      documentIds: Object.fromEntries(self._documentIds),
+      fieldIds: self._fieldIds,
+      fieldLength: Object.fromEntries(self._fieldLength),
+      averageFieldLength: self._avgFieldLength,
+      storedFields: Object.fromEntries(self._storedFields),
+      dirtCount: self._dirtCount,
+      serializationVersion: 2,
+    };
+    let batch = `${JSON.stringify(header)}\n`;
+    for (const [term, fieldIndex] of self._index) {
+      const data: Record<number, Record<number, number>> = {};
+      for (const [fieldId, freqs] of fieldIndex) data[fieldId] = Object.fromEntries(freqs);
+      batch += `${JSON.stringify([term, data])}\n`;
+      if (batch.length >= WRITE_BATCH_CHARS) {
+        yield batch;
+        batch = '';
+      }
+    }
+    if (batch) yield batch;
+  }
+
+  /** Reads what {@link lines} wrote: the terms are parsed one line at a time as MiniSearch takes them in. */
+  static fromLines(text: string, options: Options<Doc>): MiniSearch<Doc> {
+    const first = text.indexOf('\n');
+    if (first < 0) throw new Error('index file has no header line');
+    const header = JSON.parse(text.slice(0, first)) as Record<string, unknown>;
+    function* terms(): Generator<[string, Record<string, Record<string, number>>]> {
+      let at = first + 1;
+      while (at < text.length) {
+        let end = text.indexOf('\n', at);
+        if (end < 0) end = text.length;
+        if (end > at) yield JSON.parse(text.slice(at, end)) as [string, Record<string, Record<string, number>>];
+        at = end + 1;
+      }
+    }
+    // loadJS iterates `index` once with for…of: a generator keeps one term's objects alive at a time.
+    return MiniSearch.loadJS<Doc>({ ...header, index: terms() } as unknown as Parameters<typeof MiniSearch.loadJS<Doc>>[0], options);
+  }
+
   static documentFrequency(ms: MiniSearch<Doc>, term: string, field: string): number {
     const self = ms as unknown as MiniSearchInternals;
     const fieldId = self._fieldIds[field];
@@ -173,8 +227,7 @@ export class CorpusIndex {
     const dir = indexDir(root);
     const manifest = JSON.parse(await readStateFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
     if (manifest.version !== INDEX_FORMAT_VERSION || manifest.optionsKey !== optionsKey(options)) return undefined;
-    // The synchronous loader: loadJSONAsync yields between batches and is several times slower.
-    const ms = MiniSearch.loadJSON<Doc>(await readStateFile(path.join(dir, 'minisearch.json'), 'utf8'), msOptions(options));
+    const ms = MiniSearchInternals.fromLines(await readStateFile(path.join(dir, INDEX_FILE), 'utf8'), msOptions(options));
     const index = new CorpusIndex(options, ms);
     index.nextId = manifest.nextId;
     for (const [id, c] of manifest.chunks) index.chunks.set(id, c);
@@ -193,8 +246,10 @@ export class CorpusIndex {
       chunks: [...this.chunks],
     };
     // The index first: a manifest never points at an index older than itself.
-    await writeFileAtomic(path.join(dir, 'minisearch.json'), JSON.stringify(this.ms));
+    await writeFileAtomic(path.join(dir, INDEX_FILE), MiniSearchInternals.lines(this.ms));
     await writeFileAtomic(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+    // The single-JSON file of format 4 and before.
+    await rm(path.join(dir, 'minisearch.json'), { force: true });
   }
 
   /**
