@@ -51,7 +51,7 @@ interface PhaseResult {
   maxStallMs: number;
   p99StallMs: number;
   /** Per step: wall time and the longest stall within it. */
-  steps: { name: string; ms: number; maxStallMs: number }[];
+  steps: { name: string; ms: number; maxStallMs: number; peakRssMb?: number }[];
   /** Peak RSS of the process doing the work (before: itself; after: the engine), MB. */
   peakRssMb: number;
   /** Peak RSS of the host process (after only), MB. */
@@ -65,7 +65,10 @@ interface PhaseResult {
   queryP50Ms?: number;
 }
 
-/** Runs `fn` as a step: its wall time and the longest event-loop stall while it ran. */
+/** The process whose peak RSS each step records (the engine, after; this process, before). */
+let watchedPid = process.pid;
+
+/** Runs `fn` as a step: its wall time, the longest event-loop stall while it ran, and the watched process's peak RSS so far. */
 async function step<T>(steps: PhaseResult['steps'], name: string, fn: () => Promise<T>): Promise<T> {
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
@@ -74,8 +77,9 @@ async function step<T>(steps: PhaseResult['steps'], name: string, fn: () => Prom
     return await fn();
   } finally {
     h.disable();
-    steps.push({ name, ms: Math.round(performance.now() - t0), maxStallMs: Math.round(h.max / 1e6) });
-    process.stderr.write(`  ${name}: ${Math.round(performance.now() - t0)} ms, longest stall ${Math.round(h.max / 1e6)} ms\n`);
+    const peakRssMb = await peakRssOf(watchedPid).catch(() => undefined);
+    steps.push({ name, ms: Math.round(performance.now() - t0), maxStallMs: Math.round(h.max / 1e6), peakRssMb });
+    process.stderr.write(`  ${name}: ${Math.round(performance.now() - t0)} ms, longest stall ${Math.round(h.max / 1e6)} ms, peak RSS so far ${peakRssMb ?? '?'} MB\n`);
   }
 }
 
@@ -155,6 +159,7 @@ async function search(conn: MessageConnection, query: string): Promise<number> {
 async function phaseAfter(dir: string): Promise<PhaseResult> {
   const steps: PhaseResult['steps'] = [];
   let engine = await startEngine();
+  watchedPid = engine.child.pid!;
   // The host's event loop from here on: the work, not the one-time fork and start of the engine.
   const whole = monitorEventLoopDelay({ resolution: 5 });
   whole.enable();
@@ -249,8 +254,8 @@ async function bench(report: BenchReport, argv: string[]): Promise<void> {
       ['', 'before (one process)', 'after (host + engine)'],
       ['longest host event-loop stall', `${before.maxStallMs} ms`, `${after.maxStallMs} ms (p99 ${after.p99StallMs} ms)`],
       ['peak RSS of the work', `${before.peakRssMb} MB`, `${after.peakRssMb} MB engine + ${after.hostPeakRssMb} MB host`],
-      ...before.steps.map((s, i) => [`step ${i + 1}`, `${s.name}: ${s.ms} ms (stall ${s.maxStallMs} ms)`, after.steps[i] ? `${after.steps[i]!.name}: ${after.steps[i]!.ms} ms (stall ${after.steps[i]!.maxStallMs} ms)` : '']),
-      ...after.steps.slice(before.steps.length).map((s) => ['', '', `${s.name}: ${s.ms} ms (stall ${s.maxStallMs} ms)`]),
+      ...before.steps.map((s, i) => [`step ${i + 1}`, `${s.name}: ${s.ms} ms (stall ${s.maxStallMs} ms, peak ${s.peakRssMb} MB)`, after.steps[i] ? `${after.steps[i]!.name}: ${after.steps[i]!.ms} ms (stall ${after.steps[i]!.maxStallMs} ms, peak ${after.steps[i]!.peakRssMb} MB)` : '']),
+      ...after.steps.slice(before.steps.length).map((s) => ['', '', `${s.name}: ${s.ms} ms (stall ${s.maxStallMs} ms, peak ${s.peakRssMb} MB)`]),
     ];
     process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
     report.note(`${after.items} items, ${after.words.toLocaleString('en-US')} words; files parsed by the engine while indexing: ${after.filesParsed}`);
