@@ -80,7 +80,7 @@ export function activate(context: vscode.ExtensionContext): void {
       markers.onDidProgress((u) => sidebar.setProgress(u, 'Generating markers')),
       // The engine restarted after a crash: its state is gone; load the corpus again (the persisted index and markers make it quick).
       client.onDidRestart(() => {
-        if (!corpus.current) return;
+        if (!settings.corpusRoot()) return;
         void vscode.window.showWarningMessage('Marker Research: the engine stopped unexpectedly and was restarted; the corpus is loaded again. An interrupted research run can be resumed.');
         void vscode.commands.executeCommand('markerResearch.indexCorpus');
       }),
