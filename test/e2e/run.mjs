@@ -681,12 +681,13 @@ async function main() {
             label = await tab.innerText({ timeout: 1_000 }).catch(() => '');
             return label && label !== before && /transcript|full item|comments/.test(label);
           }, 100).catch(() => { throw new Error(`no editor opened within 10 s of the click (active tab "${label}")`); });
-          const openedMs = Date.now() - t0;
-          const stillWorking = (await working.count()) > 0 && (await working.first().isVisible().catch(() => false));
-          if (!stillWorking) throw new Error(`the engine finished before the marker opened (${openedMs} ms): the check proves nothing; grow the items`);
+          const openedAt = Date.now();
+          const openedMs = openedAt - t0;
           // The work ends with the markers of every grown item regenerated (the client logs the engine's summary).
           const logLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
-          await waitFor('"markers (extractive): N items — N generated" in the log', 600_000, () => logLines().some((l) => /markers \(extractive\): \d+ items — [1-9]\d* generated/.test(l) && Date.parse(l.slice(0, 23).replace(' ', 'T')) >= started - 1_000) || null, 500);
+          const doneLine = await waitFor('"markers (extractive): N items — N generated" in the log', 600_000, () => logLines().find((l) => /markers \(extractive\): \d+ items — [1-9]\d* generated/.test(l) && Date.parse(l.slice(0, 23).replace(' ', 'T')) >= started - 1_000) ?? null, 500);
+          const doneAt = Date.parse(doneLine.slice(0, 23).replace(' ', 'T'));
+          if (doneAt <= openedAt) throw new Error(`the engine finished (${new Date(doneAt).toISOString()}) before the marker opened (${openedMs} ms after the click): the check proves nothing; grow the items`);
           await working.first().waitFor({ state: 'hidden', timeout: 60_000 }).catch(() => undefined);
           const workMs = Date.now() - started;
           await sleep(1_500); // the last second's sample
