@@ -8,7 +8,6 @@ import { CancelledError } from '../core/util/abort';
 import { AskServiceError, type AskService } from './askService';
 import { ChatServiceError, runIdOfReport, type ChatService } from './chatService';
 import { ChatViewProvider, type ChatActions } from './chatView';
-import type { SidebarState } from '../shared/webviewProtocol';
 import type { CorpusService } from './corpusService';
 import { ENGINE_RESTARTED, EngineRequestError, type CorpusLanguageClient } from './languageClient';
 import type { EvidenceNavigator } from './evidenceNavigator';
@@ -50,15 +49,12 @@ function researchArg(arg: unknown): { goal: SidebarGoal | undefined } | undefine
   return { goal: undefined };
 }
 
-/** The sidebar state of the indexed corpus and its markers (as the engine last served it), or undefined before the first index. */
-export function currentSidebarState(s: Pick<Services, 'markers'>): SidebarState | undefined {
-  return s.markers.sidebarState;
-}
 
-/** Posts the current state to the sidebar (nothing before the first index). */
-export function refreshSidebar(s: Pick<Services, 'markers' | 'sidebar'>): void {
-  const state = currentSidebarState(s);
-  if (state) s.sidebar.setState(state);
+/** Posts the current state to the sidebar, as the engine serialised it; false before the first index. */
+export function refreshSidebar(s: Pick<Services, 'markers' | 'sidebar'>): boolean {
+  const state = s.markers.serializedState;
+  if (state) s.sidebar.setSerializedState(state);
+  return state !== undefined;
 }
 
 /** The item id a command was given: a string, or `{ itemId }` (the webview's context menu passes its `data-vscode-context`). */
@@ -101,7 +97,7 @@ export function createCommands(s: Services): CommandMap {
           .then((pick) => pick && vscode.commands.executeCommand('workbench.actions.view.problems'));
       }
     } catch (e) {
-      s.sidebar.setState(currentSidebarState(s) ?? { status: 'error', message: 'Indexing did not finish.', markersMessage: null, generating: false, corpusRoot: root, items: [], problems: [] });
+      if (!refreshSidebar(s)) s.sidebar.setState({ status: 'error', message: 'Indexing did not finish.', markersMessage: null, generating: false, corpusRoot: root, items: [], problems: [] });
       if (e instanceof CancelledError) {
         s.log.info('indexing cancelled');
         return;

@@ -22,7 +22,8 @@ export const EMPTY_SIDEBAR_STATE: SidebarState = {
 
 export class CorpusViewProvider extends TypedWebviewView<CorpusHostToWebview, CorpusToHost> {
   static readonly viewId = 'markerResearch.items';
-  private state: SidebarState = EMPTY_SIDEBAR_STATE;
+  /** What the view shows: a state built here, or the engine's serialised one (passed along unparsed). */
+  private state: { type: 'state'; state: SidebarState } | { type: 'stateJson'; json: string } = { type: 'state', state: EMPTY_SIDEBAR_STATE };
   /** "Ask the Corpus" ran before the webview was ready: focus (and ask) once it is. */
   private pendingAskFocus: { question: string | null } | undefined;
   /** An answer (or error) that came while the view was hidden: posted when it is back. */
@@ -32,14 +33,21 @@ export class CorpusViewProvider extends TypedWebviewView<CorpusHostToWebview, Co
     super(extensionUri, log, { script: 'webview.js', style: 'sidebar.css', title: 'Corpus & Markers', body: '<div id="app"><p id="status" role="status">Loading…</p></div>' }, corpusToHostSchema, 'the Corpus & Markers view');
   }
 
-  get current(): SidebarState {
-    return this.state;
-  }
-
   /** Replaces the state and posts it when the webview is ready. */
   setState(state: SidebarState): void {
-    this.state = state;
-    this.post({ type: 'state', state });
+    this.state = { type: 'state', state };
+    this.post(this.state);
+  }
+
+  /** Replaces the state with the engine's serialised one: the webview parses it (never this thread). */
+  setStateJson(json: string): void {
+    this.state = { type: 'stateJson', json };
+    this.post(this.state);
+  }
+
+  /** Work on the corpus started: the status line says `message`, the rest stays. */
+  setLoading(message: string): void {
+    this.post({ type: 'loading', message });
   }
 
   /** Progress of a long operation (marker generation), shown under the status line. */
@@ -60,7 +68,7 @@ export class CorpusViewProvider extends TypedWebviewView<CorpusHostToWebview, Co
   }
 
   protected onReady(): void {
-    this.post({ type: 'state', state: this.state });
+    this.post(this.state);
     if (this.undeliveredAsk) this.post(this.undeliveredAsk);
     this.undeliveredAsk = undefined;
     if (this.pendingAskFocus) this.post({ type: 'askFocus', question: this.pendingAskFocus.question });

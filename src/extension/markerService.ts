@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ProgressUpdate } from '../core/util/abort';
 import {
   engineChangedNotification, generateMarkersRequest, sidebarStateRequest,
-  type GenerateMarkersResult, type GenerateMode,
+  type GenerateMarkersResult, type GenerateMode, type SerializedSidebarState,
 } from '../shared/lspProtocol';
 import type { ItemSummary, SidebarState } from '../shared/webviewProtocol';
 import type { ApiKeyStore } from './apiKeyStore';
@@ -37,9 +37,12 @@ function asMarkerError(e: unknown): unknown {
 }
 
 export class MarkerService implements vscode.Disposable {
-  private state: SidebarState | undefined;
+  /** The view state as the engine serialised it, passed to the webview unparsed. */
+  private serialized: SerializedSidebarState | undefined;
+  /** Parsed only when a command needs an item or a problem (a quick pick, opening a file): never per refresh. */
+  private parsed: { from: SerializedSidebarState; state: SidebarState } | undefined;
   private generatingNow = false;
-  private fetching: Promise<SidebarState | undefined> | undefined;
+  private fetching: Promise<SerializedSidebarState | undefined> | undefined;
   private stale = false;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly progressed = new vscode.EventEmitter<ProgressUpdate>();
@@ -63,14 +66,22 @@ export class MarkerService implements vscode.Disposable {
     ];
   }
 
-  /** The Corpus & Markers view's state as last fetched, or undefined before the first index. */
+  /** The view state as last fetched, serialised (what the view is posted), or undefined before the first index. */
+  get serializedState(): SerializedSidebarState | undefined {
+    return this.serialized;
+  }
+
+  /** The Corpus & Markers view's state as last fetched, parsed on first use, or undefined before the first index. */
   get sidebarState(): SidebarState | undefined {
-    return this.state;
+    const s = this.serialized;
+    if (!s) return undefined;
+    if (this.parsed?.from !== s) this.parsed = { from: s, state: JSON.parse(s.json) as SidebarState };
+    return this.parsed.state;
   }
 
   /** The items of the indexed corpus (titles, files, markers). */
   get items(): readonly ItemSummary[] {
-    return this.state?.items ?? [];
+    return this.sidebarState?.items ?? [];
   }
 
   get generating(): boolean {
@@ -82,7 +93,7 @@ export class MarkerService implements vscode.Disposable {
    * it is current. Calls while a fetch is under way are folded into one more
    * fetch after it (a burst of engine changes costs two fetches, not one each).
    */
-  refresh(): Promise<SidebarState | undefined> {
+  refresh(): Promise<SerializedSidebarState | undefined> {
     if (this.fetching) {
       this.stale = true;
       return this.fetching;
@@ -91,10 +102,10 @@ export class MarkerService implements vscode.Disposable {
       do {
         this.stale = false;
         const state = await this.client.request(sidebarStateRequest, { extras: this.generatingNow ? { generating: true, markersMessage: 'Generating markers…' } : {} });
-        this.state = state ?? undefined;
+        this.serialized = state ?? undefined;
       } while (this.stale);
       this.changed.fire();
-      return this.state;
+      return this.serialized;
     })();
     this.fetching = fetching;
     void fetching.finally(() => {

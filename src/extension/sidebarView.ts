@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { ProgressUpdate } from '../core/util/abort';
+import type { SerializedSidebarState } from '../shared/lspProtocol';
 import type { ResearchState, ResearchStepStatus, SidebarState } from '../shared/webviewProtocol';
 import { CorpusViewProvider } from './corpusView';
 import type { AskMessage, SidebarActions, ViewActions } from './sidebarActions';
@@ -48,7 +49,13 @@ export class SidebarViewProvider implements vscode.Disposable {
   }
 
   setLoading(message: string): void {
-    this.setState({ ...this.corpusView.current, status: 'loading', message });
+    this.corpusView.setLoading(message);
+  }
+
+  /** Replaces the Corpus & Markers view's state with the engine's serialised one (passed along unparsed). */
+  setSerializedState(state: SerializedSidebarState): void {
+    this.corpusView.setStateJson(state.json);
+    this.researchView.setCorpus({ status: state.status, items: state.items, itemsWithMarkers: state.itemsWithMarkers });
   }
 
   /** Progress of a long operation (marker generation), shown under the status line. */

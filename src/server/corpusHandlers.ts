@@ -47,7 +47,9 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
     sidebarStateRequest,
     guarded(({ extras }) => {
       const corpus = engine.current();
-      return corpus ? sidebarStateFor(corpus, engine.markers(), { generating: engine.generating, ...(extras ?? {}) }) : null;
+      if (!corpus) return null;
+      const state = sidebarStateFor(corpus, engine.markers(), { generating: engine.generating, ...(extras ?? {}) });
+      return { json: JSON.stringify(state), status: state.status, items: state.items.length, itemsWithMarkers: state.items.filter((i) => i.markers).length };
     }),
   );
 

@@ -261,6 +261,10 @@ export interface AskResultView {
 /** Host → Corpus & Markers view: the whole state, progress of a running marker generation (shown in the marker line), or the Ask box. */
 export type CorpusHostToWebview =
   | { type: 'state'; state: SidebarState }
+  /** The whole state as the engine serialised it: parsed in the webview, never on the extension host. */
+  | { type: 'stateJson'; json: string }
+  /** Work on the corpus started: the status line says so; the rest of the view stays as it is. */
+  | { type: 'loading'; message: string }
   | { type: 'progress'; message: string; done: number; total: number }
   /** A question is being answered (`busy`), or stopped being answered without a result (superseded or cancelled). */
   | { type: 'askBusy'; askId: number; question: string; busy: boolean }

@@ -110,7 +110,11 @@ function renderProblem(p: ProblemSummary, index: number): HTMLLIElement {
   return li;
 }
 
+/** The state last shown (a `loading` message keeps the rest of it). */
+let lastState: SidebarState | undefined;
+
 function render(state: SidebarState): void {
+  lastState = state;
   statusEl.className = `status status-${state.status}`;
   statusEl.textContent = state.message;
   statusEl.title = state.corpusRoot ? `${state.message}\n${state.corpusRoot}` : state.message;
@@ -150,6 +154,12 @@ window.addEventListener('message', (event: MessageEvent<CorpusHostToWebview>) =>
   switch (msg.type) {
     case 'state':
       render(msg.state);
+      break;
+    case 'stateJson':
+      render(JSON.parse(msg.json) as SidebarState);
+      break;
+    case 'loading':
+      render({ ...(lastState ?? { markersMessage: null, generating: false, corpusRoot: null, items: [], problems: [] }), status: 'loading', message: msg.message });
       break;
     case 'progress':
       markersStatusEl.hidden = false;

@@ -78,6 +78,7 @@ function parseArgs(argv) {
     else if (a === '--keep') opts.keep = true;
     else if (a === '--browse') opts.browse = value();
     else if (a === '--engine-check') opts.engineCheck = true;
+    else if (a === '--loop-stats') opts.loopStats = true;
     else if (a === '--generate') { opts.generate = Number(argv[++i]); if (!(opts.generate > 0)) usage('--generate needs a number of items'); }
     else if (a === '--spanish') opts.spanish = true;
     else if (a.startsWith('--browse=')) opts.browse = path.resolve(a.slice(9));
@@ -92,6 +93,8 @@ function usage(msg) {
   console.error('  --browse <png>  look only: open --corpus (no expected.json needed), index it, open its first item\'s markers, save a screenshot');
   console.error('  --generate N    with --browse: a generated corpus of N items (English and Chinese, with comments) instead of --corpus');
   console.error('  --spanish       with --generate: Spanish podcast items full of fillers; also checks the offline goals (Spanish, no stopword topics)');
+  console.error('  --loop-stats    with --browse: sample the extension host\'s event loop while the corpus is indexed and its markers');
+  console.error('                  generated (waits for them), then run an offline research pass; report the longest stall');
   console.error('  --engine-check  with --generate: every item grows to ~6,000 words and the corpus is indexed again; while the engine works,');
   console.error('                  a marker of an indexed item must open at once, and the extension host\'s event loop must not stall');
   process.exit(msg ? 2 : 0);
@@ -414,7 +417,7 @@ async function main() {
   delete env.VSCODE_IPC_HOOK_CLI; // never talk to a VS Code the harness happens to run inside
   // The extension host samples its event-loop delay into this file (src/extension/eventLoopStats.ts).
   const loopStatsFile = path.join(RUN, 'loop-stats.jsonl');
-  if (opts.engineCheck) env.MARKER_RESEARCH_LOOP_STATS = loopStatsFile;
+  if (opts.engineCheck || opts.loopStats) env.MARKER_RESEARCH_LOOP_STATS = loopStatsFile;
 
   // ---- package + install the extension
   const vsix = path.join(RUN, 'ext.vsix');
@@ -646,6 +649,27 @@ async function main() {
       if (n !== total || itemCount !== Math.min(n, 50)) throw new Error(`#status says ${n} items but the view lists ${itemCount} li.item[data-item-id] of ul#items[data-total="${total}"]`);
     });
 
+    if (opts.browse && opts.loopStats) {
+      // The extension host while the engine indexes a large corpus, generates its markers and runs a research pass.
+      await check('extension host: the longest event-loop stall while the engine indexes, generates markers and runs research', async () => {
+        const logLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
+        const t0 = Date.now();
+        await waitFor('"markers (extractive): N items" in the log', 1_800_000, () => logLines().find((l) => /markers \(extractive\): \d+ items — /.test(l)) ?? null, 2_000);
+        const markersMs = Date.now() - t0;
+        const seen = logLines().filter((l) => /research: run .* done/.test(l)).length;
+        await runFromPalette('Marker Research: Run Research');
+        // the goal picker: its first entry is the automatic goal
+        await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 30_000 });
+        await page.keyboard.press('Enter');
+        await waitFor('a finished research run in the log', 600_000, () => logLines().filter((l) => /research: run .* done/.test(l)).length > seen || null, 1_000);
+        await sleep(1_500);
+        const samples = fs.readFileSync(loopStatsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        const worst = samples.reduce((a, x) => (x.maxMs > a.maxMs ? x : a), samples[0]);
+        const over = samples.filter((x) => x.maxMs > 100).length;
+        console.log(`     ${samples.length} s sampled (markers after ${(markersMs / 1000).toFixed(0)} s); longest stall ${worst.maxMs.toFixed(0)} ms at ${new Date(worst.t).toISOString()}; ${over} second(s) with a stall over 100 ms`);
+        if (worst.maxMs > 100) throw new Error(`longest stall ${worst.maxMs.toFixed(0)} ms (target ≤ 100 ms)`);
+      });
+    }
     if (opts.browse) {
       // Look only: the first item with markers opened, every group expanded, a screenshot.
       await check(`browse: screenshot ${opts.browse}`, async () => {

@@ -62,7 +62,7 @@ describe('engine: corpus requests through the protocol', () => {
     assert.equal(last.done, last.total, 'the last report is complete');
     assert.equal(last.percentage, 100);
     const after = (await engine.client.sendRequest(engineStatsRequest.method, {})) as { filesParsed: number; items: number; rssBytes: number };
-    const state = (await engine.client.sendRequest(sidebarStateRequest.method, {})) as { items: { transcriptFile: string | null; commentsFile: string | null }[] };
+    const state = (await viewState(engine)) as { items: { transcriptFile: string | null; commentsFile: string | null }[] };
     const files = state.items.reduce((a, it) => a + (it.transcriptFile ? 1 : 0) + (it.commentsFile ? 1 : 0), 0);
     assert.ok(after.filesParsed - before.filesParsed >= files, 'every transcript and comments file read');
     assert.ok(after.filesParsed - before.filesParsed <= files + state.items.length, 'and each at most once (plus one metadata file per item)');
@@ -78,7 +78,7 @@ describe('engine: corpus requests through the protocol', () => {
     assert.ok(report.markers > 0);
     assert.equal(report.grounded, report.markers, 'extractive markers are all grounded');
     await waitFor(() => changes.some((c) => c.what === 'generating' && c.generating) && changes.some((c) => c.what === 'generating' && !c.generating));
-    const state = (await engine.client.sendRequest(sidebarStateRequest.method, {})) as { status: string; items: { markers: { total: number } | null }[] };
+    const state = (await viewState(engine)) as { status: string; items: { markers: { total: number } | null }[] };
     assert.equal(state.status, 'ready');
     assert.equal(state.items.length, report.items);
     assert.equal(state.items.reduce((a, it) => a + (it.markers?.total ?? 0), 0), report.markers);
@@ -115,7 +115,7 @@ describe('engine: corpus requests through the protocol', () => {
       assert.ok(lines.some((l) => /^search index (loaded|updated)/.test(l)), lines.filter((l) => l.startsWith('search index')).join(' | '));
       assert.ok(!lines.some((l) => /^search index built/.test(l)));
       assert.ok(!lines.some((l) => /^markers: generating/.test(l)), 'no marker is generated');
-      const state = (await second.client.sendRequest(sidebarStateRequest.method, {})) as { items: { markers: { total: number } | null }[] };
+      const state = (await viewState(second)) as { items: { markers: { total: number } | null }[] };
       assert.ok(state.items.every((it) => it.markers && it.markers.total > 0), 'every item has its markers back');
       const found = (await second.client.sendRequest(searchRequest.method, { query: 'coffee prices' })) as { hits: unknown[] };
       assert.ok(found.hits.length > 0);
@@ -134,7 +134,7 @@ describe('engine: corpus requests through the protocol', () => {
     const pending = engine.client.sendRequest(indexRequest.method, { root: big, settings, workDoneToken: 'index-cancel' }, source.token);
     source.cancel();
     await assert.rejects(pending, (e: ResponseError<unknown>) => e.code === -32800);
-    const state = (await engine.client.sendRequest(sidebarStateRequest.method, {})) as { corpusRoot: string };
+    const state = (await viewState(engine)) as { corpusRoot: string };
     assert.equal(state.corpusRoot, root, 'the corpus indexed before is still served');
   });
 
@@ -148,10 +148,21 @@ describe('engine: corpus requests through the protocol', () => {
   test('a corpus problem is served in the view state with its file', async () => {
     await writeFile(path.join(root, (await firstItemDir(root)), 'comments.jsonl'), '{"id": "c1", "text": "fine"}\n{not json\n');
     await engine.client.sendRequest(indexRequest.method, { root, settings });
-    const state = (await engine.client.sendRequest(sidebarStateRequest.method, {})) as { problems: { file: string; line: number | null }[] };
+    const state = (await viewState(engine)) as { problems: { file: string; line: number | null }[] };
     assert.ok(state.problems.some((p) => p.file.endsWith('comments.jsonl') && p.line === 2), JSON.stringify(state.problems));
   });
 });
+
+/** The view state the engine serialised (the extension passes the string to the webview unparsed), parsed. */
+async function viewState(c: EngineConnection): Promise<unknown> {
+  const r = (await c.client.sendRequest(sidebarStateRequest.method, {})) as { json: string; items: number; itemsWithMarkers: number; status: string } | null;
+  if (!r) return null;
+  const state = JSON.parse(r.json) as { status: string; items: { markers: unknown }[] };
+  assert.equal(r.items, state.items.length, 'the item count beside the JSON matches it');
+  assert.equal(r.itemsWithMarkers, state.items.filter((i) => i.markers).length);
+  assert.equal(r.status, state.status);
+  return state;
+}
 
 async function firstItemDir(root: string): Promise<string> {
   const { readdir } = await import('node:fs/promises');
