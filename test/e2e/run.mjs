@@ -496,6 +496,24 @@ async function main() {
   let research = webview;
 
   /** Runs a command through the command palette: F1, type `>label`, wait for the row, Enter. */
+  /**
+   * The content frame of a sidebar view (`selector` in it). In this headless code-server a webview view is now and
+   * then never rendered (a blank pane, or VS Code opened it collapsed): after 15 s the view is collapsed and expanded
+   * again, as a user would, which resolves it anew; the log says so.
+   */
+  async function viewContent(selector, title) {
+    try {
+      return await webviewWith(selector, 15_000);
+    } catch {
+      const header = page.locator('.pane-header').filter({ has: page.locator('.title', { hasText: new RegExp(`^\\s*${title.replace(/[&]/g, '\\$&')}\\s*$`, 'i') }) }).first();
+      const expanded = await header.getAttribute('aria-expanded').catch(() => null);
+      console.log(`     the ${title} view was not rendered within 15 s (aria-expanded=${expanded}); collapsing and expanding it`);
+      if (expanded === 'true') { await header.click().catch(() => {}); await sleep(500); }
+      await header.click().catch(() => {});
+      return webviewWith(selector, 30_000);
+    }
+  }
+
   async function runFromPalette(label) {
     const input = page.locator('.quick-input-widget input');
     for (let attempt = 1; ; attempt++) {
@@ -614,17 +632,10 @@ async function main() {
       }
       await page.locator(webviewFrame).first().waitFor({ state: 'attached', timeout: settleMs })
         .catch(async (e) => { const errs = await shownErrors(); throw new Error(`no ready webview for ${extId} (${firstLine(e)})${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
-      webview = await webviewWith('#status', settleMs)
+      webview = await viewContent('#status', 'Corpus & Markers')
         .catch((e) => { throw new Error(`no Corpus & Markers view (#status in a webview's content frame) (${firstLine(e)})`); });
-      research = await webviewWith('#research', Math.min(settleMs, 15_000)).catch(async () => {
-        // VS Code sometimes opens the container with the Research view collapsed (seen under load): a collapsed
-        // webview view is never resolved. Expand it as a user would, and say so.
-        const header = page.locator('.pane-header').filter({ has: page.locator('.title', { hasText: /^\s*research\s*$/i }) }).first();
-        const expanded = await header.getAttribute('aria-expanded').catch(() => null);
-        console.log(`     the Research view was not resolved (its header: aria-expanded=${expanded}); expanding it`);
-        if (expanded !== 'true') await header.click().catch(() => {});
-        return webviewWith('#research', settleMs);
-      }).catch((e) => { throw new Error(`no Research view (#research in a webview's content frame) (${firstLine(e)})`); });
+      research = await viewContent('#research', 'Research')
+        .catch((e) => { throw new Error(`no Research view (#research in a webview's content frame) (${firstLine(e)})`); });
     });
 
     await check('view status says "Indexed N items"', async () => {
