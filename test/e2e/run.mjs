@@ -503,11 +503,14 @@ async function main() {
    */
   async function viewContent(selector, title) {
     try {
-      return await webviewWith(selector, 15_000);
+      const frame = await webviewWith(selector, 15_000);
+      // The Corpus view's script replaces "Loading…" as soon as it runs and hears from the extension.
+      if (selector === '#status') await waitFor('#status past "Loading…"', 15_000, async () => !/^Loading…$/.test((await frame.locator('#status').innerText({ timeout: 1_000 }).catch(() => 'Loading…')).trim()), 300);
+      return frame;
     } catch {
       const header = page.locator('.pane-header').filter({ has: page.locator('.title', { hasText: new RegExp(`^\\s*${title.replace(/[&]/g, '\\$&')}\\s*$`, 'i') }) }).first();
       const expanded = await header.getAttribute('aria-expanded').catch(() => null);
-      console.log(`     the ${title} view was not rendered within 15 s (aria-expanded=${expanded}); collapsing and expanding it`);
+      console.log(`     the ${title} view was not rendered (or stayed at "Loading…") within 15 s (aria-expanded=${expanded}); collapsing and expanding it`);
       if (expanded === 'true') { await header.click().catch(() => {}); await sleep(500); }
       await header.click().catch(() => {});
       return webviewWith(selector, 30_000);
