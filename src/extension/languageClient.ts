@@ -16,7 +16,7 @@ import {
 } from 'vscode-languageclient/node';
 import { CancelledError, type ProgressUpdate } from '../core/util/abort';
 import { cancelAllNotification, ENGINE_ERROR_CODE, engineLogNotification, type EngineErrorData, type EngineProgressReport } from '../shared/lspProtocol';
-import { runningWork } from './runningWork';
+import { withCancellableProgress } from './runningWork';
 
 /** The reason of a request the engine never answered because it stopped (and was restarted). */
 export const ENGINE_RESTARTED = 'engine-restarted';
@@ -108,55 +108,40 @@ export class CorpusLanguageClient implements vscode.Disposable {
   }
 
   /**
-   * Long work: a cancellable progress notification titled `title`, fed by the
-   * server's work-done progress; cancelling it (or "Marker Research: Cancel",
-   * or `signal`) cancels the request. `onProgress` sees every report.
+   * Long work: a cancellable progress notification titled `title` (the
+   * extension's one adapter, registered for "Marker Research: Cancel"), fed by
+   * the server's work-done progress; cancelling it cancels the request.
+   * `onProgress` sees every report.
    */
   async work<P extends WorkDoneProgressParams, R>(
     title: string,
     type: RequestType<P, R, void>,
     params: Omit<P, 'workDoneToken'>,
-    opts: { onProgress?: (u: ProgressUpdate) => void; signal?: AbortSignal; notification?: boolean } = {},
+    opts: { onProgress?: (u: ProgressUpdate) => void } = {},
   ): Promise<R> {
     await this.start();
-    const body = async (report: (u: ProgressUpdate) => void, token: vscode.CancellationToken): Promise<R> => {
+    return withCancellableProgress(title, async (signal, report) => {
       const workDoneToken = randomUUID();
       const source = new vscode.CancellationTokenSource();
-      const onToken = token.onCancellationRequested(() => source.cancel());
+      const onAbort = (): void => source.cancel();
+      signal.addEventListener('abort', onAbort, { once: true });
       const sub = this.client.onProgress(WorkDoneProgress.type, workDoneToken, (v) => {
         if (v.kind !== 'report') return;
         const r = v as EngineProgressReport;
-        const u: ProgressUpdate = typeof r.done === 'number' && typeof r.total === 'number' ? { done: r.done, total: r.total, message: stripCounts(r.message) } : { done: 0, total: 0, message: r.message };
+        const u: ProgressUpdate = typeof r.done === 'number' && typeof r.total === 'number' ? { done: r.done, total: r.total, message: r.message } : { done: 0, total: 0, message: r.message };
         report(u);
         opts.onProgress?.(u);
       });
       try {
-        return await runningWork.run(opts.signal ?? new AbortController().signal, async (signal) => {
-          const onAbort = (): void => source.cancel();
-          signal.addEventListener('abort', onAbort, { once: true });
-          try {
-            return await this.client.sendRequest(type, { ...params, workDoneToken } as never, source.token);
-          } finally {
-            signal.removeEventListener('abort', onAbort);
-          }
-        });
+        return await this.client.sendRequest(type, { ...params, workDoneToken } as never, source.token);
       } catch (e) {
         if (source.token.isCancellationRequested && !(e instanceof ResponseError && e.code === ENGINE_ERROR_CODE)) throw new CancelledError();
         throw fromResponseError(e);
       } finally {
+        signal.removeEventListener('abort', onAbort);
         sub.dispose();
-        onToken.dispose();
         source.dispose();
       }
-    };
-    if (opts.notification === false) return body(() => undefined, new vscode.CancellationTokenSource().token);
-    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-      let lastPct = 0;
-      return body(({ done, total, message }) => {
-        const pct = total > 0 ? Math.floor((done / total) * 100) : 0;
-        progress.report({ message: total > 0 ? `${done}/${total}${message ? ` — ${message}` : ''}` : message, increment: Math.max(0, pct - lastPct) });
-        lastPct = Math.max(lastPct, pct);
-      }, token);
     });
   }
 
@@ -205,11 +190,4 @@ export class CorpusLanguageClient implements vscode.Disposable {
     this.restarted.dispose();
     void this.client.stop();
   }
-}
-
-/** The server's message without the `done/total — ` prefix it adds for the notification. */
-function stripCounts(message: string | undefined): string | undefined {
-  if (!message) return undefined;
-  const m = /^\d+\/\d+(?: — (.*))?$/su.exec(message);
-  return m ? m[1] : message;
 }

@@ -52,7 +52,7 @@ export function workProgress(connection: Connection, token: ProgressToken | unde
     if (pct === lastPct && now - last < 100 && done < total) return;
     last = now;
     lastPct = pct;
-    const report: EngineProgressReport = { kind: 'report', percentage: pct, message: total > 0 ? `${done}/${total}${message ? ` — ${message}` : ''}` : message, done, total };
+    const report: EngineProgressReport = { kind: 'report', percentage: pct, message, done, total };
     void connection.sendProgress(WorkDoneProgress.type, token, report);
   };
   return { sink, end: (message) => void connection.sendProgress(WorkDoneProgress.type, token, { kind: 'end', message }) };

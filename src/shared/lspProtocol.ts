@@ -36,7 +36,7 @@ export interface EngineErrorData {
   reason: string;
 }
 
-/** A work-done progress report of the engine: the standard fields, and the counts behind the percentage. */
+/** A work-done progress report of the engine: the standard fields (`message` is what is being done, without the counts), and the counts behind the percentage. */
 export interface EngineProgressReport extends WorkDoneProgressReport {
   done: number;
   total: number;
