@@ -4,11 +4,8 @@
  * with `bad-settings`.
  */
 import { z } from 'zod';
-import type { ModelAccess } from '../shared/lspProtocol';
 import type { AskParams, ChatCitationParams, ChatLatestParams, ChatSelection, ChatTurnParams, HitPlaceParams } from '../shared/lspProtocol';
-import { settingsSchema } from '../shared/settings';
-import { EngineError } from './engineState';
-import { parseParams } from './requestParams';
+import { modelAccessOf, parseParams } from './requestParams';
 
 const part = z.enum(['transcript', 'comments']);
 const offset = z.number().int().nonnegative();
@@ -28,16 +25,9 @@ const latestSchema = z.object({ root: selection.root, runId: selection.runId });
 const turnSchema = z.object({ ...access, ...selection, askId: z.number().int(), question });
 const citationSchema = z.object({ ...selection, number: z.number().int().positive() });
 
-/** The model access of a request: the settings (defaults for what is missing; bad values are `bad-settings`), the key only when one is given. */
-function accessOf(params: { settings?: unknown; apiKey?: string }): ModelAccess {
-  const s = settingsSchema.safeParse(params.settings ?? {});
-  if (!s.success) throw new EngineError('bad-settings', `the settings are invalid: ${s.error.issues[0]?.path.join('.')}: ${s.error.issues[0]?.message}. Check the "markerResearch.*" settings.`);
-  return { settings: s.data, apiKey: params.apiKey || undefined };
-}
-
 export function parseAsk(raw: unknown, method: string): AskParams {
   const p = parseParams(askSchema, raw, method);
-  return { ...p, ...accessOf(p), itemId: p.itemId ?? null };
+  return { ...p, ...modelAccessOf(p), itemId: p.itemId ?? null };
 }
 
 export const parseHitPlace = (raw: unknown, method: string): HitPlaceParams => parseParams(hitPlaceSchema, raw, method);
@@ -48,7 +38,7 @@ export const parseLatest = (raw: unknown, method: string): ChatLatestParams => p
 
 export function parseTurn(raw: unknown, method: string): ChatTurnParams {
   const p = parseParams(turnSchema, raw, method);
-  return { ...p, ...accessOf(p) };
+  return { ...p, ...modelAccessOf(p) };
 }
 
 export const parseCitation = (raw: unknown, method: string): ChatCitationParams => parseParams(citationSchema, raw, method);

@@ -13,7 +13,8 @@ import { LlmError } from '../core/llm/types';
 import { condenseCorpus } from '../core/markers/condense';
 import { createMarkerEngine, promptSource } from '../core/markers/engineFactory';
 import { generateMarkers, type GenerateReport, type ItemReport, type MarkerEngine } from '../core/markers/generate';
-import { markerFileName, markersDir, readItemMarkers } from '../core/markers/store';
+import type { ItemMarkers } from '../core/markers/schema';
+import { markerFileName, markersDir, readItemMarkers, type ReadResult } from '../core/markers/store';
 import { CorpusIndex } from '../core/search/corpusIndex';
 import { CancelledError, type ProgressSink } from '../core/util/abort';
 import type { Logger } from '../core/util/log';
@@ -65,6 +66,9 @@ function describeRun(r: GenerateReport): string {
   return `markers (${r.engine}${r.model ? ` ${r.model}` : ''}): ${r.items.length} items — ${r.generated} generated, ${r.cached} cached, ${r.failed} failed; ${markers} markers, ${grounded} grounded; ${r.usage.calls} model calls${r.usage.failedCalls ? ` succeeded, ${r.usage.failedCalls} failed after their retries` : ''}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens; ${r.ms} ms`;
 }
 
+/** Marker files as last read, by item id, with the size and mtime they had then. */
+type MarkerFileCache = Map<string, { stamp: string; result: ReadResult<ItemMarkers> }>;
+
 type Listener<T> = (value: T) => void;
 
 function listeners<T>(): { add(l: Listener<T>): Disposable; fire(v: T): void } {
@@ -89,7 +93,7 @@ export class CorpusEngine implements EngineState {
   private readonly failures = new Map<string, string>();
   private running: Promise<unknown> | undefined;
   private loadSeq = 0;
-  private markerStamps: { root: string; byId: Map<string, { stamp: string; result: Awaited<ReturnType<typeof readItemMarkers>> }> } = { root: '', byId: new Map() };
+  private markerStamps: { root: string; byId: MarkerFileCache } = { root: '', byId: new Map() };
   private byId = new Map<string, CorpusItem>();
   private byIdFor: Corpus | undefined;
   /** Items of the last load of each root (only the current root is kept): unchanged items are not parsed again. */
@@ -172,7 +176,7 @@ export class CorpusEngine implements EngineState {
   async readMarkers(corpus: Corpus): Promise<void> {
     const seq = ++this.loadSeq;
     // A marker file with the same size and modification time as when it was last read is not read again.
-    const stamps = this.markerStamps.root === corpus.root ? this.markerStamps.byId : new Map<string, { stamp: string; result: Awaited<ReturnType<typeof readItemMarkers>> }>();
+    const stamps = this.markerStamps.root === corpus.root ? this.markerStamps.byId : (new Map() as MarkerFileCache);
     const read = await Promise.all(
       corpus.items.map(async (it) => {
         const file = path.join(markersDir(corpus.root), markerFileName(it.id));

@@ -14,6 +14,7 @@ import {
 } from '../shared/lspProtocol';
 import type { CorpusEngine } from './corpusEngine';
 import type { HandlerContext } from './handlerContext';
+import { modelAccessOf } from './requestParams';
 import { guarded, runWork } from './work';
 
 export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine): void {
@@ -39,7 +40,7 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
 
   connection.onRequest(generateMarkersRequest, (params, token) =>
     runWork(connection, running, { title: `Marker Research: generating markers (${params.settings.provider})`, workDoneToken: params.workDoneToken, token }, (signal, onProgress) =>
-      engine.generate(params.mode, { settings: params.settings, apiKey: params.apiKey }, signal, onProgress),
+      engine.generate(params.mode, modelAccessOf(params), signal, onProgress),
     ),
   );
 

@@ -1,5 +1,7 @@
 /** Checking the params of a request against their schema: a malformed request is refused with `bad-request`, naming what is wrong. */
 import type { z } from 'zod';
+import type { ModelAccess } from '../shared/lspProtocol';
+import { settingsSchema } from '../shared/settings';
 import { EngineError } from './engineState';
 
 /** `params` as `schema` says, or an `EngineError('bad-request')` naming the fields at fault. */
@@ -8,4 +10,11 @@ export function parseParams<T>(schema: z.ZodType<T>, params: unknown, method: st
   if (r.success) return r.data;
   const where = r.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`).join('; ');
   throw new EngineError('bad-request', `${method}: malformed request (${where})`);
+}
+
+/** The model access of a request: the settings (defaults for what is missing; bad values are `bad-settings`), the key only when one is given. */
+export function modelAccessOf(params: { settings?: unknown; apiKey?: string }): ModelAccess {
+  const s = settingsSchema.safeParse(params.settings ?? {});
+  if (!s.success) throw new EngineError('bad-settings', `the settings are invalid: ${s.error.issues[0]?.path.join('.')}: ${s.error.issues[0]?.message}. Check the "markerResearch.*" settings.`);
+  return { settings: s.data, apiKey: params.apiKey || undefined };
 }

@@ -7,16 +7,13 @@
  */
 import type { CancellationToken, ProgressToken } from 'vscode-languageserver/node';
 import { z } from 'zod';
-import type { ModelAccess } from '../shared/lspProtocol';
 import {
   discoverGoalsRequest, planResearchRequest, researchChangedNotification, researchNoticeNotification, researchStateRequest, researchStepNotification,
   resumeResearchRequest, runPlannedRequest, runResearchRequest, type GoalChoice,
 } from '../shared/lspProtocol';
-import { settingsSchema } from '../shared/settings';
-import { EngineError } from './engineState';
 import type { HandlerContext } from './handlerContext';
+import { modelAccessOf, parseParams } from './requestParams';
 import { ResearchRuns, type ResearchCall } from './researchRuns';
-import { parseParams } from './requestParams';
 import { guarded, runWork } from './work';
 
 const accessSchema = z.object({
@@ -28,13 +25,6 @@ const goalChoiceSchema: z.ZodType<GoalChoice> = z.union([z.literal('auto'), z.ob
 const goalParamsSchema = accessSchema.extend({ goal: goalChoiceSchema });
 const runParamsSchema = accessSchema.extend({ runId: z.string().min(1) });
 const stateParamsSchema = z.object({ reload: z.boolean().optional(), runId: z.string().min(1).optional() }).nullish();
-
-/** The model access of a request: the settings (defaults for what is missing; bad values are `bad-settings`), the key only when one is given. */
-function accessOf(params: { settings?: unknown; apiKey?: string }): ModelAccess {
-  const s = settingsSchema.safeParse(params.settings ?? {});
-  if (!s.success) throw new EngineError('bad-settings', `the settings are invalid: ${s.error.issues[0]?.path.join('.')}: ${s.error.issues[0]?.message}. Check the "markerResearch.*" settings.`);
-  return { settings: s.data, apiKey: params.apiKey || undefined };
-}
 
 export function registerResearchHandlers(ctx: HandlerContext): ResearchRuns {
   const { connection, state, running } = ctx;
@@ -63,7 +53,7 @@ export function registerResearchHandlers(ctx: HandlerContext): ResearchRuns {
   ): Promise<T> =>
     runWork(connection, running, { title: `Marker Research: ${title}`, workDoneToken: raw.workDoneToken, token }, async (signal, onProgress) => {
       const params = parseParams(schema, raw, method);
-      return fn(params, { access: accessOf(params), signal, onProgress });
+      return fn(params, { access: modelAccessOf(params), signal, onProgress });
     });
 
   connection.onRequest(
