@@ -498,8 +498,8 @@ async function main() {
   /** Runs a command through the command palette: F1, type `>label`, wait for the row, Enter. */
   /**
    * The content frame of a sidebar view (`selector` in it). In this headless code-server a webview view is now and
-   * then never rendered (a blank pane, or VS Code opened it collapsed): after 15 s the view is collapsed and expanded
-   * again, as a user would, which resolves it anew; the log says so.
+   * then never rendered (a blank pane, or VS Code opened it collapsed): after 15 s the view is expanded and the
+   * webviews are reloaded ("Developer: Reload Webviews"), as a user would; the log says so.
    */
   async function viewContent(selector, title) {
     try {
@@ -510,9 +510,10 @@ async function main() {
     } catch {
       const header = page.locator('.pane-header').filter({ has: page.locator('.title', { hasText: new RegExp(`^\\s*${title.replace(/[&]/g, '\\$&')}\\s*$`, 'i') }) }).first();
       const expanded = await header.getAttribute('aria-expanded').catch(() => null);
-      console.log(`     the ${title} view was not rendered (or stayed at "Loading…") within 15 s (aria-expanded=${expanded}); collapsing and expanding it`);
-      if (expanded === 'true') { await header.click().catch(() => {}); await sleep(500); }
-      await header.click().catch(() => {});
+      console.log(`     the ${title} view was not rendered (or stayed at "Loading…") within 15 s (aria-expanded=${expanded}); reloading the webviews`);
+      if (expanded !== 'true') await header.click().catch(() => {});
+      // "Developer: Reload Webviews" loads every webview's content again (a collapse and expand did not bring it back).
+      await runFromPalette('Developer: Reload Webviews').catch((e) => console.log(`     (Reload Webviews: ${firstLine(e)})`));
       return webviewWith(selector, 30_000);
     }
   }
