@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { Corpus, CorpusItem } from '../core/corpus/types';
 import { formatProblem } from '../core/corpus/types';
 import { loadCorpus, type ItemCache } from '../core/corpus/loader';
+import { PartStore } from '../core/corpus/partStore';
 import { LlmError } from '../core/llm/types';
 import { condenseCorpus } from '../core/markers/condense';
 import { createMarkerEngine, promptSource } from '../core/markers/engineFactory';
@@ -66,6 +67,13 @@ function describeRun(r: GenerateReport): string {
   return `markers (${r.engine}${r.model ? ` ${r.model}` : ''}): ${r.items.length} items — ${r.generated} generated, ${r.cached} cached, ${r.failed} failed; ${markers} markers, ${grounded} grounded; ${r.usage.calls} model calls${r.usage.failedCalls ? ` succeeded, ${r.usage.failedCalls} failed after their retries` : ''}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens; ${r.ms} ms`;
 }
 
+/**
+ * Words of parsed transcripts and comments the engine keeps in memory (about
+ * 110 MB per million words); other items are parsed again when used. A
+ * researcher's working set (the items of a run, the sidebar's page) fits.
+ */
+export const PARSED_WORDS_KEPT = 2_000_000;
+
 /** Marker files as last read, by item id, with the size and mtime they had then. */
 type MarkerFileCache = Map<string, { stamp: string; result: ReadResult<ItemMarkers> }>;
 
@@ -96,8 +104,12 @@ export class CorpusEngine implements EngineState {
   private markerStamps: { root: string; byId: MarkerFileCache } = { root: '', byId: new Map() };
   private byId = new Map<string, CorpusItem>();
   private byIdFor: Corpus | undefined;
-  /** Items of the last load of each root (only the current root is kept): unchanged items are not parsed again. */
-  private itemCache: { root: string; cache: ItemCache } | undefined;
+  /**
+   * Items of the last load of the current root, and the store of their parsed
+   * parts: unchanged items are not parsed again, and at most
+   * {@link PARSED_WORDS_KEPT} words of parsed text are held.
+   */
+  private itemCache: { root: string; cache: ItemCache; parts: PartStore } | undefined;
   private readonly loaded = listeners<Corpus>();
   private readonly markersChanged = listeners<void>();
   private readonly generatingChanged = listeners<boolean>();
@@ -155,8 +167,11 @@ export class CorpusEngine implements EngineState {
     const started = Date.now();
     this.log.info(`indexing corpus ${root}`);
     const abs = path.resolve(root);
-    if (this.itemCache?.root !== abs) this.itemCache = { root: abs, cache: new Map() };
-    const corpus = await loadCorpus(abs, { signal, onProgress, itemCache: this.itemCache.cache });
+    if (this.itemCache?.root !== abs) {
+      const parts = new PartStore(PARSED_WORDS_KEPT, (id) => this.log.warn(`corpus: the files of item ${id} changed since it was indexed; index the corpus again to use the new content.`));
+      this.itemCache = { root: abs, cache: new Map(), parts };
+    }
+    const corpus = await loadCorpus(abs, { signal, onProgress, itemCache: this.itemCache.cache, parts: this.itemCache.parts });
     this.filesParsed += corpus.stats.filesRead;
     const s = corpus.stats;
     this.log.info(`indexed ${s.items} items (${s.words} words, ${s.comments} comments) in ${Date.now() - started} ms; ${corpus.problems.length} problems, ${s.skipped} skipped`);

@@ -7,7 +7,7 @@ import { mapSpan } from '../core/corpus/spans';
 import { allMarkers } from '../core/markers/store';
 import { chunkText } from '../core/search/chunker';
 import { retrieve } from '../core/search/retrieve';
-import { sidebarStateFor } from '../shared/sidebarModel';
+import { sidebarStateOf } from '../shared/sidebarModel';
 import {
   corpusSummaryRequest, engineChangedNotification, engineStatsRequest, generateMarkersRequest, indexRequest, searchRequest, sidebarStateRequest,
   type EngineChangedParams,
@@ -15,10 +15,12 @@ import {
 import type { CorpusEngine } from './corpusEngine';
 import type { HandlerContext } from './handlerContext';
 import { modelAccessOf } from './requestParams';
+import { SidebarItems } from './sidebarItems';
 import { guarded, runWork } from './work';
 
 export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine): void {
   const { connection, running } = ctx;
+  const sidebarItems = new SidebarItems();
   const changed = (what: EngineChangedParams['what']): void => {
     const root = engine.current()?.root;
     if (root) void connection.sendNotification(engineChangedNotification, { root, what, generating: engine.generating });
@@ -46,10 +48,11 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
 
   connection.onRequest(
     sidebarStateRequest,
-    guarded(({ extras }) => {
+    guarded(async ({ extras }) => {
       const corpus = engine.current();
       if (!corpus) return null;
-      const state = sidebarStateFor(corpus, engine.markers(), { generating: engine.generating, ...(extras ?? {}) });
+      const items = await sidebarItems.of(corpus, engine.markers());
+      const state = sidebarStateOf(corpus, items, { generating: engine.generating, ...(extras ?? {}) });
       return { json: JSON.stringify(state), status: state.status, items: state.items.length, itemsWithMarkers: state.items.filter((i) => i.markers).length };
     }),
   );

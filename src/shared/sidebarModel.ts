@@ -195,33 +195,29 @@ export function markersLine(items: readonly { markers: ItemMarkersView | null; m
   return parts.join(' · ');
 }
 
-/**
- * Builds the view state from a loaded corpus and the markers read for it.
- *
- * @example
- * sidebarStateFor(corpus, new Map([['item-1', { ok: true, value: itemMarkers }]]))
- */
-export function sidebarStateFor(corpus: Corpus, markers: ReadonlyMap<string, MarkerEntry> = new Map(), extras: SidebarExtras = {}): SidebarState {
+/** One item of the view state: its facts and its markers (`entry`, as read from its marker file). */
+export function sidebarItemFor(it: CorpusItem, entry: MarkerEntry | undefined): ItemSummary {
+  return {
+    id: it.id,
+    title: it.title,
+    transcriptSegments: it.transcript ? it.transcript.segments.length : null,
+    comments: it.comments ? it.comments.comments.length : null,
+    words: it.wordCount,
+    publishedAt: typeof it.meta.published_at === 'string' && it.meta.published_at.trim() ? it.meta.published_at.trim() : null,
+    likes: metaCount(it.meta['like_count'], it.meta['likes']),
+    commentLikes: commentLikesOf(it),
+    speakers: itemSpeakers(it),
+    transcriptFile: it.transcript?.file.relPath ?? null,
+    commentsFile: it.comments?.file.relPath ?? null,
+    markers: entry?.ok ? itemMarkersView(it, entry.value) : null,
+    markersProblem: entry && !entry.ok ? entry.error : null,
+  };
+}
+
+/** The view state around items already made ({@link sidebarItemFor}, in corpus order). */
+export function sidebarStateOf(corpus: Corpus, items: ItemSummary[], extras: SidebarExtras = {}): SidebarState {
   const s = corpus.stats;
   const issues = corpus.problems.filter((p) => p.severity !== 'info').length;
-  const items = corpus.items.map((it) => {
-    const entry = markers.get(it.id);
-    return {
-      id: it.id,
-      title: it.title,
-      transcriptSegments: it.transcript ? it.transcript.segments.length : null,
-      comments: it.comments ? it.comments.comments.length : null,
-      words: it.wordCount,
-      publishedAt: typeof it.meta.published_at === 'string' && it.meta.published_at.trim() ? it.meta.published_at.trim() : null,
-      likes: metaCount(it.meta['like_count'], it.meta['likes']),
-      commentLikes: commentLikesOf(it),
-      speakers: itemSpeakers(it),
-      transcriptFile: it.transcript?.file.relPath ?? null,
-      commentsFile: it.comments?.file.relPath ?? null,
-      markers: entry?.ok ? itemMarkersView(it, entry.value) : null,
-      markersProblem: entry && !entry.ok ? entry.error : null,
-    };
-  });
   return {
     status: 'ready',
     message: `Indexed ${s.items} items · ${s.words.toLocaleString('en-US')} words · ${s.comments} comments${issues ? ` · ${issues} problem${issues > 1 ? 's' : ''}` : ''}${s.skipped ? ` · ${s.skipped} skipped` : ''}`,
@@ -231,6 +227,16 @@ export function sidebarStateFor(corpus: Corpus, markers: ReadonlyMap<string, Mar
     items,
     problems: corpus.problems.map((p) => ({ severity: p.severity, file: p.file, line: p.line === undefined ? null : p.line + 1, message: p.message })),
   };
+}
+
+/**
+ * Builds the view state from a loaded corpus and the markers read for it.
+ *
+ * @example
+ * sidebarStateFor(corpus, new Map([['item-1', { ok: true, value: itemMarkers }]]))
+ */
+export function sidebarStateFor(corpus: Corpus, markers: ReadonlyMap<string, MarkerEntry> = new Map(), extras: SidebarExtras = {}): SidebarState {
+  return sidebarStateOf(corpus, corpus.items.map((it) => sidebarItemFor(it, markers.get(it.id))), extras);
 }
 
 // ---- what the kinds mean (the legend) -----------------------------------------------------

@@ -2,44 +2,22 @@
  * Finds the items of a corpus folder and loads them. Never throws on bad input:
  * every problem is reported with file, line and reason, and the rest loads.
  */
-import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { getNodeValue } from 'jsonc-parser';
-import { countWords, lineStarts } from '../text/words';
+import { STORAGE_DIR } from '../storage/storageDir';
 import { mapLimit, throwIfAborted, type ProgressSink } from '../util/abort';
-import { parseComments } from './commentParsers';
-import { decodeText } from './decode';
+import { readOutline, writeOutline, type Outline, type OutlineEntry } from './corpusOutline';
 import { assignItemIds } from './itemIds';
-import { itemMetaSchema } from './schemas';
-import { describeError } from './limits';
-import { jsonTreeProblems, parseJsonTree, parserFailed, parseTranscript } from './transcriptParsers';
-import type {
-  CommentsFormat, CommentsPart, Corpus, CorpusItem, CorpusProblem, ItemMeta, SourceFile, TranscriptFormat, TranscriptPart,
-} from './types';
+import {
+  COMMENTS_PREFERENCE, parseItemIsolated, TRANSCRIPT_PREFERENCE, type FoundFile, type FoundItem, type LoadedItem, type PartName,
+} from './itemParse';
+import type { PartStore } from './partStore';
+import type { Corpus, CorpusItem, CorpusProblem } from './types';
 
-/** The folder where Marker Research keeps everything it writes inside a corpus. */
-export const STORAGE_DIR = '.marker-research';
-
-/** When an item has the same part in several formats, the first in this list is used. */
-export const TRANSCRIPT_PREFERENCE: readonly TranscriptFormat[] = ['json', 'vtt', 'srt', 'txt', 'md'];
-export const COMMENTS_PREFERENCE: readonly CommentsFormat[] = ['jsonl', 'json', 'csv'];
+export { STORAGE_DIR };
+export { COMMENTS_PREFERENCE, MAX_FILE_BYTES, TRANSCRIPT_PREFERENCE, type LoadedItem } from './itemParse';
 
 const MAX_DEPTH = 6;
-/** Files larger than this are not read (reported instead). */
-export const MAX_FILE_BYTES = 512 * 1024 * 1024;
-
-type PartName = 'transcript' | 'comments' | 'meta';
-
-interface FoundFile extends SourceFile {
-  part: PartName;
-  ext: string;
-}
-
-interface FoundItem {
-  id: string;
-  files: FoundFile[];
-}
 
 export interface LoadCorpusOptions {
   signal?: AbortSignal;
@@ -53,6 +31,14 @@ export interface LoadCorpusOptions {
    * (new and changed items in, vanished ones out).
    */
   itemCache?: ItemCache;
+  /**
+   * Items are held lazily: their parsed parts live in this store (a bounded
+   * share of the corpus), and an item whose files are unchanged since the
+   * persisted outline was written (`.marker-research/outline.json`) is taken
+   * from the outline without being read at all. The outline is written again
+   * when anything changed.
+   */
+  parts?: PartStore;
 }
 
 /** What {@link LoadCorpusOptions.itemCache} keeps per item: the item, its own problems, and the file stamps it was read with. */
@@ -161,6 +147,10 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
     return { root: absRoot, items: [], problems, stats: emptyStats() };
   }
   const found = await discoverItems(absRoot, problems, options.signal);
+  const parts = options.parts;
+  const outline = parts ? await readOutline(absRoot) : undefined;
+  const nextOutline: Outline = new Map();
+  let outlineChanged = false;
   let done = 0;
   options.onProgress?.({ done, total: found.length, message: `found ${found.length} items` });
   const loaded = await mapLimit(
@@ -168,19 +158,29 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
     options.concurrency ?? 8,
     async (f) => {
       const cache = options.itemCache;
-      const stamp = cache ? await itemStamp(f) : undefined;
+      const stamp = cache || parts ? await itemStamp(f) : undefined;
       const hit = stamp !== undefined ? cache?.get(f.id) : undefined;
       let r: LoadedItem;
+      let own: CorpusProblem[];
+      const known = stamp !== undefined ? outline?.get(f.id) : undefined;
       if (hit && hit.stamp === stamp) {
-        problems.push(...hit.problems);
+        own = hit.problems;
         r = { ...hit.loaded, filesRead: 0 };
       } else {
-        const own: CorpusProblem[] = [];
-        r = await loadItemIsolated(f, own);
-        problems.push(...own);
+        if (parts && known && known.stamp === stamp) {
+          own = known.problems;
+          r = fromOutline(known, f, parts, absRoot);
+        } else {
+          own = [];
+          r = await parseItemIsolated(f, own);
+          if (parts) r = heldIn(parts, r, f);
+          outlineChanged = true;
+        }
         if (cache && stamp !== undefined) cache.set(f.id, { stamp, loaded: r, problems: own });
         else cache?.delete(f.id);
       }
+      problems.push(...own);
+      if (parts && stamp !== undefined) nextOutline.set(f.id, outlineEntryOf(stamp, r, own));
       options.onProgress?.({ done: ++done, total: found.length, message: f.id });
       return r;
     },
@@ -189,6 +189,12 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
   if (options.itemCache) {
     const ids = new Set(found.map((f) => f.id));
     for (const id of options.itemCache.keys()) if (!ids.has(id)) options.itemCache.delete(id);
+  }
+  if (parts && outline && (outlineChanged || outline.size !== nextOutline.size)) {
+    parts.retain(new Set(found.map((f) => f.id)));
+    await writeOutline(absRoot, nextOutline).catch((e: Error) =>
+      problems.push({ severity: 'info', file: `${STORAGE_DIR}/outline.json`, code: 'outline-not-saved', message: `the corpus outline could not be saved (the next start reads every file again): ${e.message}` }),
+    );
   }
   const stats = emptyStats();
   const items: CorpusItem[] = [];
@@ -199,11 +205,12 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
     items.push(it.item);
     stats.items++;
     stats.words += it.item.wordCount;
-    if (it.item.transcript) stats.transcripts++;
-    if (it.item.comments) {
+    // The counts, not the parts: a lazily held item is not parsed for them.
+    if (it.counts?.transcript) stats.transcripts++;
+    if (it.counts?.commentsPart) {
       stats.commentParts++;
-      stats.comments += it.item.comments.comments.length;
-      stats.emptyComments += it.item.comments.emptyCount;
+      stats.comments += it.counts.comments;
+      stats.emptyComments += it.counts.emptyComments;
     }
   }
   problems.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? -1) - (b.line ?? -1));
@@ -214,184 +221,55 @@ function emptyStats(): Corpus['stats'] {
   return { items: 0, transcripts: 0, commentParts: 0, words: 0, comments: 0, emptyComments: 0, skipped: 0, filesRead: 0 };
 }
 
-export interface LoadedItem {
-  item?: CorpusItem;
-  skipped: number;
-  filesRead: number;
+/** A just-parsed item held lazily: its parts go to the store (kept there while they fit). */
+function heldIn(parts: PartStore, r: LoadedItem, found: FoundItem): LoadedItem {
+  if (!r.item || !r.counts) return r;
+  const { transcript, comments, ...rest } = r.item;
+  return { ...r, item: parts.item({ ...rest, hasTranscript: r.counts.transcript, hasComments: r.counts.commentsPart }, found, { transcript, comments }) };
 }
 
-function pick(files: FoundFile[], part: PartName, preference: readonly string[], itemId: string, problems: CorpusProblem[]): { use?: FoundFile; ignored: FoundFile[] } {
-  const cands = files.filter((f) => f.part === part).sort((a, b) => preference.indexOf(a.ext) - preference.indexOf(b.ext) || a.relPath.localeCompare(b.relPath));
-  const [use, ...ignored] = cands;
-  if (use && ignored.length) {
-    problems.push({
-      severity: 'info',
-      file: use.relPath,
-      code: 'duplicate-part',
-      message: `item "${itemId}" has ${cands.length} ${part} files; using ${use.relPath}, ignoring ${ignored.map((f) => f.relPath).join(', ')} (preference: ${preference.join(' > ')})`,
-    });
-  }
-  return { use, ignored };
+/** An item taken from the outline: nothing read; its parts are parsed when first used. */
+function fromOutline(entry: OutlineEntry, found: FoundItem, parts: PartStore, root: string): LoadedItem {
+  const counts = { transcript: entry.item?.transcript ?? false, commentsPart: entry.item?.comments ?? false, comments: entry.comments, emptyComments: entry.emptyComments };
+  if (!entry.item) return { skipped: entry.skipped, filesRead: 0, counts };
+  const o = entry.item;
+  const file = (relPath: string): { path: string; relPath: string } => ({ path: path.join(root, ...relPath.split('/')), relPath });
+  const item = parts.item(
+    {
+      id: o.id,
+      title: o.title,
+      meta: o.meta,
+      metaFile: o.metaFile === undefined ? undefined : file(o.metaFile),
+      ignoredFiles: o.ignoredFiles.map(file),
+      contentHash: o.contentHash,
+      wordCount: o.wordCount,
+      hasTranscript: o.transcript,
+      hasComments: o.comments,
+    },
+    found,
+  );
+  return { item, skipped: entry.skipped, filesRead: 0, counts };
 }
 
-/**
- * Versions of the parsers whose reading of a format changed (the text, speakers or times of
- * its segments): part of the content hash of items with such files. `txt`/`md`@2: speaker
- * labels and timestamps at the start of lines.
- */
-const PARSER_VERSIONS: Readonly<Record<string, string>> = { txt: 'lines@2', md: 'lines@2' };
-
-async function readSource(f: FoundFile, problems: CorpusProblem[], hash: ReturnType<typeof createHash>): Promise<string | undefined> {
-  try {
-    const st = await stat(f.path);
-    if (st.size > MAX_FILE_BYTES) {
-      problems.push({ severity: 'error', file: f.relPath, code: 'file-too-large', message: `file is ${st.size} bytes, over the ${MAX_FILE_BYTES}-byte limit; not read` });
-      return undefined;
-    }
-    const bytes = await readFile(f.path);
-    hash.update(f.relPath).update('\0').update(bytes);
-    // A parser that reads a format differently now changes the item's hash: its markers and index entries are redone.
-    const version = PARSER_VERSIONS[f.ext];
-    if (version) hash.update('\0').update(version);
-    const dec = decodeText(bytes);
-    for (const w of dec.warnings) problems.push({ severity: 'warning', file: f.relPath, code: 'encoding', message: w });
-    if (dec.text.trim() === '') {
-      problems.push({ severity: 'warning', file: f.relPath, code: 'empty-file', message: 'file is empty' });
-      return undefined;
-    }
-    return dec.text;
-  } catch (e) {
-    problems.push({ severity: 'error', file: f.relPath, code: 'unreadable-file', message: `cannot read file: ${(e as Error).message}` });
-    return undefined;
-  }
-}
-
-/**
- * Loads one item so that nothing in it can fail the whole corpus: the parsers
- * already report their own failures per file; anything else that throws here
- * leaves the item out with an error naming its files.
- */
-async function loadItemIsolated(found: FoundItem, problems: CorpusProblem[]): Promise<LoadedItem> {
-  const own: CorpusProblem[] = [];
-  try {
-    const r = await loadItem(found, own);
-    problems.push(...own);
-    return r;
-  } catch (e) {
-    problems.push(...own);
-    const files = found.files.map((f) => f.relPath);
-    problems.push({ severity: 'error', file: files[0] ?? found.id, code: 'item-failed', message: `item "${found.id}" left out: ${describeError(e)} (files: ${files.join(', ')})` });
-    return { skipped: 1, filesRead: 0 };
-  }
-}
-
-/**
- * The normalised text is held once: each unit's text becomes a slice of the
- * joined part text (V8 keeps a slice as a reference into it), so the parsed
- * strings — and the raw file text they may still point into — can be freed.
- */
-function keepTextOnce(joined: string, units: { text: string; offset: number }[]): void {
-  for (const u of units) u.text = joined.slice(u.offset, u.offset + u.text.length);
-}
-
-async function loadItem(found: FoundItem, problems: CorpusProblem[]): Promise<LoadedItem> {
-  const hash = createHash('sha256');
-  const t = pick(found.files, 'transcript', TRANSCRIPT_PREFERENCE, found.id, problems);
-  const c = pick(found.files, 'comments', COMMENTS_PREFERENCE, found.id, problems);
-  const m = pick(found.files, 'meta', ['json'], found.id, problems);
-  let skipped = 0;
-  let filesRead = 0;
-  let meta: ItemMeta = {};
-  let transcriptTitle: string | undefined;
-
-  if (m.use) {
-    const text = await readSource(m.use, problems, hash);
-    filesRead++;
-    if (text !== undefined) {
-      let parsed: ReturnType<typeof itemMetaSchema.safeParse> | undefined;
-      try {
-        const tree = parseJsonTree(text);
-        problems.push(...jsonTreeProblems(tree, lineStarts(text), m.use.relPath));
-        parsed = tree.root && !tree.errors.length ? itemMetaSchema.safeParse(getNodeValue(tree.root)) : undefined;
-      } catch (e) {
-        problems.push(parserFailed(m.use.relPath, e));
-      }
-      if (parsed?.success) {
-        meta = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== null)) as ItemMeta;
-      } else if (parsed) {
-        const issue = parsed.error.issues[0];
-        problems.push({ severity: 'warning', file: m.use.relPath, line: 0, code: 'invalid-meta', message: `metadata ignored: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}` });
-      }
-      if (!parsed?.success) skipped++;
-    }
-  }
-
-  let transcript: TranscriptPart | undefined;
-  if (t.use) {
-    const text = await readSource(t.use, problems, hash);
-    filesRead++;
-    if (text !== undefined) {
-      const format = t.use.ext as TranscriptFormat;
-      const parsed = parseTranscript(text, format, t.use.relPath);
-      problems.push(...parsed.problems);
-      skipped += parsed.skipped;
-      transcriptTitle = parsed.title;
-      let offset = 0;
-      const segments = parsed.segments.map((s, i) => {
-        const seg = { ...s, index: s.index ?? i, offset };
-        offset += s.text.length + 1;
-        return seg;
-      });
-      const joined = segments.map((s) => s.text).join('\n');
-      keepTextOnce(joined, segments);
-      if (segments.length) {
-        transcript = { kind: 'transcript', file: t.use, format, segments, text: joined, wordCount: countWords(joined) };
-      } else if (!parsed.problems.length) {
-        problems.push({ severity: 'warning', file: t.use.relPath, code: 'no-text', message: 'transcript has no text' });
-      }
-    } else skipped++;
-  }
-
-  let comments: CommentsPart | undefined;
-  if (c.use) {
-    const text = await readSource(c.use, problems, hash);
-    filesRead++;
-    if (text !== undefined) {
-      const format = c.use.ext as CommentsFormat;
-      const parsed = parseComments(text, format, c.use.relPath);
-      problems.push(...parsed.problems);
-      skipped += parsed.skipped;
-      let offset = 0;
-      let emptyCount = 0;
-      const records = parsed.comments.map((r, index) => {
-        const empty = r.text.trim() === '';
-        if (empty) emptyCount++;
-        const rec = { ...r, index, offset };
-        if (!empty) offset += r.text.length + 1;
-        return rec;
-      });
-      const joined = records.filter((r) => r.text.trim() !== '').map((r) => r.text).join('\n');
-      keepTextOnce(joined, records.filter((r) => r.text.trim() !== ''));
-      comments = { kind: 'comments', file: c.use, format, comments: records, text: joined, wordCount: countWords(joined), emptyCount };
-    } else skipped++;
-  }
-
-  if (!transcript && !comments) {
-    const f = t.use ?? c.use ?? m.use!;
-    problems.push({ severity: 'warning', file: f.relPath, code: 'item-empty', message: `item "${found.id}" has no readable transcript or comments; left out` });
-    return { skipped, filesRead };
-  }
-  const title = (typeof meta.title === 'string' && meta.title.trim()) || transcriptTitle || found.id;
-  const item: CorpusItem = {
-    id: found.id,
-    title,
-    meta,
-    metaFile: m.use ? { path: m.use.path, relPath: m.use.relPath } : undefined,
-    transcript,
-    comments,
-    ignoredFiles: [...t.ignored, ...c.ignored, ...m.ignored].map((f) => ({ path: f.path, relPath: f.relPath })),
-    contentHash: hash.digest('hex'),
-    wordCount: (transcript?.wordCount ?? 0) + (comments?.wordCount ?? 0),
+/** What the outline keeps of a loaded item (read from its fields and counts, never from its parts). */
+function outlineEntryOf(stamp: string, r: LoadedItem, problems: CorpusProblem[]): OutlineEntry {
+  const it = r.item;
+  return {
+    stamp,
+    item: it && {
+      id: it.id,
+      title: it.title,
+      meta: it.meta,
+      ...(it.metaFile ? { metaFile: it.metaFile.relPath } : {}),
+      ignoredFiles: it.ignoredFiles.map((f) => f.relPath),
+      contentHash: it.contentHash,
+      wordCount: it.wordCount,
+      transcript: r.counts?.transcript ?? false,
+      comments: r.counts?.commentsPart ?? false,
+    },
+    problems,
+    skipped: r.skipped,
+    comments: r.counts?.comments ?? 0,
+    emptyComments: r.counts?.emptyComments ?? 0,
   };
-  return { item, skipped, filesRead };
 }

@@ -17,7 +17,7 @@
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import { STORAGE_DIR } from '../corpus/loader';
+import { STORAGE_DIR } from './storageDir';
 
 /** A state path that is not a real file / folder under the real corpus folder. */
 export class UnsafeStatePathError extends Error {
