@@ -8,7 +8,7 @@
  */
 // The one value of core: the pure location formatter (host side only; tree-shaken out of the webview bundle).
 import { locationLabel } from '../core/corpus/locationLabel';
-import type { Corpus, CorpusItem } from '../core/corpus/types';
+import { factsOf, type Corpus, type CorpusItem } from '../core/corpus/types';
 import type { EngineName, ItemMarkers, Marker } from '../core/markers/schema';
 import type { Goal, Plan, RequestLogEntry, RunManifest, StepResult } from '../core/research/schema';
 import { foldText } from './textFold';
@@ -142,18 +142,6 @@ export function itemMarkersView(item: CorpusItem, m: ItemMarkers): ItemMarkersVi
   };
 }
 
-/** The distinct transcript speakers of an item, in order of appearance, at most {@link ITEM_SPEAKERS_MAX}. */
-export function itemSpeakers(item: CorpusItem): string[] {
-  const seen = new Set<string>();
-  for (const seg of item.transcript?.segments ?? []) {
-    const sp = seg.speaker?.trim();
-    if (!sp || seen.has(sp)) continue;
-    seen.add(sp);
-    if (seen.size >= ITEM_SPEAKERS_MAX) break;
-  }
-  return [...seen];
-}
-
 /** A non-negative count from metadata (`like_count: 1674`, `likes: "12"`), or null. */
 function metaCount(...values: unknown[]): number | null {
   for (const v of values) {
@@ -161,13 +149,6 @@ function metaCount(...values: unknown[]): number | null {
     if (Number.isFinite(n) && n >= 0) return n;
   }
   return null;
-}
-
-/** Likes of an item's comments added up, or null when none has a like count. */
-function commentLikesOf(item: CorpusItem): number | null {
-  let sum: number | null = null;
-  for (const c of item.comments?.comments ?? []) if (typeof c.likes === 'number') sum = (sum ?? 0) + c.likes;
-  return sum;
 }
 
 export interface SidebarExtras {
@@ -197,18 +178,20 @@ export function markersLine(items: readonly { markers: ItemMarkersView | null; m
 
 /** One item of the view state: its facts and its markers (`entry`, as read from its marker file). */
 export function sidebarItemFor(it: CorpusItem, entry: MarkerEntry | undefined): ItemSummary {
+  // The item's facts: its parts are not read (nor parsed again, for a lazily held item) unless its markers need them.
+  const facts = it.facts ?? factsOf(it.transcript, it.comments);
   return {
     id: it.id,
     title: it.title,
-    transcriptSegments: it.transcript ? it.transcript.segments.length : null,
-    comments: it.comments ? it.comments.comments.length : null,
+    transcriptSegments: facts.segments,
+    comments: facts.comments,
     words: it.wordCount,
     publishedAt: typeof it.meta.published_at === 'string' && it.meta.published_at.trim() ? it.meta.published_at.trim() : null,
     likes: metaCount(it.meta['like_count'], it.meta['likes']),
-    commentLikes: commentLikesOf(it),
-    speakers: itemSpeakers(it),
-    transcriptFile: it.transcript?.file.relPath ?? null,
-    commentsFile: it.comments?.file.relPath ?? null,
+    commentLikes: facts.commentLikes,
+    speakers: facts.speakers.slice(0, ITEM_SPEAKERS_MAX),
+    transcriptFile: facts.transcriptFile,
+    commentsFile: facts.commentsFile,
     markers: entry?.ok ? itemMarkersView(it, entry.value) : null,
     markersProblem: entry && !entry.ok ? entry.error : null,
   };

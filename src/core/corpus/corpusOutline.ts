@@ -17,7 +17,7 @@ import { PARSER_VERSIONS } from './itemParse';
 import type { CorpusProblem } from './types';
 
 /** Bumped when what an outline entry holds, or how an item is parsed, changes. */
-const OUTLINE_FORMAT = 1;
+const OUTLINE_FORMAT = 2;
 
 /** The outline's version: its format and the parsers' versions (an outline made by other parsers is not used). */
 export const OUTLINE_VERSION = createHash('sha256')
@@ -45,6 +45,14 @@ const outlineItemSchema = z.object({
   wordCount: z.number().int().nonnegative(),
   transcript: z.boolean(),
   comments: z.boolean(),
+  facts: z.object({
+    segments: z.number().int().nonnegative().nullable(),
+    comments: z.number().int().nonnegative().nullable(),
+    speakers: z.array(z.string()),
+    commentLikes: z.number().nullable(),
+    transcriptFile: z.string().nullable(),
+    commentsFile: z.string().nullable(),
+  }),
 });
 
 const outlineEntrySchema = z.object({

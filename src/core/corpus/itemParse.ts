@@ -15,7 +15,7 @@ import { decodeText } from './decode';
 import { describeError } from './limits';
 import { itemMetaSchema } from './schemas';
 import { jsonTreeProblems, parseJsonTree, parserFailed, parseTranscript } from './transcriptParsers';
-import type { CommentsFormat, CommentsPart, CorpusItem, CorpusProblem, ItemMeta, SourceFile, TranscriptFormat, TranscriptPart } from './types';
+import { factsOf, type CommentsFormat, type CommentsPart, type CorpusItem, type CorpusProblem, type ItemMeta, type SourceFile, type TranscriptFormat, type TranscriptPart } from './types';
 
 /** When an item has the same part in several formats, the first in this list is used. */
 export const TRANSCRIPT_PREFERENCE: readonly TranscriptFormat[] = ['json', 'vtt', 'srt', 'txt', 'md'];
@@ -259,6 +259,7 @@ function buildItem(found: FoundItem, choice: ItemChoice, reads: ReadonlyMap<Foun
     ignoredFiles: choice.ignored.map((f) => ({ path: f.path, relPath: f.relPath })),
     contentHash: hash.digest('hex'),
     wordCount: (transcript?.wordCount ?? 0) + (comments?.wordCount ?? 0),
+    facts: factsOf(transcript, comments),
   };
   return { item, skipped, filesRead, counts: { transcript: !!transcript, commentsPart: !!comments, comments: comments?.comments.length ?? 0, emptyComments: comments?.emptyCount ?? 0 } };
 }

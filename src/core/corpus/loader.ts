@@ -12,7 +12,7 @@ import {
   COMMENTS_PREFERENCE, parseItemIsolated, TRANSCRIPT_PREFERENCE, type FoundFile, type FoundItem, type LoadedItem, type PartName,
 } from './itemParse';
 import type { PartStore } from './partStore';
-import type { Corpus, CorpusItem, CorpusProblem } from './types';
+import { factsOf, type Corpus, type CorpusItem, type CorpusProblem } from './types';
 
 export { STORAGE_DIR };
 export { COMMENTS_PREFERENCE, MAX_FILE_BYTES, TRANSCRIPT_PREFERENCE, type LoadedItem } from './itemParse';
@@ -243,6 +243,7 @@ function fromOutline(entry: OutlineEntry, found: FoundItem, parts: PartStore, ro
       ignoredFiles: o.ignoredFiles.map(file),
       contentHash: o.contentHash,
       wordCount: o.wordCount,
+      facts: o.facts,
       hasTranscript: o.transcript,
       hasComments: o.comments,
     },
@@ -266,6 +267,7 @@ function outlineEntryOf(stamp: string, r: LoadedItem, problems: CorpusProblem[])
       wordCount: it.wordCount,
       transcript: r.counts?.transcript ?? false,
       comments: r.counts?.commentsPart ?? false,
+      facts: it.facts ?? factsOf(it.transcript, it.comments),
     },
     problems,
     skipped: r.skipped,

@@ -86,6 +86,27 @@ export interface ItemMeta {
   [key: string]: unknown;
 }
 
+/** Distinct speakers an item's facts keep. */
+export const ITEM_FACT_SPEAKERS = 30;
+
+/**
+ * What the views show of an item's parts without needing their text: read at
+ * parse time and kept with the item when its parsed parts are not (lazily
+ * held items), so listing items parses nothing.
+ */
+export interface ItemFacts {
+  /** Transcript segments, null without a transcript. */
+  segments: number | null;
+  /** Comment records (empty ones included), null without comments. */
+  comments: number | null;
+  /** Distinct transcript speakers in order of appearance, at most {@link ITEM_FACT_SPEAKERS}. */
+  speakers: string[];
+  /** Likes of the comments added up, null when none has a like count. */
+  commentLikes: number | null;
+  transcriptFile: string | null;
+  commentsFile: string | null;
+}
+
 /** One content item (a video, podcast episode or meeting). */
 export interface CorpusItem {
   id: string;
@@ -99,6 +120,8 @@ export interface CorpusItem {
   /** sha256 over the bytes of every file of the item, for incremental work. */
   contentHash: string;
   wordCount: number;
+  /** Set by the loader; computed from the parts where absent ({@link ItemFacts}). */
+  facts?: ItemFacts;
 }
 
 export type ProblemSeverity = 'error' | 'warning' | 'info';
@@ -133,6 +156,27 @@ export interface Corpus {
   items: CorpusItem[];
   problems: CorpusProblem[];
   stats: CorpusStats;
+}
+
+/** The facts of an item, from its parts. */
+export function factsOf(transcript: TranscriptPart | undefined, comments: CommentsPart | undefined): ItemFacts {
+  const speakers = new Set<string>();
+  for (const seg of transcript?.segments ?? []) {
+    const sp = seg.speaker?.trim();
+    if (!sp || speakers.has(sp)) continue;
+    speakers.add(sp);
+    if (speakers.size >= ITEM_FACT_SPEAKERS) break;
+  }
+  let likes: number | null = null;
+  for (const c of comments?.comments ?? []) if (typeof c.likes === 'number') likes = (likes ?? 0) + c.likes;
+  return {
+    segments: transcript ? transcript.segments.length : null,
+    comments: comments ? comments.comments.length : null,
+    speakers: [...speakers],
+    commentLikes: likes,
+    transcriptFile: transcript?.file.relPath ?? null,
+    commentsFile: comments?.file.relPath ?? null,
+  };
 }
 
 /** Formats a problem as `file:line:col: severity: message` (1-based line and column). */
