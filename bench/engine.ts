@@ -113,7 +113,8 @@ async function peakRssOf(pid: number): Promise<number> {
 
 /** Forks the engine as the language client does (IPC) and initialises it. */
 async function startEngine(): Promise<{ child: ChildProcess; conn: MessageConnection }> {
-  const child = fork(SERVER, ['--node-ipc', `--clientProcessId=${process.pid}`], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  // execArgv: [] — the language client starts the engine with node's defaults, not with this phase's flags (tsx, an 8 GB heap).
+  const child = fork(SERVER, ['--node-ipc', `--clientProcessId=${process.pid}`], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] });
   const conn = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
   conn.onNotification('markerResearch/log', () => undefined);
   conn.onNotification('markerResearch/engineChanged', () => undefined);
