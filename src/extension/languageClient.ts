@@ -16,6 +16,7 @@ import {
 } from 'vscode-languageclient/node';
 import { CancelledError, type ProgressUpdate } from '../core/util/abort';
 import { cancelAllNotification, ENGINE_ERROR_CODE, engineLogNotification, type EngineErrorData, type EngineProgressReport } from '../shared/lspProtocol';
+import { noteLoopEvent } from './eventLoopStats';
 import { withCancellableProgress } from './runningWork';
 
 /** The reason of a request the engine never answered because it stopped (and was restarted). */
@@ -164,6 +165,7 @@ export class CorpusLanguageClient implements vscode.Disposable {
       void this.start().then(() => {
         this.subs.push(
           this.client.onNotification(type, (params: P) => {
+            noteLoopEvent(type.method);
             for (const l of [...set]) {
               try {
                 l(params);

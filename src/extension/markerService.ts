@@ -13,6 +13,7 @@ import {
 } from '../shared/lspProtocol';
 import type { ItemSummary, SidebarState } from '../shared/webviewProtocol';
 import type { ApiKeyStore } from './apiKeyStore';
+import { noteLoopEvent } from './eventLoopStats';
 import { EngineRequestError, type CorpusLanguageClient } from './languageClient';
 import type { SettingsService } from './settings';
 
@@ -101,10 +102,14 @@ export class MarkerService implements vscode.Disposable {
     const fetching = (async () => {
       do {
         this.stale = false;
+        const asked = Date.now();
         const state = await this.client.request(sidebarStateRequest, { extras: this.generatingNow ? { generating: true, markersMessage: 'Generating markers…' } : {} });
+        noteLoopEvent(`sidebar state: ${state?.json.length ?? 0} chars, asked ${Date.now() - asked} ms before`);
         this.serialized = state ?? undefined;
       } while (this.stale);
+      const fired = Date.now();
       this.changed.fire();
+      noteLoopEvent(`sidebar state: views told in ${Date.now() - fired} ms`);
       return this.serialized;
     })();
     this.fetching = fetching;

@@ -263,6 +263,13 @@ export type CorpusHostToWebview =
   | { type: 'state'; state: SidebarState }
   /** The whole state as the engine serialised it: parsed in the webview, never on the extension host. */
   | { type: 'stateJson'; json: string }
+  /**
+   * A large serialised state in pieces (`index` of `count`, in order), posted
+   * one per turn of the host's event loop: one post of megabytes would hold the
+   * extension host for hundreds of milliseconds. The view joins the pieces of
+   * the latest `seq` and renders when all are there.
+   */
+  | { type: 'stateJsonPiece'; seq: number; index: number; count: number; json: string }
   /** Work on the corpus started: the status line says so; the rest of the view stays as it is. */
   | { type: 'loading'; message: string }
   | { type: 'progress'; message: string; done: number; total: number }

@@ -110,6 +110,9 @@ function renderProblem(p: ProblemSummary, index: number): HTMLLIElement {
   return li;
 }
 
+/** The pieces of a state posted in pieces, while they arrive. */
+let pieces: { seq: number; parts: string[]; got: number } | undefined;
+
 /** The state last shown (a `loading` message keeps the rest of it). */
 let lastState: SidebarState | undefined;
 
@@ -156,8 +159,21 @@ window.addEventListener('message', (event: MessageEvent<CorpusHostToWebview>) =>
       render(msg.state);
       break;
     case 'stateJson':
+      pieces = undefined;
       render(JSON.parse(msg.json) as SidebarState);
       break;
+    case 'stateJsonPiece': {
+      // A newer state's pieces replace an older one's; the state renders when its last piece is in.
+      if (!pieces || pieces.seq !== msg.seq) pieces = { seq: msg.seq, parts: new Array<string>(msg.count), got: 0 };
+      if (pieces.parts[msg.index] === undefined) pieces.got++;
+      pieces.parts[msg.index] = msg.json;
+      if (pieces.got === msg.count) {
+        const json = pieces.parts.join('');
+        pieces = undefined;
+        render(JSON.parse(json) as SidebarState);
+      }
+      break;
+    }
     case 'loading':
       render({ ...(lastState ?? { markersMessage: null, generating: false, corpusRoot: null, items: [], problems: [] }), status: 'loading', message: msg.message });
       break;
