@@ -1,8 +1,9 @@
 /**
  * The search index of a corpus: BM25 ({@link PostingsIndex}) over chunks of
  * transcripts and over comments, with filters, persisted under
- * `<corpus>/.marker-research/index/` (`manifest.json`: the chunks and items;
- * `postings.bin`: the postings) and updated incrementally by item content hash.
+ * `<corpus>/.marker-research/index/` (`manifest.json`: the items and the
+ * chunks, as rows; `postings.bin`: the postings) and updated incrementally by
+ * item content hash.
  */
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { writeFileAtomic } from '../storage/atomic';
 import { readStateFile } from '../storage/safePath';
 import { throwIfAborted, type ProgressSink } from '../util/abort';
 import { chunkItem, chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOptions } from './chunker';
+import { fromRows, toRows, type ChunkRows } from './chunkRows';
 import { PostingsIndex, type PostingsOptions, type QueryTerm } from './postings';
 import { tokenize, tokenizeQuery } from './tokenize';
 
@@ -62,7 +64,7 @@ interface Manifest {
   /** The checksum in the header of the postings file saved with this manifest: a manifest is only ever read with its own postings. */
   postings: string;
   items: Record<string, { hash: string; ids: number[] }>;
-  chunks: [number, Chunk][];
+  chunks: ChunkRows;
 }
 
 export interface OpenReport {
@@ -184,7 +186,7 @@ export class CorpusIndex {
     const index = new CorpusIndex(options, postings);
     try {
       index.nextId = manifest.nextId;
-      for (const [id, c] of manifest.chunks) index.chunks.set(id, c);
+      for (const [id, c] of fromRows(manifest.chunks)) index.chunks.set(id, c);
       for (const [id, v] of Object.entries(manifest.items)) index.byItem.set(id, v);
     } catch {
       return undefined; // a manifest of the right version but the wrong shape
@@ -204,7 +206,7 @@ export class CorpusIndex {
       nextId: this.nextId,
       postings: checksum,
       items: Object.fromEntries(this.byItem),
-      chunks: [...this.chunks],
+      chunks: toRows(this.chunks),
     };
     // The postings first: a manifest names the postings saved with it, so a save cut off between the two is seen at the next load.
     await writeFileAtomic(path.join(dir, POSTINGS_FILE), parts);
