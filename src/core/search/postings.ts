@@ -309,7 +309,7 @@ export class PostingsIndex {
       for (let f = 0; f < F; f++) {
         const matching = this.liveFrequency(t, f);
         if (matching === 0) continue;
-        // MiniSearch's calcBM25Score, operation for operation, so that the sums agree to the last bit.
+        // MiniSearch's calcBM25Score and weighting, operation for operation: given the same average, the same bits.
         const idf = Math.log(1 + (this.liveCount - matching + 0.5) / (matching + 0.5));
         const weight = boost * this.options.boosts[f]!;
         const avgLength = this.lengthSums[f]! / this.liveCount;
