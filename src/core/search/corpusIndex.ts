@@ -1,26 +1,29 @@
 /**
- * The search index of a corpus: minisearch (BM25) over chunks of transcripts
- * and over comments, with filters, persisted under `<corpus>/.marker-research/index/`
- * and updated incrementally by item content hash.
+ * The search index of a corpus: BM25 ({@link PostingsIndex}) over chunks of
+ * transcripts and over comments, with filters, persisted under
+ * `<corpus>/.marker-research/index/` (`manifest.json`: the items and the
+ * chunks, as rows; `postings.bin`: the postings) and updated incrementally by
+ * item content hash.
  */
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import * as path from 'node:path';
-import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { STORAGE_DIR } from '../corpus/loader';
 import type { Corpus, CorpusItem, PartKind } from '../corpus/types';
 import { writeFileAtomic } from '../storage/atomic';
 import { readStateFile } from '../storage/safePath';
 import { throwIfAborted, type ProgressSink } from '../util/abort';
 import { chunkItem, chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOptions } from './chunker';
+import { fromRows, toRows, type ChunkRows } from './chunkRows';
+import { PostingsIndex, type PostingsOptions, type QueryTerm } from './postings';
 import { tokenize, tokenizeQuery } from './tokenize';
 
 /** Bumped whenever tokenisation, chunking or the stored format changes. */
-export const INDEX_FORMAT_VERSION = 5;
+export const INDEX_FORMAT_VERSION = 6;
 
 export interface IndexOptions {
   chunk: ChunkOptions;
-  /** BM25 parameters passed to minisearch. */
+  /** BM25+ parameters of the postings index. */
   bm25: { k: number; b: number; d: number };
 }
 
@@ -54,19 +57,14 @@ export interface SearchHit {
   terms: string[];
 }
 
-interface Doc {
-  id: number;
-  text: string;
-  title: string;
-  speaker: string;
-}
-
 interface Manifest {
   version: number;
   optionsKey: string;
   nextId: number;
+  /** The checksum in the header of the postings file saved with this manifest: a manifest is only ever read with its own postings. */
+  postings: string;
   items: Record<string, { hash: string; ids: number[] }>;
-  chunks: [number, Chunk][];
+  chunks: ChunkRows;
 }
 
 export interface OpenReport {
@@ -77,22 +75,21 @@ export interface OpenReport {
   ms: number;
 }
 
-function msOptions(opts: IndexOptions): Options<Doc> {
-  return {
-    fields: ['text', 'title', 'speaker'],
-    storeFields: [],
-    tokenize: (text) => tokenize(text),
-    processTerm: (t) => t,
-    searchOptions: { tokenize: (q) => tokenizeQuery(q), processTerm: (t) => t, boost: { text: 1, title: 0.3, speaker: 0.3 }, bm25: opts.bm25 },
-    autoVacuum: { minDirtCount: 200, minDirtFactor: 0.2 },
-  };
+/**
+ * The fields of a chunk: its text, its item's title (with the item id's
+ * words), its speakers. The title and speakers count a little under a third of the text.
+ */
+const FIELDS = ['text', 'title', 'speaker'] as const;
+const FIELD = { text: 0, title: 1, speaker: 2 } as const;
+
+function postingsOptions(opts: IndexOptions): PostingsOptions {
+  return { fields: FIELDS, boosts: [1, 0.3, 0.3], bm25: opts.bm25 };
 }
 
 function optionsKey(opts: IndexOptions): string {
   return createHash('sha256').update(JSON.stringify({ v: INDEX_FORMAT_VERSION, chunk: opts.chunk })).digest('hex').slice(0, 16);
 }
 
-/** Where the index of the corpus at `root` lives. */
 /** A function that yields to the event loop (setImmediate) once at least `sliceMs` passed since the last turn. */
 function yielder(sliceMs = 20): () => Promise<void> {
   let last = Date.now();
@@ -103,80 +100,18 @@ function yielder(sliceMs = 20): () => Promise<void> {
   };
 }
 
+/** Where the index of the corpus at `root` lives. */
 export function indexDir(root: string): string {
   return path.join(root, STORAGE_DIR, 'index');
 }
 
-/**
- * minisearch keeps document frequencies in its (protected) term index but has
- * no public accessor; reading them through a subclass view avoids a full search
- * per term. minisearch is pinned to 7.2.x in package.json for this.
- */
-/** The index file: a header line (MiniSearch's serialised fields but its terms), then one line per term `[term, {fieldId: {docId: freq}}]`. */
-const INDEX_FILE = 'minisearch.jsonl';
-/** Lines are written in batches of about this many characters. */
-const WRITE_BATCH_CHARS = 1 << 20;
-
-class MiniSearchInternals extends MiniSearch<Doc> {
-  /**
-   * The index as lines, in batches: what `toJSON` holds at once (a second copy of
-   * every posting) is built and dropped one term at a time.
-   */
-  static *lines(ms: MiniSearch<Doc>): Generator<string> {
-    const self = ms as unknown as MiniSearchInternals;
-    const header = {
-      documentCount: self._documentCount,
-      nextId: self._nextId,
-      documentIds: Object.fromEntries(self._documentIds),
-      fieldIds: self._fieldIds,
-      fieldLength: Object.fromEntries(self._fieldLength),
-      averageFieldLength: self._avgFieldLength,
-      storedFields: Object.fromEntries(self._storedFields),
-      dirtCount: self._dirtCount,
-      serializationVersion: 2,
-    };
-    let batch = `${JSON.stringify(header)}\n`;
-    for (const [term, fieldIndex] of self._index) {
-      const data: Record<number, Record<number, number>> = {};
-      for (const [fieldId, freqs] of fieldIndex) data[fieldId] = Object.fromEntries(freqs);
-      batch += `${JSON.stringify([term, data])}\n`;
-      if (batch.length >= WRITE_BATCH_CHARS) {
-        yield batch;
-        batch = '';
-      }
-    }
-    if (batch) yield batch;
-  }
-
-  /** Reads what {@link lines} wrote: the terms are parsed one line at a time as MiniSearch takes them in. */
-  static fromLines(text: string, options: Options<Doc>): MiniSearch<Doc> {
-    const first = text.indexOf('\n');
-    if (first < 0) throw new Error('index file has no header line');
-    const header = JSON.parse(text.slice(0, first)) as Record<string, unknown>;
-    function* terms(): Generator<[string, Record<string, Record<string, number>>]> {
-      let at = first + 1;
-      while (at < text.length) {
-        let end = text.indexOf('\n', at);
-        if (end < 0) end = text.length;
-        if (end > at) yield JSON.parse(text.slice(at, end)) as [string, Record<string, Record<string, number>>];
-        at = end + 1;
-      }
-    }
-    // loadJS iterates `index` once with for…of: a generator keeps one term's objects alive at a time.
-    return MiniSearch.loadJS<Doc>({ ...header, index: terms() } as unknown as Parameters<typeof MiniSearch.loadJS<Doc>>[0], options);
-  }
-
-  static documentFrequency(ms: MiniSearch<Doc>, term: string, field: string): number {
-    const self = ms as unknown as MiniSearchInternals;
-    const fieldId = self._fieldIds[field];
-    const data = self._index.get(term);
-    if (fieldId === undefined || !data) return 0;
-    return data.get(fieldId)?.size ?? 0;
-  }
-}
+/** The postings file (see {@link PostingsIndex.serialize}). */
+const POSTINGS_FILE = 'postings.bin';
+/** Index files of earlier formats, removed on save: MiniSearch's JSON lines (format 5) and single JSON (format 4 and before). */
+const OLD_FILES = ['minisearch.jsonl', 'minisearch.json'];
 
 export class CorpusIndex {
-  private readonly ms: MiniSearch<Doc>;
+  private readonly postings: PostingsIndex;
   private readonly chunks = new Map<number, Chunk>();
   private readonly byItem = new Map<string, { hash: string; ids: number[] }>();
   private readonly itemMap = new Map<string, CorpusItem>();
@@ -184,8 +119,8 @@ export class CorpusIndex {
   private readonly recent = new Map<string, SearchHit[]>();
   private nextId = 0;
 
-  private constructor(readonly options: IndexOptions, ms?: MiniSearch<Doc>) {
-    this.ms = ms ?? new MiniSearch<Doc>(msOptions(options));
+  private constructor(readonly options: IndexOptions, postings?: PostingsIndex) {
+    this.postings = postings ?? new PostingsIndex(postingsOptions(options));
   }
 
   /** Builds an index of every item of `corpus` in memory. */
@@ -195,7 +130,7 @@ export class CorpusIndex {
     return index;
   }
 
-  /** Indexes every item of `corpus`, one step per item. */
+  /** Indexes every item of `corpus`, one step per item, then seals the postings (compact and fastest to search: a build leaves a large delta). */
   private *addSteps(corpus: Corpus, signal?: AbortSignal, onProgress?: ProgressSink): Generator<void> {
     for (const [i, item] of corpus.items.entries()) {
       throwIfAborted(signal);
@@ -203,6 +138,7 @@ export class CorpusIndex {
       onProgress?.({ done: i + 1, total: corpus.items.length, message: item.id });
       yield;
     }
+    this.postings.seal();
   }
 
   /**
@@ -222,34 +158,60 @@ export class CorpusIndex {
     return { index: loaded, report: { mode: reindexed.length || removed.length ? 'updated' : 'loaded', reindexed, removed, ms: Date.now() - started } };
   }
 
-  /** Loads a persisted index; undefined when none is there or it was made with other options. */
+  /**
+   * Loads a persisted index; undefined when none is there, it was made with
+   * other options or an older format, or its files are damaged, truncated or
+   * not saved together. Other errors (an unsafe state path) are thrown.
+   */
   static async load(root: string, options: IndexOptions = DEFAULT_INDEX_OPTIONS): Promise<CorpusIndex | undefined> {
     const dir = indexDir(root);
-    const manifest = JSON.parse(await readStateFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
-    if (manifest.version !== INDEX_FORMAT_VERSION || manifest.optionsKey !== optionsKey(options)) return undefined;
-    const ms = MiniSearchInternals.fromLines(await readStateFile(path.join(dir, INDEX_FILE), 'utf8'), msOptions(options));
-    const index = new CorpusIndex(options, ms);
-    index.nextId = manifest.nextId;
-    for (const [id, c] of manifest.chunks) index.chunks.set(id, c);
-    for (const [id, v] of Object.entries(manifest.items)) index.byItem.set(id, v);
+    const read = async <T>(file: string, parse: (bytes: Buffer) => T): Promise<T | undefined> => {
+      let bytes: Buffer;
+      try {
+        bytes = await readStateFile(path.join(dir, file));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw e;
+      }
+      try {
+        return parse(bytes);
+      } catch {
+        return undefined;
+      }
+    };
+    const manifest = await read('manifest.json', (b) => JSON.parse(b.toString('utf8')) as Manifest);
+    if (manifest?.version !== INDEX_FORMAT_VERSION || manifest.optionsKey !== optionsKey(options) || typeof manifest.postings !== 'string') return undefined;
+    const postings = await read(POSTINGS_FILE, (b) => PostingsIndex.fromBytes(b, postingsOptions(options), manifest.postings));
+    if (!postings) return undefined;
+    const index = new CorpusIndex(options, postings);
+    try {
+      index.nextId = manifest.nextId;
+      for (const [id, c] of fromRows(manifest.chunks)) index.chunks.set(id, c);
+      for (const [id, v] of Object.entries(manifest.items)) index.byItem.set(id, v);
+    } catch {
+      return undefined; // a manifest of the right version but the wrong shape
+    }
+    // The checksum pairs the two files; this guards against a manifest that was wrong when written.
+    if (!Number.isSafeInteger(index.nextId) || index.chunks.size !== postings.documentCount || [...index.chunks.keys()].some((id) => !postings.has(id) || id >= index.nextId)) return undefined;
     return index;
   }
 
   /** Writes the index atomically under `<root>/.marker-research/index/`. */
   async save(root: string): Promise<void> {
     const dir = indexDir(root);
+    const { parts, checksum } = this.postings.serialize();
     const manifest: Manifest = {
       version: INDEX_FORMAT_VERSION,
       optionsKey: optionsKey(this.options),
       nextId: this.nextId,
+      postings: checksum,
       items: Object.fromEntries(this.byItem),
-      chunks: [...this.chunks],
+      chunks: toRows(this.chunks),
     };
-    // The index first: a manifest never points at an index older than itself.
-    await writeFileAtomic(path.join(dir, INDEX_FILE), MiniSearchInternals.lines(this.ms));
+    // The postings first: a manifest names the postings saved with it, so a save cut off between the two is seen at the next load.
+    await writeFileAtomic(path.join(dir, POSTINGS_FILE), parts);
     await writeFileAtomic(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
-    // The single-JSON file of format 4 and before.
-    await rm(path.join(dir, 'minisearch.json'), { force: true });
+    for (const old of OLD_FILES) await rm(path.join(dir, old), { force: true });
   }
 
   /**
@@ -298,22 +260,23 @@ export class CorpusIndex {
     }
     const removed = [...this.byItem.keys()].filter((id) => !present.has(id));
     for (const id of removed) this.removeItem(id);
+    // No seal here: a seal rewrites every posting (~70 ms on 10 M words), the postings seal by themselves
+    // once the changes are large, and a save seals. Until then a few re-indexed items cost searches little.
     return { reindexed, removed };
   }
 
   private addItem(item: CorpusItem): void {
     this.recent.clear();
     this.itemMap.set(item.id, item);
-    const docs: Doc[] = [];
     const ids: number[] = [];
+    // The item id's words count with the title: folder names are often descriptive ("ev-winter-range"), and in another language than the item.
+    const title = tokenize(`${item.title} ${item.id.replace(/[-_.]+/g, ' ')}`);
     for (const c of chunkItem(item, this.options.chunk)) {
       const id = this.nextId++;
       this.chunks.set(id, c);
       ids.push(id);
-      // The item id's words count with the title: folder names are often descriptive ("ev-winter-range"), and in another language than the item.
-      docs.push({ id, text: chunkText(item, c), title: `${item.title} ${item.id.replace(/[-_.]+/g, ' ')}`, speaker: c.speakers?.join(' ') ?? '' });
+      this.postings.add(id, [tokenize(chunkText(item, c)), title, tokenize(c.speakers?.join(' ') ?? '')]);
     }
-    this.ms.addAll(docs);
     this.byItem.set(item.id, { hash: item.contentHash, ids });
   }
 
@@ -321,7 +284,7 @@ export class CorpusIndex {
     this.recent.clear();
     const known = this.byItem.get(itemId);
     if (!known) return;
-    this.ms.discardAll(known.ids);
+    for (const id of known.ids) this.postings.discard(id);
     for (const id of known.ids) this.chunks.delete(id);
     this.byItem.delete(itemId);
   }
@@ -344,12 +307,19 @@ export class CorpusIndex {
     return this.itemMap.get(itemId);
   }
 
-  /** BM25 search over chunks with filters; best first. */
+  /** BM25 search over chunks with filters; best first (ties by chunk id). */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    const filter = this.filterFor(options);
-    const results: SearchResult[] = this.ms.search(query, filter ? { filter: (r) => filter(this.chunks.get(r.id as number)) } : {});
-    const k = options.k ?? 10;
-    return results.slice(0, k).map((r) => ({ id: r.id as number, chunk: this.chunks.get(r.id as number)!, score: r.score, terms: r.terms }));
+    const queries = tokenizeQuery(query)
+      .filter((term) => term)
+      .map((term): QueryTerm => ({ term, boost: 1 }));
+    return this.run(queries, options).slice(0, options.k ?? 10);
+  }
+
+  /** Scores `queries` and keeps the chunks `filters` accept. */
+  private run(queries: readonly QueryTerm[], filters: SearchFilters): SearchHit[] {
+    const filter = this.filterFor(filters);
+    const hits = this.postings.search(queries, filter ? (id) => filter(this.chunks.get(id)) : undefined);
+    return hits.map((h) => ({ id: h.id, chunk: this.chunks.get(h.id)!, score: h.score, terms: h.terms }));
   }
 
   /**
@@ -368,34 +338,23 @@ export class CorpusIndex {
   }
 
   private searchWeightedUncached(weights: ReadonlyMap<string, number>, filters: SearchFilters): SearchHit[] {
-    const filter = this.filterFor(filters);
-    const terms = [...weights.keys()];
-    if (!terms.length) return [];
-    const results = this.ms.search(terms.join(' '), {
-      tokenize: (q) => q.split(' '),
-      processTerm: (t) => t,
-      boostTerm: (t) => weights.get(t) ?? 1,
-      ...(filter ? { filter: (r: SearchResult) => filter(this.chunks.get(r.id as number)) } : {}),
-    });
-    return results.map((r) => ({ id: r.id as number, chunk: this.chunks.get(r.id as number)!, score: r.score, terms: r.terms }));
+    const queries: QueryTerm[] = [];
+    for (const [term, boost] of weights) if (term) queries.push({ term, boost });
+    return this.run(queries, filters);
   }
 
-  /** Chunks whose text contains `term` (a token), across the whole index (discarded chunks may count until vacuumed). */
+  /** Chunks whose text contains `term` (a token), across the whole index. */
   documentFrequency(term: string): number {
-    return MiniSearchInternals.documentFrequency(this.ms, term, 'text');
+    return this.postings.documentFrequency(term, FIELD.text);
   }
 
   /** Chunks whose text, title or speakers contain `term`, the largest of the three (what a search for it costs). */
   matchFrequency(term: string): number {
-    return Math.max(
-      MiniSearchInternals.documentFrequency(this.ms, term, 'text'),
-      MiniSearchInternals.documentFrequency(this.ms, term, 'title'),
-      MiniSearchInternals.documentFrequency(this.ms, term, 'speaker'),
-    );
+    return Math.max(this.postings.documentFrequency(term, FIELD.text), this.postings.documentFrequency(term, FIELD.title), this.postings.documentFrequency(term, FIELD.speaker));
   }
 
   get documentCount(): number {
-    return this.ms.documentCount;
+    return this.postings.documentCount;
   }
 
   /** All scored matches (no cut), for retrieval that re-ranks. */

@@ -10,13 +10,13 @@ let counter = 0;
 
 /**
  * Writes `data` to `file` so that readers see either the old or the new content, never half.
- * `data` may be an iterable of strings, written one after the other (a large file is never
- * held whole in memory).
+ * `data` may be an iterable of strings or of byte arrays, written one after the other (a large
+ * file is never held whole in memory).
  * Missing folders are created (as real folders).
  * @throws UnsafeStatePathError when `file` or a folder above it (from the corpus folder down) is a
  * symbolic link or not a file / folder; nothing is written then.
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array | Iterable<string>): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array | Iterable<string> | Iterable<Uint8Array>): Promise<void> {
   const target = await checkStatePath(file, { create: true });
   const tmp = `${target.real}.${process.pid}.${Date.now()}.${counter++}.tmp`;
   try {

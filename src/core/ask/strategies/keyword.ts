@@ -1,5 +1,5 @@
 /**
- * `keyword`: BM25 retrieval over the search index (minisearch), as `search`
+ * `keyword`: BM25 retrieval over the search index (CorpusIndex), as `search`
  * and research use it — neighbour-smoothed scores for passages, a diversified
  * list for hits.
  */
