@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { ProgressUpdate } from '../core/util/abort';
 import {
-  engineChangedNotification, generateMarkersRequest, sidebarStateRequest,
+  engineChangedNotification, generateMarkersRequest, sidebarStatePieceRequest, sidebarStateRequest,
   type GenerateMarkersResult, type GenerateMode, type SerializedSidebarState,
 } from '../shared/lspProtocol';
 import type { ItemSummary, SidebarState } from '../shared/webviewProtocol';
@@ -100,12 +100,18 @@ export class MarkerService implements vscode.Disposable {
       return this.fetching;
     }
     const fetching = (async () => {
+      let tries = 0;
       do {
         this.stale = false;
         const asked = Date.now();
         const state = await this.client.request(sidebarStateRequest, { extras: this.generatingNow ? { generating: true, markersMessage: 'Generating markers…' } : {} });
-        noteLoopEvent(`sidebar state: ${state?.json.length ?? 0} chars, asked ${Date.now() - asked} ms before`);
-        this.serialized = state ?? undefined;
+        const whole = state && (await this.rest(state));
+        if (state && !whole && ++tries < 5) {
+          this.stale = true; // a newer state replaced it while its pieces came: ask again
+          continue;
+        }
+        noteLoopEvent(`sidebar state: ${whole?.json.length ?? 0} chars in ${state?.pieces ?? 0} pieces, asked ${Date.now() - asked} ms before`);
+        this.serialized = whole ?? undefined;
       } while (this.stale);
       const fired = Date.now();
       this.changed.fire();
@@ -117,6 +123,22 @@ export class MarkerService implements vscode.Disposable {
       if (this.fetching === fetching) this.fetching = undefined;
     }).catch(() => undefined);
     return fetching;
+  }
+
+  /**
+   * The state with all its pieces (asked one at a time: each is a few
+   * milliseconds of the host's thread), or null when the engine replaced it
+   * meanwhile.
+   */
+  private async rest(state: SerializedSidebarState): Promise<SerializedSidebarState | null> {
+    if (state.pieces <= 1) return state;
+    const parts = [state.json];
+    for (let index = 1; index < state.pieces; index++) {
+      const piece = await this.client.request(sidebarStatePieceRequest, { seq: state.seq, index });
+      if (!piece) return null;
+      parts.push(piece.json);
+    }
+    return { ...state, json: parts.join(''), pieces: 1 };
   }
 
   /**

@@ -9,7 +9,7 @@ import { chunkText } from '../core/search/chunker';
 import { retrieve } from '../core/search/retrieve';
 import { sidebarStateOf } from '../shared/sidebarModel';
 import {
-  corpusSummaryRequest, engineChangedNotification, engineStatsRequest, generateMarkersRequest, indexRequest, searchRequest, sidebarStateRequest,
+  corpusSummaryRequest, engineChangedNotification, engineStatsRequest, generateMarkersRequest, indexRequest, searchRequest, SIDEBAR_STATE_PIECE_CHARS, sidebarStatePieceRequest, sidebarStateRequest,
   type EngineChangedParams,
 } from '../shared/lspProtocol';
 import type { CorpusEngine } from './corpusEngine';
@@ -18,9 +18,10 @@ import { modelAccessOf } from './requestParams';
 import { SidebarItems } from './sidebarItems';
 import { guarded, runWork } from './work';
 
-export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine): void {
+/** Registers the corpus requests; returns the Corpus view's kept items (saved at shutdown). */
+export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine): SidebarItems {
   const { connection, running } = ctx;
-  const sidebarItems = new SidebarItems();
+  const sidebarItems = new SidebarItems(engine.log);
   const changed = (what: EngineChangedParams['what']): void => {
     const root = engine.current()?.root;
     if (root) void connection.sendNotification(engineChangedNotification, { root, what, generating: engine.generating });
@@ -46,6 +47,8 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
     ),
   );
 
+  /** The last serialised view state, kept while its pieces are fetched. */
+  let serialized = { seq: 0, json: '' };
   connection.onRequest(
     sidebarStateRequest,
     guarded(async ({ extras }) => {
@@ -53,7 +56,24 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
       if (!corpus) return null;
       const items = await sidebarItems.of(corpus, engine.markers());
       const state = sidebarStateOf(corpus, items, { generating: engine.generating, ...(extras ?? {}) });
-      return { json: JSON.stringify(state), status: state.status, items: state.items.length, itemsWithMarkers: state.items.filter((i) => i.markers).length };
+      const json = JSON.stringify(state);
+      serialized = { seq: serialized.seq + 1, json };
+      return {
+        json: json.slice(0, SIDEBAR_STATE_PIECE_CHARS),
+        pieces: Math.max(1, Math.ceil(json.length / SIDEBAR_STATE_PIECE_CHARS)),
+        seq: serialized.seq,
+        status: state.status,
+        items: state.items.length,
+        itemsWithMarkers: state.items.filter((i) => i.markers).length,
+      };
+    }),
+  );
+  connection.onRequest(
+    sidebarStatePieceRequest,
+    guarded(({ seq, index }) => {
+      if (seq !== serialized.seq || !Number.isInteger(index) || index < 1) return null;
+      const json = serialized.json.slice(index * SIDEBAR_STATE_PIECE_CHARS, (index + 1) * SIDEBAR_STATE_PIECE_CHARS);
+      return json ? { json } : null;
     }),
   );
 
@@ -97,4 +117,5 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
     const corpus = engine.current();
     return { rssBytes: m.rss, heapUsedBytes: m.heapUsed, filesParsed: engine.filesParsed, items: corpus?.items.length ?? 0, words: corpus?.stats.words ?? 0, searchIndexReady: engine.searchIndexReady };
   });
+  return sidebarItems;
 }

@@ -51,14 +51,17 @@ export function startEngineServer(connection: Connection, options: EngineServerO
       serverInfo: { name: 'marker-research-engine' },
     };
   });
-  // The index changed in memory since it was written: write it before the process ends.
-  connection.onShutdown(() => engine.flush());
+  let corpusViews: { save(): Promise<void> } | undefined;
+  // The index changed in memory since it was written, and the Corpus view's kept items: written before the process ends.
+  connection.onShutdown(async () => {
+    await Promise.all([engine.flush(), corpusViews?.save()]);
+  });
   connection.onNotification(cancelAllNotification, () => {
     const n = running.cancelAll();
     if (n) log.info(`cancel: ${n} operation${n === 1 ? '' : 's'} told to stop`);
   });
 
-  registerCorpusHandlers(ctx, engine);
+  corpusViews = registerCorpusHandlers(ctx, engine);
   registerEditorFeatures(ctx, documents);
   registerEvidenceHandlers(ctx);
   registerResearchHandlers(ctx);

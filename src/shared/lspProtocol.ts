@@ -119,8 +119,16 @@ export interface SidebarStateParams {
  * re-serialising it on the extension host's thread (that stalled it 160–270 ms).
  */
 export interface SerializedSidebarState {
-  /** `JSON.stringify` of a {@link SidebarState}. */
+  /**
+   * `JSON.stringify` of a {@link SidebarState}; in an answer of the engine
+   * with `pieces` > 1, only its first {@link SIDEBAR_STATE_PIECE_CHARS}
+   * characters (the rest comes with {@link sidebarStatePieceRequest}).
+   */
   json: string;
+  /** Pieces the serialised state comes in (1: `json` is all of it). */
+  pieces: number;
+  /** Names this serialisation for {@link sidebarStatePieceRequest}. */
+  seq: number;
   /** What the Research view needs of it: the status, the items, the items with markers. */
   status: SidebarState['status'];
   items: number;
@@ -129,6 +137,22 @@ export interface SerializedSidebarState {
 
 /** Client → server: the Corpus & Markers view's state (items, their markers, problems), serialised, or null before any index. */
 export const sidebarStateRequest = new RequestType<SidebarStateParams, SerializedSidebarState | null, void>('markerResearch/sidebarState');
+
+/**
+ * Characters of a serialised view state per message. One message of 11 MB
+ * held the extension host for about 170 ms while it was read and parsed; a
+ * piece costs it a few milliseconds, and the pieces come one request at a time.
+ */
+export const SIDEBAR_STATE_PIECE_CHARS = 256 * 1024;
+
+export interface SidebarStatePieceParams {
+  seq: number;
+  /** 1 … pieces − 1 (piece 0 came with the state). */
+  index: number;
+}
+
+/** Client → server: one more piece of the last serialised view state; null when a newer state replaced it (ask for the state again). */
+export const sidebarStatePieceRequest = new RequestType<SidebarStatePieceParams, { json: string } | null, void>('markerResearch/sidebarStatePiece');
 
 export interface EngineChangedParams {
   root: string;

@@ -11,8 +11,8 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node';
 import {
-  corpusSummaryRequest, ENGINE_ERROR_CODE, engineChangedNotification, engineStatsRequest, generateMarkersRequest, indexRequest, searchRequest, sidebarStateRequest,
-  type EngineChangedParams, type EngineErrorData, type EngineProgressReport,
+  corpusSummaryRequest, ENGINE_ERROR_CODE, engineChangedNotification, engineStatsRequest, generateMarkersRequest, indexRequest, searchRequest, SIDEBAR_STATE_PIECE_CHARS,
+  sidebarStatePieceRequest, sidebarStateRequest, type EngineChangedParams, type SerializedSidebarState, type EngineErrorData, type EngineProgressReport,
 } from '../../src/shared/lspProtocol';
 import { settingsSchema } from '../../src/shared/settings';
 import { DEMO_CORPUS } from '../support/demoCorpus';
@@ -153,11 +153,46 @@ describe('engine: corpus requests through the protocol', () => {
   });
 });
 
-/** The view state the engine serialised (the extension passes the string to the webview unparsed), parsed. */
+describe('engine: a large view state comes in pieces', () => {
+  let work: string;
+  let engine: EngineConnection;
+  before(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'mr-state-pieces-'));
+    // Enough items that the state passes one piece: each item's entry is a few hundred characters.
+    const n = Math.ceil((SIDEBAR_STATE_PIECE_CHARS * 1.5) / 250);
+    await Promise.all(Array.from({ length: n }, (_, i) => writeFile(path.join(work, `episode-${String(i).padStart(4, '0')}.transcript.txt`), `Host: Episode ${i} talks about winter range and battery prices.\nGuest: It does, in episode ${i}.\n`)));
+    engine = await startEngine();
+    await engine.client.sendRequest(indexRequest.method, { root: work, settings });
+  });
+  after(async () => {
+    await engine.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  test('the pieces join to the whole state; a newer state makes the pieces of the older one null', async () => {
+    const first = (await engine.client.sendRequest(sidebarStateRequest.method, {})) as SerializedSidebarState;
+    assert.ok(first.pieces >= 2, `${first.pieces} pieces`);
+    assert.equal(first.json.length, SIDEBAR_STATE_PIECE_CHARS);
+    const state = (await viewState(engine)) as { items: unknown[] };
+    assert.equal(state.items.length, first.items);
+    // viewState asked for a newer state: the first one is gone.
+    assert.equal(await engine.client.sendRequest(sidebarStatePieceRequest.method, { seq: first.seq, index: 1 }), null);
+    const latest = (await engine.client.sendRequest(sidebarStateRequest.method, {})) as SerializedSidebarState;
+    assert.equal(await engine.client.sendRequest(sidebarStatePieceRequest.method, { seq: latest.seq, index: latest.pieces }), null, 'past the last piece');
+  });
+});
+
+/** The view state the engine serialised (the extension passes the string to the webview unparsed), all its pieces fetched, parsed. */
 async function viewState(c: EngineConnection): Promise<unknown> {
-  const r = (await c.client.sendRequest(sidebarStateRequest.method, {})) as { json: string; items: number; itemsWithMarkers: number; status: string } | null;
+  const r = (await c.client.sendRequest(sidebarStateRequest.method, {})) as SerializedSidebarState | null;
   if (!r) return null;
-  const state = JSON.parse(r.json) as { status: string; items: { markers: unknown }[] };
+  const parts = [r.json];
+  for (let index = 1; index < r.pieces; index++) {
+    const piece = (await c.client.sendRequest(sidebarStatePieceRequest.method, { seq: r.seq, index })) as { json: string } | null;
+    assert.ok(piece, `piece ${index} of ${r.pieces}`);
+    parts.push(piece.json);
+  }
+  const state = JSON.parse(parts.join('')) as { status: string; items: { markers: unknown }[] };
   assert.equal(r.items, state.items.length, 'the item count beside the JSON matches it');
   assert.equal(r.itemsWithMarkers, state.items.filter((i) => i.markers).length);
   assert.equal(r.status, state.status);

@@ -1,7 +1,7 @@
 /**
  * The engine's Corpus-view items: the same state as `sidebarStateFor`, made
  * once per item — lazily held items are parsed only for their markers, and
- * only again when the item or its marker file changed.
+ * only again when the item or its marker file changed; kept across restarts.
  */
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
@@ -53,10 +53,20 @@ describe('SidebarItems', () => {
     const first = corpus.items[0]!.id;
     const r = await readItemMarkers(dir, first);
     assert.ok(r.ok);
-    const changed = new Map(markers).set(first, { ok: true, value: { ...r.value } });
+    const changed = new Map(markers).set(first, { ok: true, value: { ...r.value, generated_at: new Date(Date.now() + 1000).toISOString() } });
     const after = await items.of(corpus, changed);
     assert.equal(parts.reparsed - before, corpus.items.length + 1, 'only the item whose markers changed is made again');
     assert.notEqual(after[0], withMarkers[0]);
     assert.equal(after[1], withMarkers[1]);
+
+    // A new engine (a restart): the kept views are read, nothing is parsed.
+    await items.save();
+    const restarted = new PartStore(1);
+    const warm = await loadCorpus(dir, { parts: restarted });
+    const views = await new SidebarItems().of(warm, changed);
+    assert.equal(restarted.reparsed, 0, 'the views kept on disk are used');
+    assert.deepEqual(views, after);
+    await new SidebarItems().of(warm, markers);
+    assert.equal(restarted.reparsed, 1, 'a view kept for other markers is made again');
   });
 });
