@@ -63,6 +63,8 @@ interface PhaseResult {
   reindexOneMs?: number;
   queryP95Ms?: number;
   queryP50Ms?: number;
+  /** p95 of rounds 2–3 (the hit items parsed by round 1 are kept). */
+  queryRepeatP95Ms?: number;
 }
 
 /** The process whose peak RSS each step records (the engine, after; this process, before). */
@@ -202,12 +204,15 @@ async function phaseAfter(dir: string): Promise<PhaseResult> {
   await search(engine.conn, 'new closing remark about battery prices');
   const reindexOneMs = performance.now() - r0;
 
+  // Round 1 meets items whose parsed parts are not kept (a warm start parses none): their files are parsed for the hits.
   const ms: number[] = [];
+  const repeatMs: number[] = [];
   for (let round = 0; round < 3; round++) {
     for (const q of QUERIES) {
       const t = performance.now();
       await search(engine.conn, q);
       ms.push(performance.now() - t);
+      if (round > 0) repeatMs.push(performance.now() - t);
     }
   }
   await stopEngine(engine);
@@ -224,6 +229,7 @@ async function phaseAfter(dir: string): Promise<PhaseResult> {
     reindexOneMs: Math.round(reindexOneMs),
     queryP95Ms: Math.round(nearestRank(ms, 95) * 10) / 10,
     queryP50Ms: Math.round(nearestRank(ms, 50) * 10) / 10,
+    queryRepeatP95Ms: Math.round(nearestRank(repeatMs, 95) * 10) / 10,
   };
 }
 
@@ -264,7 +270,7 @@ async function bench(report: BenchReport, argv: string[]): Promise<void> {
     report.check('engine peak RSS ≤ 1,536 MB (index + markers)', after.peakRssMb <= 1536, `${after.peakRssMb} MB (before, one process: ${before.peakRssMb} MB)`);
     report.check('warm start to first answered search ≤ 3,000 ms', (after.warmStartMs ?? Infinity) <= 3000, `${after.warmStartMs} ms`);
     report.check('re-index after one changed item to the next answered search ≤ 1,000 ms', (after.reindexOneMs ?? Infinity) <= 1000, `${after.reindexOneMs} ms`);
-    report.check('search p95 through the engine ≤ 50 ms', (after.queryP95Ms ?? Infinity) <= 50, `${after.queryP95Ms} ms (p50 ${after.queryP50Ms} ms)`);
+    report.check('search p95 through the engine ≤ 50 ms', (after.queryP95Ms ?? Infinity) <= 50, `${after.queryP95Ms} ms (p50 ${after.queryP50Ms} ms; rounds 2–3, hit items already parsed: p95 ${after.queryRepeatP95Ms} ms)`);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
