@@ -121,6 +121,11 @@ export class CorpusEngine implements EngineState {
     public promptsDir: string,
   ) {}
 
+  /** Items parsed again on demand since the current root was first loaded, and the words of parsed parts kept. */
+  get parts(): { reparsed: number; words: number } {
+    return { reparsed: this.itemCache?.parts.reparsed ?? 0, words: this.itemCache?.parts.words ?? 0 };
+  }
+
   current(): Corpus | undefined {
     return this.corpus;
   }

@@ -3,9 +3,11 @@
  * its markers), generate markers, the Corpus & Markers view's state, and the
  * engine's summary and stats. Tells the client when the state changed.
  */
+import * as path from 'node:path';
 import { mapSpan } from '../core/corpus/spans';
+import type { CorpusItem, TextRange } from '../core/corpus/types';
 import { allMarkers } from '../core/markers/store';
-import { chunkText } from '../core/search/chunker';
+import { chunkText, type Chunk } from '../core/search/chunker';
 import { retrieve } from '../core/search/retrieve';
 import { sidebarStateOf } from '../shared/sidebarModel';
 import {
@@ -87,7 +89,9 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
       const hits = ranked.map((r, i) => {
         const { itemId, part, start, end } = r.chunk;
         const item = engine.item(itemId);
-        const src = item ? mapSpan(item, { part, start, end }) : undefined;
+        const place = item && storedPlace(corpus.root, item, r.chunk, index.storedChunkText(r.id));
+        // Without what the index kept (an index saved before it kept texts), the item is parsed for its span.
+        const src = place ? undefined : item ? mapSpan(item, { part, start, end }) : undefined;
         return {
           rank: i + 1,
           itemId,
@@ -96,9 +100,9 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
           start,
           end,
           score: Math.round(r.listScore * 1000) / 1000,
-          file: src?.file.path ?? null,
-          range: src?.range ?? null,
-          text: item ? chunkText(item, { part, start, end }) : '',
+          file: place?.file ?? src?.file.path ?? null,
+          range: place?.range ?? src?.range ?? null,
+          text: place?.text ?? (item ? chunkText(item, { part, start, end }) : ''),
         };
       });
       return { hits, ms: Date.now() - started };
@@ -115,7 +119,15 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
   connection.onRequest(engineStatsRequest, () => {
     const m = process.memoryUsage();
     const corpus = engine.current();
-    return { rssBytes: m.rss, heapUsedBytes: m.heapUsed, filesParsed: engine.filesParsed, items: corpus?.items.length ?? 0, words: corpus?.stats.words ?? 0, searchIndexReady: engine.searchIndexReady };
+    return { rssBytes: m.rss, heapUsedBytes: m.heapUsed, filesParsed: engine.filesParsed, itemsReparsed: engine.parts.reparsed, partsWordsKept: engine.parts.words, items: corpus?.items.length ?? 0, words: corpus?.stats.words ?? 0, searchIndexReady: engine.searchIndexReady };
   });
   return sidebarItems;
+}
+
+/** A hit's file, range and text from what the index kept of its chunk (no parse of the item), when it kept them. */
+function storedPlace(root: string, item: CorpusItem, chunk: Chunk, text: string | undefined): { file: string; range: TextRange; text: string } | undefined {
+  const rel = chunk.part === 'transcript' ? item.facts?.transcriptFile : item.facts?.commentsFile;
+  if (text === undefined || !chunk.range || !rel) return undefined;
+  const [startLine, startColumn, endLine, endColumn] = chunk.range;
+  return { file: path.join(root, ...rel.split('/')), range: { startLine, startColumn, endLine, endColumn }, text };
 }

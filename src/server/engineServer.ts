@@ -26,7 +26,13 @@ export interface EngineServerOptions {
 /** Registers the engine on `connection` (call `connection.listen()` after). */
 export function startEngineServer(connection: Connection, options: EngineServerOptions = {}): { engine: CorpusEngine; running: RunningWork } {
   // A line sent after the connection closed is dropped (nothing is left to show it).
-  const send = (level: EngineLogParams['level'], message: string): void => void connection.sendNotification(engineLogNotification, { level, message }).catch(() => undefined);
+  const send = (level: EngineLogParams['level'], message: string): void => {
+    try {
+      void connection.sendNotification(engineLogNotification, { level, message }).catch(() => undefined);
+    } catch {
+      // the connection is disposed: it throws at once
+    }
+  };
   const log: Logger = {
     debug: (message) => send('debug', message),
     info: (message) => send('info', message),
@@ -51,17 +57,16 @@ export function startEngineServer(connection: Connection, options: EngineServerO
       serverInfo: { name: 'marker-research-engine' },
     };
   });
-  let corpusViews: { save(): Promise<void> } | undefined;
+  const corpusViews = registerCorpusHandlers(ctx, engine);
   // The index changed in memory since it was written, and the Corpus view's kept items: written before the process ends.
   connection.onShutdown(async () => {
-    await Promise.all([engine.flush(), corpusViews?.save()]);
+    await Promise.all([engine.flush(), corpusViews.save()]);
   });
   connection.onNotification(cancelAllNotification, () => {
     const n = running.cancelAll();
     if (n) log.info(`cancel: ${n} operation${n === 1 ? '' : 's'} told to stop`);
   });
 
-  corpusViews = registerCorpusHandlers(ctx, engine);
   registerEditorFeatures(ctx, documents);
   registerEvidenceHandlers(ctx);
   registerResearchHandlers(ctx);

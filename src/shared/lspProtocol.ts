@@ -181,6 +181,10 @@ export interface EngineStatsResult {
   heapUsedBytes: number;
   /** Source files parsed since the server started. */
   filesParsed: number;
+  /** Items parsed again on demand (their parsed parts were not kept) since the corpus was first loaded. */
+  itemsReparsed: number;
+  /** Words of parsed parts kept in memory. */
+  partsWordsKept: number;
   items: number;
   words: number;
   /** The search index of the loaded corpus is open (loaded, updated or built). */

@@ -50,6 +50,8 @@ export async function startEngine(): Promise<EngineConnection> {
         if (!stats.items || stats.searchIndexReady || Date.now() > until) break;
         await new Promise((r) => setTimeout(r, 20));
       }
+      // As a language client stops a server: the engine writes what it keeps in memory (the index, the view's items).
+      await client.sendRequest('shutdown').catch(() => undefined);
       client.dispose();
       server.dispose();
       up.end();

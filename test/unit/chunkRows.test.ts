@@ -34,7 +34,7 @@ describe('chunk rows', () => {
       { itemIds: ['a'], rows: [[7, 1, 'comments', 0, 0, 4, 0, 0, 1]] },
       { itemIds: ['a'], rows: [[7.5, 0, 'comments', 0, 0, 4, 0, 0, 1]] },
       { itemIds: ['a'], rows: [[7, 0, 'comments', 0, '0', 4, 0, 0, 1]] },
-      { itemIds: ['a'], rows: [[7, 0, 'comments', 0, 0, 4, 0, 0, 1, null, null, null, null, null, null, null, null, 'extra']] },
+      { itemIds: ['a'], rows: [[7, 0, 'comments', 0, 0, 4, 0, 0, 1, null, null, null, null, null, null, null, null, null, 'extra']] },
       { itemIds: ['a'], rows: ['row'] },
     ];
     for (const table of bad) assert.throws(() => fromRows(table as ChunkRows), /chunk rows/, JSON.stringify(table));

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node';
 import {
   corpusSummaryRequest, ENGINE_ERROR_CODE, engineChangedNotification, engineStatsRequest, generateMarkersRequest, indexRequest, searchRequest, SIDEBAR_STATE_PIECE_CHARS,
-  sidebarStatePieceRequest, sidebarStateRequest, type EngineChangedParams, type SerializedSidebarState, type EngineErrorData, type EngineProgressReport,
+  sidebarStatePieceRequest, sidebarStateRequest, type EngineChangedParams, type EngineStatsResult, type SerializedSidebarState, type EngineErrorData, type EngineProgressReport,
 } from '../../src/shared/lspProtocol';
 import { settingsSchema } from '../../src/shared/settings';
 import { DEMO_CORPUS } from '../support/demoCorpus';
@@ -107,10 +107,21 @@ describe('engine: corpus requests through the protocol', () => {
   test('a new engine (after a crash) serves the persisted state: the search index is loaded, not built, and the markers are read, not generated', async () => {
     const stats = async (c: EngineConnection): Promise<{ searchIndexReady: boolean }> => (await c.client.sendRequest(engineStatsRequest.method, {})) as { searchIndexReady: boolean };
     await waitForAsync(async () => (await stats(engine)).searchIndexReady);
+    type Hits = { hits: { itemId: string; file: string | null; range: unknown; text: string }[] };
+    const query = 'coffee prices';
+    const before = (await engine.client.sendRequest(searchRequest.method, { query })) as Hits;
     const second = await startEngine();
     try {
       await second.client.sendRequest(indexRequest.method, { root, settings });
       await waitForAsync(async () => (await stats(second)).searchIndexReady);
+      // Hits come with their text and place from what the index kept: no item is parsed for them.
+      const reparsed = ((await second.client.sendRequest(engineStatsRequest.method, {})) as EngineStatsResult).itemsReparsed;
+      const again = (await second.client.sendRequest(searchRequest.method, { query })) as Hits;
+      const place = (h: Hits['hits'][number]): unknown[] => [h.itemId, h.file, h.range, h.text];
+      assert.ok(again.hits.length > 0);
+      assert.deepEqual(again.hits.map(place), before.hits.map(place));
+      const parts = (await second.client.sendRequest(engineStatsRequest.method, {})) as EngineStatsResult;
+      assert.equal(parts.itemsReparsed - reparsed, 0, 'no item parsed again for the hits');
       const lines = second.logs.map((l) => l.message);
       assert.ok(lines.some((l) => /^search index (loaded|updated)/.test(l)), lines.filter((l) => l.startsWith('search index')).join(' | '));
       assert.ok(!lines.some((l) => /^search index built/.test(l)));

@@ -6,19 +6,9 @@
  * characters that came from an escape or entity (`rawLength` > 1). Joining
  * spaces between lines are pieces too, mapped to the end of the previous run.
  */
-import type { TextRange } from './types';
+import type { SourcePiece, TextRange } from './types';
 
-/** One run of a segment's text and where it starts in the original file. */
-export interface SourcePiece {
-  /** Offset of the run in the segment text. */
-  at: number;
-  line: number;
-  column: number;
-  /** Characters of text in the run. */
-  length: number;
-  /** Characters of the original the run spans: equals `length` for verbatim runs. */
-  rawLength: number;
-}
+export type { SourcePiece } from './types';
 
 /** Builds a text together with its pieces. */
 export class MappedTextBuilder {

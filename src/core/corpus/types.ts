@@ -3,8 +3,6 @@
  * to the rest of Marker Research. Every piece of text keeps where it came from.
  */
 
-import type { SourcePiece } from './sourceMap';
-
 /** A zero-based range in an original file (columns count UTF-16 code units). */
 export interface TextRange {
   startLine: number;
@@ -21,6 +19,18 @@ export type PartKind = 'transcript' | 'comments';
 export interface SourceFile {
   path: string;
   relPath: string;
+}
+
+/** One run of a segment's text and where it starts in the original file (see sourceMap.ts). */
+export interface SourcePiece {
+  /** Offset of the run in the segment text. */
+  at: number;
+  line: number;
+  column: number;
+  /** Characters of text in the run. */
+  length: number;
+  /** Characters of the original the run spans: equals `length` for verbatim runs. */
+  rawLength: number;
 }
 
 /** One turn / cue / line of a transcript. */

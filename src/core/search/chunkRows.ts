@@ -12,7 +12,7 @@ import type { Chunk } from './chunker';
 /** The properties every chunk has, after its item, in row order. */
 const REQUIRED = ['part', 'seq', 'start', 'end', 'firstIndex', 'lastIndex', 'words'] as const satisfies readonly (keyof Chunk)[];
 /** The optional ones, after them (null where a chunk has none; trailing nulls left out). */
-const OPTIONAL = ['speakers', 'startTime', 'endTime', 'likes', 'replyCount', 'commentId', 'parentId', 'publishedAt'] as const satisfies readonly (keyof Chunk)[];
+const OPTIONAL = ['speakers', 'startTime', 'endTime', 'likes', 'replyCount', 'commentId', 'parentId', 'publishedAt', 'range'] as const satisfies readonly (keyof Chunk)[];
 /** Fails to compile when Chunk gains a property the lists above do not name (it would be lost on save). */
 const EVERY_PROPERTY_LISTED: Exclude<keyof Chunk, 'itemId' | (typeof REQUIRED)[number] | (typeof OPTIONAL)[number]> extends never ? true : never = true;
 void EVERY_PROPERTY_LISTED;

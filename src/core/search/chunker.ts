@@ -34,6 +34,12 @@ export interface Chunk {
   commentId?: string;
   parentId?: string;
   publishedAt?: string;
+  /**
+   * Where the span is in its part's file (zero-based start line, start
+   * column, end line, end column), set when the chunk is indexed: a search hit
+   * opens its place without the item being parsed again.
+   */
+  range?: [number, number, number, number];
 }
 
 const SENTENCE_END = /[.!?。！？；;…]+["'”’)）]*\s*/gu;

@@ -2,24 +2,26 @@
  * The search index of a corpus: BM25 ({@link PostingsIndex}) over chunks of
  * transcripts and over comments, with filters, persisted under
  * `<corpus>/.marker-research/index/` (`manifest.json`: the items and the
- * chunks, as rows; `postings.bin`: the postings) and updated incrementally by
- * item content hash.
+ * chunks, as rows; `postings.bin`: the postings; `chunks.txt`: the chunks'
+ * texts) and updated incrementally by item content hash.
  */
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import * as path from 'node:path';
-import { STORAGE_DIR } from '../corpus/loader';
+import { STORAGE_DIR } from '../storage/storageDir';
+import { mapSpanInPart } from '../corpus/spans';
 import type { Corpus, CorpusItem, PartKind } from '../corpus/types';
 import { writeFileAtomic } from '../storage/atomic';
 import { readStateFile } from '../storage/safePath';
 import { throwIfAborted, type ProgressSink } from '../util/abort';
 import { chunkItem, chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOptions } from './chunker';
 import { fromRows, toRows, type ChunkRows } from './chunkRows';
+import { ChunkTexts, type ChunkTextsRecord } from './chunkTexts';
 import { PostingsIndex, type PostingsOptions, type QueryTerm } from './postings';
 import { tokenize, tokenizeQuery } from './tokenize';
 
 /** Bumped whenever tokenisation, chunking or the stored format changes. */
-export const INDEX_FORMAT_VERSION = 6;
+export const INDEX_FORMAT_VERSION = 7;
 
 export interface IndexOptions {
   chunk: ChunkOptions;
@@ -65,6 +67,8 @@ interface Manifest {
   postings: string;
   items: Record<string, { hash: string; ids: number[] }>;
   chunks: ChunkRows;
+  /** Where each chunk's text is in the texts file saved with this manifest. */
+  texts?: ChunkTextsRecord;
 }
 
 export interface OpenReport {
@@ -107,6 +111,8 @@ export function indexDir(root: string): string {
 
 /** The postings file (see {@link PostingsIndex.serialize}). */
 const POSTINGS_FILE = 'postings.bin';
+/** The chunks' texts (see {@link ChunkTexts}). */
+const TEXTS_FILE = 'chunks.txt';
 /** Index files of earlier formats, removed on save: MiniSearch's JSON lines (format 5) and single JSON (format 4 and before). */
 const OLD_FILES = ['minisearch.jsonl', 'minisearch.json'];
 
@@ -117,6 +123,7 @@ export class CorpusIndex {
   private readonly itemMap = new Map<string, CorpusItem>();
   /** Results of recent weighted searches (cleared whenever the index changes). */
   private readonly recent = new Map<string, SearchHit[]>();
+  private readonly texts = new ChunkTexts();
   private nextId = 0;
 
   private constructor(readonly options: IndexOptions, postings?: PostingsIndex) {
@@ -193,6 +200,8 @@ export class CorpusIndex {
     }
     // The checksum pairs the two files; this guards against a manifest that was wrong when written.
     if (!Number.isSafeInteger(index.nextId) || index.chunks.size !== postings.documentCount || [...index.chunks.keys()].some((id) => !postings.has(id) || id >= index.nextId)) return undefined;
+    // The texts are a convenience: without them (missing, or not saved with this manifest) hits parse their items.
+    index.texts.attach(path.join(dir, TEXTS_FILE), manifest.texts);
     return index;
   }
 
@@ -200,6 +209,15 @@ export class CorpusIndex {
   async save(root: string): Promise<void> {
     const dir = indexDir(root);
     const { parts, checksum } = this.postings.serialize();
+    // A text not kept (an index loaded without its texts file) is taken from its item when the index has it: the file is whole again.
+    const texts = this.texts.serialize([...this.chunks.keys()], (id) => {
+      const c = this.chunks.get(id);
+      const item = c && this.itemMap.get(c.itemId);
+      return item && c ? chunkText(item, c) : undefined;
+    });
+    // The postings and the texts first: a manifest names the files saved with it, so a save cut off before it is seen at the next load.
+    await writeFileAtomic(path.join(dir, POSTINGS_FILE), parts);
+    await writeFileAtomic(path.join(dir, TEXTS_FILE), texts.parts);
     const manifest: Manifest = {
       version: INDEX_FORMAT_VERSION,
       optionsKey: optionsKey(this.options),
@@ -207,10 +225,10 @@ export class CorpusIndex {
       postings: checksum,
       items: Object.fromEntries(this.byItem),
       chunks: toRows(this.chunks),
+      texts: texts.record(),
     };
-    // The postings first: a manifest names the postings saved with it, so a save cut off between the two is seen at the next load.
-    await writeFileAtomic(path.join(dir, POSTINGS_FILE), parts);
     await writeFileAtomic(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+    this.texts.markSaved(path.join(dir, TEXTS_FILE), manifest.texts!);
     for (const old of OLD_FILES) await rm(path.join(dir, old), { force: true });
   }
 
@@ -273,9 +291,14 @@ export class CorpusIndex {
     const title = tokenize(`${item.title} ${item.id.replace(/[-_.]+/g, ' ')}`);
     for (const c of chunkItem(item, this.options.chunk)) {
       const id = this.nextId++;
+      const part = c.part === 'transcript' ? item.transcript : item.comments;
+      const src = part && mapSpanInPart(part, c.start, c.end);
+      if (src) c.range = [src.range.startLine, src.range.startColumn, src.range.endLine, src.range.endColumn];
       this.chunks.set(id, c);
       ids.push(id);
-      this.postings.add(id, [tokenize(chunkText(item, c)), title, tokenize(c.speakers?.join(' ') ?? '')]);
+      const text = chunkText(item, c);
+      this.texts.set(id, text);
+      this.postings.add(id, [tokenize(text), title, tokenize(c.speakers?.join(' ') ?? '')]);
     }
     this.byItem.set(item.id, { hash: item.contentHash, ids });
   }
@@ -286,6 +309,7 @@ export class CorpusIndex {
     if (!known) return;
     for (const id of known.ids) this.postings.discard(id);
     for (const id of known.ids) this.chunks.delete(id);
+    for (const id of known.ids) this.texts.delete(id);
     this.byItem.delete(itemId);
   }
 
@@ -295,6 +319,14 @@ export class CorpusIndex {
 
   chunk(id: number): Chunk | undefined {
     return this.chunks.get(id);
+  }
+
+  /**
+   * The text of chunk `id` as the index kept it (read from the texts file, or
+   * held since it was indexed), without its item; undefined when not kept.
+   */
+  storedChunkText(id: number): string | undefined {
+    return this.chunks.has(id) ? this.texts.get(id) : undefined;
   }
 
   /** Chunk ids of an item, in order (transcript windows, then comments). */

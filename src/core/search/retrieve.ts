@@ -62,9 +62,12 @@ export function scoreChunks(index: CorpusIndex, query: string, options: Retrieve
   const weights = queryWeights(index, query);
   const tf = new Map<string, number>();
   for (const h of first.slice(0, fbDocs)) {
-    const item = index.item(h.chunk.itemId);
-    if (!item) continue;
-    const toks = tokenize(chunkText(item, h.chunk));
+    // The text the index kept: an item whose parsed parts are not held is not parsed again for it.
+    const stored = index.storedChunkText(h.id);
+    const item = stored === undefined ? index.item(h.chunk.itemId) : undefined;
+    const text = stored ?? (item ? chunkText(item, h.chunk) : undefined);
+    if (text === undefined) continue;
+    const toks = tokenize(text);
     const norm = h.score / first[0]!.score;
     for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + norm / toks.length);
   }
