@@ -263,6 +263,8 @@ export class CorpusEngine implements EngineState {
           )
         : open();
     const entry = { corpus, index };
+    // Another corpus: the last one's index lets go of its open file.
+    if (before && before.corpus.root !== corpus.root) void before.index.then((ix) => ix.close(), () => undefined);
     this.index = entry;
     index.then(
       () => {

@@ -313,6 +313,11 @@ export class CorpusIndex {
     this.byItem.delete(itemId);
   }
 
+  /** Lets go of the open texts file (it is opened again if a chunk's text is asked for later). */
+  close(): void {
+    this.texts.close();
+  }
+
   get size(): { items: number; chunks: number } {
     return { items: this.byItem.size, chunks: this.chunks.size };
   }
