@@ -143,6 +143,11 @@ export class CorpusEngine implements EngineState {
     return this.byId.get(itemId);
   }
 
+  /** The size and modification time an item's marker file had when it was last read (`missing` when there was none). */
+  markerStamp(itemId: string): string | undefined {
+    return this.markerStamps.byId.get(itemId)?.stamp;
+  }
+
   markers(): ReadonlyMap<string, MarkerEntry> {
     return this.entriesFor === this.corpus ? this.entries : new Map();
   }

@@ -56,7 +56,7 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
     guarded(async ({ extras }) => {
       const corpus = engine.current();
       if (!corpus) return null;
-      const items = await sidebarItems.of(corpus, engine.markers());
+      const items = await sidebarItems.of(corpus, engine.markers(), (id) => engine.markerStamp(id));
       const state = sidebarStateOf(corpus, items, { generating: engine.generating, ...(extras ?? {}) });
       const json = JSON.stringify(state);
       serialized = { seq: serialized.seq + 1, json };

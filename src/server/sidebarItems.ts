@@ -34,10 +34,14 @@ const VIEW_VERSION = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
-/** What a view is made from: the item's content and its marker file (by what the file says about itself). */
-function keyOf(contentHash: string, entry: MarkerEntry | undefined): string {
-  if (!entry) return `${contentHash}|-`;
-  return entry.ok ? `${contentHash}|${entry.value.cache_key}|${entry.value.generated_at}` : `${contentHash}|!${entry.error}`;
+/**
+ * What a view is made from: the item's content, and its marker file as the
+ * size and modification time it had when read (any change to the file, a
+ * hand edit included, makes the view again), and whether it read.
+ */
+function keyOf(contentHash: string, entry: MarkerEntry | undefined, markerStamp: string | undefined): string {
+  const state = !entry ? '-' : entry.ok ? 'ok' : `!${entry.error}`;
+  return `${contentHash}|${markerStamp ?? 'unread'}|${state}`;
 }
 
 export function sidebarItemsFile(root: string): string {
@@ -54,8 +58,11 @@ export class SidebarItems {
 
   constructor(private readonly log?: Logger) {}
 
-  /** The items of `corpus` with their markers, in corpus order. */
-  async of(corpus: Corpus, markers: ReadonlyMap<string, MarkerEntry>, signal?: AbortSignal): Promise<ItemSummary[]> {
+  /**
+   * The items of `corpus` with their markers, in corpus order; `markerStamp`
+   * gives the stamp each item's marker file was read with.
+   */
+  async of(corpus: Corpus, markers: ReadonlyMap<string, MarkerEntry>, markerStamp: (itemId: string) => string | undefined, signal?: AbortSignal): Promise<ItemSummary[]> {
     if (corpus.root !== this.root) {
       this.root = corpus.root;
       this.made = new Map();
@@ -67,7 +74,7 @@ export class SidebarItems {
     let madeNow = 0;
     for (const it of corpus.items) {
       const entry = markers.get(it.id);
-      const key = keyOf(it.contentHash, entry);
+      const key = keyOf(it.contentHash, entry, markerStamp(it.id));
       const known = this.made.get(it.id);
       if (known?.key === key) {
         out.push(known.view);
