@@ -17,7 +17,7 @@ import { PARSER_VERSIONS } from './itemParse';
 import type { CorpusProblem } from './types';
 
 /** Bumped when what an outline entry holds, or how an item is parsed, changes. */
-const OUTLINE_FORMAT = 2;
+const OUTLINE_FORMAT = 3;
 
 /** The outline's version: its format and the parsers' versions (an outline made by other parsers is not used). */
 export const OUTLINE_VERSION = createHash('sha256')
@@ -43,11 +43,10 @@ const outlineItemSchema = z.object({
   ignoredFiles: z.array(z.string()),
   contentHash: z.string(),
   wordCount: z.number().int().nonnegative(),
-  transcript: z.boolean(),
-  comments: z.boolean(),
   facts: z.object({
     segments: z.number().int().nonnegative().nullable(),
     comments: z.number().int().nonnegative().nullable(),
+    emptyComments: z.number().int().nonnegative(),
     speakers: z.array(z.string()),
     commentLikes: z.number().nullable(),
     transcriptFile: z.string().nullable(),
@@ -62,8 +61,6 @@ const outlineEntrySchema = z.object({
   item: outlineItemSchema.optional(),
   problems: z.array(problemSchema),
   skipped: z.number().int().nonnegative(),
-  comments: z.number().int().nonnegative(),
-  emptyComments: z.number().int().nonnegative(),
 });
 
 const outlineSchema = z.object({

@@ -37,19 +37,10 @@ export interface FoundItem {
   files: FoundFile[];
 }
 
-/** Light facts about a parsed item, kept when its parts are not (counts for the corpus stats). */
-export interface ItemCounts {
-  transcript: boolean;
-  commentsPart: boolean;
-  comments: number;
-  emptyComments: number;
-}
-
 export interface LoadedItem {
   item?: CorpusItem;
   skipped: number;
   filesRead: number;
-  counts?: ItemCounts;
 }
 
 /**
@@ -261,7 +252,7 @@ function buildItem(found: FoundItem, choice: ItemChoice, reads: ReadonlyMap<Foun
     wordCount: (transcript?.wordCount ?? 0) + (comments?.wordCount ?? 0),
     facts: factsOf(transcript, comments),
   };
-  return { item, skipped, filesRead, counts: { transcript: !!transcript, commentsPart: !!comments, comments: comments?.comments.length ?? 0, emptyComments: comments?.emptyCount ?? 0 } };
+  return { item, skipped, filesRead };
 }
 
 function chosen(choice: ItemChoice): FoundFile[] {

@@ -15,7 +15,6 @@ import type { PartStore } from './partStore';
 import { factsOf, type Corpus, type CorpusItem, type CorpusProblem } from './types';
 
 export { STORAGE_DIR };
-export { COMMENTS_PREFERENCE, MAX_FILE_BYTES, TRANSCRIPT_PREFERENCE, type LoadedItem } from './itemParse';
 
 const MAX_DEPTH = 6;
 
@@ -205,12 +204,13 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
     items.push(it.item);
     stats.items++;
     stats.words += it.item.wordCount;
-    // The counts, not the parts: a lazily held item is not parsed for them.
-    if (it.counts?.transcript) stats.transcripts++;
-    if (it.counts?.commentsPart) {
+    // The facts, not the parts: a lazily held item is not parsed for them.
+    const facts = it.item.facts ?? factsOf(it.item.transcript, it.item.comments);
+    if (facts.segments !== null) stats.transcripts++;
+    if (facts.comments !== null) {
       stats.commentParts++;
-      stats.comments += it.counts.comments;
-      stats.emptyComments += it.counts.emptyComments;
+      stats.comments += facts.comments;
+      stats.emptyComments += facts.emptyComments;
     }
   }
   problems.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? -1) - (b.line ?? -1));
@@ -223,15 +223,14 @@ function emptyStats(): Corpus['stats'] {
 
 /** A just-parsed item held lazily: its parts go to the store (kept there while they fit). */
 function heldIn(parts: PartStore, r: LoadedItem, found: FoundItem): LoadedItem {
-  if (!r.item || !r.counts) return r;
-  const { transcript, comments, ...rest } = r.item;
-  return { ...r, item: parts.item({ ...rest, hasTranscript: r.counts.transcript, hasComments: r.counts.commentsPart }, found, { transcript, comments }) };
+  if (!r.item) return r;
+  const { transcript, comments, facts, ...rest } = r.item;
+  return { ...r, item: parts.item({ ...rest, facts: facts ?? factsOf(transcript, comments) }, found, { transcript, comments }) };
 }
 
 /** An item taken from the outline: nothing read; its parts are parsed when first used. */
 function fromOutline(entry: OutlineEntry, found: FoundItem, parts: PartStore, root: string): LoadedItem {
-  const counts = { transcript: entry.item?.transcript ?? false, commentsPart: entry.item?.comments ?? false, comments: entry.comments, emptyComments: entry.emptyComments };
-  if (!entry.item) return { skipped: entry.skipped, filesRead: 0, counts };
+  if (!entry.item) return { skipped: entry.skipped, filesRead: 0 };
   const o = entry.item;
   const file = (relPath: string): { path: string; relPath: string } => ({ path: path.join(root, ...relPath.split('/')), relPath });
   const item = parts.item(
@@ -244,15 +243,13 @@ function fromOutline(entry: OutlineEntry, found: FoundItem, parts: PartStore, ro
       contentHash: o.contentHash,
       wordCount: o.wordCount,
       facts: o.facts,
-      hasTranscript: o.transcript,
-      hasComments: o.comments,
     },
     found,
   );
-  return { item, skipped: entry.skipped, filesRead: 0, counts };
+  return { item, skipped: entry.skipped, filesRead: 0 };
 }
 
-/** What the outline keeps of a loaded item (read from its fields and counts, never from its parts). */
+/** What the outline keeps of a loaded item (read from its fields and facts, never from its parts). */
 function outlineEntryOf(stamp: string, r: LoadedItem, problems: CorpusProblem[]): OutlineEntry {
   const it = r.item;
   return {
@@ -265,13 +262,9 @@ function outlineEntryOf(stamp: string, r: LoadedItem, problems: CorpusProblem[])
       ignoredFiles: it.ignoredFiles.map((f) => f.relPath),
       contentHash: it.contentHash,
       wordCount: it.wordCount,
-      transcript: r.counts?.transcript ?? false,
-      comments: r.counts?.commentsPart ?? false,
       facts: it.facts ?? factsOf(it.transcript, it.comments),
     },
     problems,
     skipped: r.skipped,
-    comments: r.counts?.comments ?? 0,
-    emptyComments: r.counts?.emptyComments ?? 0,
   };
 }

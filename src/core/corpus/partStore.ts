@@ -8,15 +8,15 @@
  * stays on the item object.
  */
 import { parseItemSync, type FoundItem } from './itemParse';
-import type { CommentsPart, CorpusItem, TranscriptPart } from './types';
+import type { CommentsPart, CorpusItem, ItemFacts, TranscriptPart } from './types';
 
 interface Parts {
   transcript?: TranscriptPart;
   comments?: CommentsPart;
 }
 
-/** An item without its parts, and whether it has each. */
-export type ItemShell = Omit<CorpusItem, 'transcript' | 'comments'> & { hasTranscript: boolean; hasComments: boolean };
+/** An item without its parts; its facts say which parts it has. */
+export type ItemShell = Omit<CorpusItem, 'transcript' | 'comments' | 'facts'> & { facts: ItemFacts };
 
 function wordsOf(p: Parts): number {
   return (p.transcript?.wordCount ?? 0) + (p.comments?.wordCount ?? 0);
@@ -52,9 +52,10 @@ export class PartStore {
    * parses nothing).
    */
   item(shell: ItemShell, found: FoundItem, parts?: Parts): CorpusItem {
-    const { hasTranscript, hasComments, ...rest } = shell;
+    const hasTranscript = shell.facts.segments !== null;
+    const hasComments = shell.facts.comments !== null;
     if (parts) this.keep(shell.id, shell.contentHash, parts);
-    const item = rest as CorpusItem;
+    const item = shell as CorpusItem;
     const get = (): Parts => this.partsOf(shell.id, shell.contentHash, found);
     Object.defineProperty(item, 'transcript', { enumerable: true, configurable: true, get: () => (hasTranscript ? get().transcript : undefined) });
     Object.defineProperty(item, 'comments', { enumerable: true, configurable: true, get: () => (hasComments ? get().comments : undefined) });

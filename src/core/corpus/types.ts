@@ -109,6 +109,8 @@ export interface ItemFacts {
   segments: number | null;
   /** Comment records (empty ones included), null without comments. */
   comments: number | null;
+  /** Comment records whose text was empty (0 without comments). */
+  emptyComments: number;
   /** Distinct transcript speakers in order of appearance, at most {@link ITEM_FACT_SPEAKERS}. */
   speakers: string[];
   /** Likes of the comments added up, null when none has a like count. */
@@ -182,6 +184,7 @@ export function factsOf(transcript: TranscriptPart | undefined, comments: Commen
   return {
     segments: transcript ? transcript.segments.length : null,
     comments: comments ? comments.comments.length : null,
+    emptyComments: comments?.emptyCount ?? 0,
     speakers: [...speakers],
     commentLikes: likes,
     transcriptFile: transcript?.file.relPath ?? null,
