@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ProgressUpdate } from '../core/util/abort';
+import { SIDEBAR_STATE_PIECE_CHARS } from '../shared/lspProtocol';
 import { corpusToHostSchema, type CorpusHostToWebview, type CorpusToHost, type SidebarState } from '../shared/webviewProtocol';
 import type { AskMessage, ViewActions } from './sidebarActions';
 import { TypedWebviewView } from './typedWebviewView';
@@ -19,13 +20,6 @@ export const EMPTY_SIDEBAR_STATE: SidebarState = {
   items: [],
   problems: [],
 };
-
-/**
- * Characters of a serialised state posted at once: posting costs the host
- * about 40 ms per megabyte (measured on the 1,000-item corpus: 11 MB held it
- * for 423 ms), so pieces keep each turn near 10 ms.
- */
-export const STATE_PIECE_CHARS = 256 * 1024;
 
 export class CorpusViewProvider extends TypedWebviewView<CorpusHostToWebview, CorpusToHost> {
   static readonly viewId = 'markerResearch.items';
@@ -55,16 +49,16 @@ export class CorpusViewProvider extends TypedWebviewView<CorpusHostToWebview, Co
   /** Numbers the states posted in pieces: pieces of a state replaced meanwhile are not posted. */
   private pieceSeq = 0;
 
-  /** Posts the state; a large serialised one in pieces, one per turn of the event loop ({@link STATE_PIECE_CHARS}). */
+  /** Posts the state; a large serialised one in pieces, one per turn of the event loop ({@link SIDEBAR_STATE_PIECE_CHARS}). */
   private postState(): void {
     const s = this.state;
-    if (s.type === 'state' || s.json.length <= STATE_PIECE_CHARS) return this.post(s);
+    if (s.type === 'state' || s.json.length <= SIDEBAR_STATE_PIECE_CHARS) return this.post(s);
     const seq = ++this.pieceSeq;
     const json = s.json;
-    const count = Math.ceil(json.length / STATE_PIECE_CHARS);
+    const count = Math.ceil(json.length / SIDEBAR_STATE_PIECE_CHARS);
     const postPiece = (index: number): void => {
       if (seq !== this.pieceSeq || !this.isReady) return; // replaced, or the view went away (it asks again on ready)
-      this.post({ type: 'stateJsonPiece', seq, index, count, json: json.slice(index * STATE_PIECE_CHARS, (index + 1) * STATE_PIECE_CHARS) });
+      this.post({ type: 'stateJsonPiece', seq, index, count, json: json.slice(index * SIDEBAR_STATE_PIECE_CHARS, (index + 1) * SIDEBAR_STATE_PIECE_CHARS) });
       if (index + 1 < count) setImmediate(() => postPiece(index + 1));
     };
     postPiece(0);

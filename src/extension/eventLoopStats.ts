@@ -14,22 +14,24 @@ import type * as vscode from 'vscode';
 
 export const LOOP_STATS_ENV = 'MARKER_RESEARCH_LOOP_STATS';
 
+/** The stats file, read once: the environment does not change while the host runs, and events are noted on its busy paths. */
+const statsFile = process.env[LOOP_STATS_ENV];
+
 /**
  * Notes an event in the stats file (`{ t, event }`), so a stall can be matched
  * with what the host was doing; nothing when sampling is off.
  */
 export function noteLoopEvent(event: string): void {
-  const file = process.env[LOOP_STATS_ENV];
-  if (!file) return;
+  if (!statsFile) return;
   try {
-    appendFileSync(file, `${JSON.stringify({ t: Date.now(), event })}\n`);
+    appendFileSync(statsFile, `${JSON.stringify({ t: Date.now(), event })}\n`);
   } catch {
     // instrumentation only
   }
 }
 
 export function startEventLoopStats(log: vscode.LogOutputChannel): vscode.Disposable | undefined {
-  const file = process.env[LOOP_STATS_ENV];
+  const file = statsFile;
   if (!file) return undefined;
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { mapSpan } from '../core/corpus/spans';
 import type { CorpusItem, TextRange } from '../core/corpus/types';
 import { allMarkers } from '../core/markers/store';
-import { chunkText, type Chunk } from '../core/search/chunker';
+import type { Chunk } from '../core/search/chunker';
 import { retrieve } from '../core/search/retrieve';
 import { sidebarStateOf } from '../shared/sidebarModel';
 import {
@@ -89,8 +89,8 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
       const hits = ranked.map((r, i) => {
         const { itemId, part, start, end } = r.chunk;
         const item = engine.item(itemId);
-        const place = item && storedPlace(corpus.root, item, r.chunk, index.storedChunkText(r.id));
-        // Without what the index kept (an index saved before it kept texts), the item is parsed for its span.
+        const place = item && storedPlace(corpus.root, item, r.chunk);
+        // Without the place the index kept (an index saved before it kept places), the item is parsed for its span.
         const src = place ? undefined : item ? mapSpan(item, { part, start, end }) : undefined;
         return {
           rank: i + 1,
@@ -102,7 +102,7 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
           score: Math.round(r.listScore * 1000) / 1000,
           file: place?.file ?? src?.file.path ?? null,
           range: place?.range ?? src?.range ?? null,
-          text: place?.text ?? (item ? chunkText(item, { part, start, end }) : ''),
+          text: index.chunkTextOf(r.id) ?? '',
         };
       });
       return { hits, ms: Date.now() - started };
@@ -124,10 +124,10 @@ export function registerCorpusHandlers(ctx: HandlerContext, engine: CorpusEngine
   return sidebarItems;
 }
 
-/** A hit's file, range and text from what the index kept of its chunk (no parse of the item), when it kept them. */
-function storedPlace(root: string, item: CorpusItem, chunk: Chunk, text: string | undefined): { file: string; range: TextRange; text: string } | undefined {
+/** A hit's file and range from what the index kept of its chunk (no parse of the item), when it kept them. */
+function storedPlace(root: string, item: CorpusItem, chunk: Chunk): { file: string; range: TextRange } | undefined {
   const rel = chunk.part === 'transcript' ? item.facts?.transcriptFile : item.facts?.commentsFile;
-  if (text === undefined || !chunk.range || !rel) return undefined;
+  if (!chunk.range || !rel) return undefined;
   const [startLine, startColumn, endLine, endColumn] = chunk.range;
-  return { file: path.join(root, ...rel.split('/')), range: { startLine, startColumn, endLine, endColumn }, text };
+  return { file: path.join(root, ...rel.split('/')), range: { startLine, startColumn, endLine, endColumn } };
 }

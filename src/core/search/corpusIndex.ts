@@ -210,11 +210,7 @@ export class CorpusIndex {
     const dir = indexDir(root);
     const { parts, checksum } = this.postings.serialize();
     // A text not kept (an index loaded without its texts file) is taken from its item when the index has it: the file is whole again.
-    const texts = this.texts.serialize([...this.chunks.keys()], (id) => {
-      const c = this.chunks.get(id);
-      const item = c && this.itemMap.get(c.itemId);
-      return item && c ? chunkText(item, c) : undefined;
-    });
+    const texts = this.texts.serialize([...this.chunks.keys()], (id) => this.chunkTextOf(id));
     // The postings and the texts first: a manifest names the files saved with it, so a save cut off before it is seen at the next load.
     await writeFileAtomic(path.join(dir, POSTINGS_FILE), parts);
     await writeFileAtomic(path.join(dir, TEXTS_FILE), texts.parts);
@@ -332,6 +328,18 @@ export class CorpusIndex {
    */
   storedChunkText(id: number): string | undefined {
     return this.chunks.has(id) ? this.texts.get(id) : undefined;
+  }
+
+  /**
+   * The text of chunk `id`: as the index kept it, else from its item (which
+   * may parse the item's files again); undefined when the index has neither.
+   */
+  chunkTextOf(id: number): string | undefined {
+    const stored = this.storedChunkText(id);
+    if (stored !== undefined) return stored;
+    const c = this.chunks.get(id);
+    const item = c && this.itemMap.get(c.itemId);
+    return item && c ? chunkText(item, c) : undefined;
   }
 
   /** Chunk ids of an item, in order (transcript windows, then comments). */

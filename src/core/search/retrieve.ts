@@ -6,7 +6,6 @@
 import { mapSpan, type SpanSource } from '../corpus/spans';
 import type { PartKind } from '../corpus/types';
 import type { Chunk } from './chunker';
-import { chunkText } from './chunker';
 import type { CorpusIndex, SearchFilters, SearchHit } from './corpusIndex';
 import { tokenize, tokenizeQuery } from './tokenize';
 
@@ -63,9 +62,7 @@ export function scoreChunks(index: CorpusIndex, query: string, options: Retrieve
   const tf = new Map<string, number>();
   for (const h of first.slice(0, fbDocs)) {
     // The text the index kept: an item whose parsed parts are not held is not parsed again for it.
-    const stored = index.storedChunkText(h.id);
-    const item = stored === undefined ? index.item(h.chunk.itemId) : undefined;
-    const text = stored ?? (item ? chunkText(item, h.chunk) : undefined);
+    const text = index.chunkTextOf(h.id);
     if (text === undefined) continue;
     const toks = tokenize(text);
     const norm = h.score / first[0]!.score;
