@@ -3,11 +3,18 @@
  * line per turn. Each turn rewrites the file atomically (write-then-rename), so a crash never
  * leaves half a line; a line that does not validate is reported with its number and skipped,
  * the rest of the conversation loads.
+ *
+ * Writers take the chats folder's lock (`chats/.lock`, see {@link withChatsLock}) and read the
+ * file again inside it, so concurrent turns of one conversation (six `chat --conversation X` at
+ * once, or the chat view and the CLI) each get their own turn number and citation numbers and
+ * none is lost.
  */
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { STORAGE_DIR } from '../corpus/loader';
 import { readRun } from '../research/runStore';
+import { acquireRunLock, RunLockedError } from '../research/runLock';
+import { sleep } from '../llm/retry';
 import { writeFileAtomic } from '../storage/atomic';
 import { isUnsafeStatePath, readStateDir, readStateFile } from '../storage/safePath';
 import { chatTurnSchema, conversationHeaderSchema, type ChatCitation, type ChatTurn, type Conversation, type ConversationHeader, type ConversationSummary } from './schema';
@@ -37,7 +44,37 @@ async function reportCitations(root: string, runId: string | null): Promise<Chat
   return run.sources?.citations.map((c) => ({ number: c.number, span: c.span })) ?? [];
 }
 
-/** Starts a conversation (about a run, or the whole corpus) and writes its header. */
+/** How long a writer waits for another writer of the same corpus's conversations before giving up. */
+const LOCK_WAIT_MS = 60_000;
+
+/**
+ * Runs `fn` holding the lock of the corpus's chats folder (`chats/.lock`; a lock left by a dead
+ * process is taken over). Writers wait their turn — with a bounded wait — instead of failing.
+ * @throws RunLockedError when another live writer holds the lock for longer than a minute.
+ */
+export async function withChatsLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    let lock;
+    try {
+      lock = await acquireRunLock(chatsDir(root), 'chats');
+    } catch (e) {
+      if (!(e instanceof RunLockedError) || Date.now() - started > LOCK_WAIT_MS) throw e;
+      await sleep(Math.min(200, 5 + attempt * 5) * (0.5 + Math.random()));
+      continue;
+    }
+    try {
+      return await fn();
+    } finally {
+      await lock.release();
+    }
+  }
+}
+
+/**
+ * Starts a conversation (about a run, or the whole corpus) and writes its header. With an `id`
+ * that another writer created meanwhile, that conversation is returned as it is (never overwritten).
+ */
 export async function createConversation(root: string, opts: { runId: string | null; title?: string; id?: string }): Promise<Conversation> {
   const citations = await reportCitations(root, opts.runId);
   const header: ConversationHeader = {
@@ -48,9 +85,14 @@ export async function createConversation(root: string, opts: { runId: string | n
     createdAt: new Date().toISOString(),
     title: opts.title ?? (opts.runId ? `About run ${opts.runId}` : 'Questions about the corpus'),
   };
-  const conversation: Conversation = { header, turns: [], citations };
-  await saveConversation(root, conversation);
-  return conversation;
+  const file = conversationFile(root, header.id);
+  return withChatsLock(root, async () => {
+    const exists = await readStateFile(file, 'utf8').then(() => true, () => false);
+    if (exists) return loadConversation(root, header.id);
+    const conversation: Conversation = { header, turns: [], citations };
+    await saveConversation(root, conversation);
+    return conversation;
+  });
 }
 
 /**
@@ -96,18 +138,56 @@ export async function loadConversation(root: string, id: string, problems: strin
   return { header, turns, citations };
 }
 
-/** Writes the whole conversation atomically (header line, then one line per turn). */
+/** Writes the whole conversation atomically (header line, then one line per turn); callers hold {@link withChatsLock}. */
 export async function saveConversation(root: string, conversation: Conversation): Promise<void> {
   const lines = [JSON.stringify(conversation.header), ...conversation.turns.map((t) => JSON.stringify(t))];
   await writeFileAtomic(conversationFile(root, conversation.header.id), `${lines.join('\n')}\n`);
 }
 
-/** Appends a turn: to the conversation in memory (turns, citations) and on disk. */
+const sameSpan = (a: ChatCitation, b: ChatCitation): boolean =>
+  a.span.item_id === b.span.item_id && a.span.part === b.span.part && a.span.start === b.span.start && a.span.end === b.span.end;
+
+/**
+ * `turn` fitted to the conversation as it is on disk now: its number follows the last turn kept,
+ * and a citation it added whose number another writer has taken meanwhile gets the number that
+ * span already has, or the next free one — in its citation list and in every `[n]` of its answer.
+ */
+export function fitTurn(onDisk: Conversation, turn: ChatTurn): ChatTurn {
+  const renumber = new Map<number, number>();
+  let next = onDisk.citations.reduce((m, c) => Math.max(m, c.number), 0) + 1;
+  for (const c of turn.citations) {
+    const known = onDisk.citations.find((k) => k.number === c.number);
+    if (known && sameSpan(known, c)) continue;
+    const sameElsewhere = onDisk.citations.find((k) => sameSpan(k, c));
+    renumber.set(c.number, sameElsewhere ? sameElsewhere.number : next++);
+  }
+  const to = (n: number): number => renumber.get(n) ?? n;
+  return {
+    ...turn,
+    turn: onDisk.turns.length + 1,
+    answer: renumber.size ? turn.answer.replace(/\[(\s*\d{1,5}(?:\s*[,，]\s*\d{1,5})*\s*)\]/g, (_w, inner: string) => `[${inner.replace(/\d+/g, (d) => String(to(Number(d))))}]`) : turn.answer,
+    citations: turn.citations.map((c) => (renumber.has(c.number) ? { ...c, number: to(c.number), span: { ...c.span, source_id: `C${to(c.number)}` } } : c)),
+    loaded: turn.loaded.map((l) => ({ ...l, number: to(l.number) })),
+  };
+}
+
+/**
+ * Appends a turn under the chats lock: the conversation is read again from disk, the turn is
+ * numbered after the turns kept there ({@link fitTurn}), written, and the conversation in memory
+ * becomes what is on disk. `turn` is updated in place with its final number and citations.
+ */
 export async function appendTurn(root: string, conversation: Conversation, turn: ChatTurn): Promise<void> {
-  conversation.turns.push(turn);
-  for (const c of turn.citations) if (!conversation.citations.some((k) => k.number === c.number)) conversation.citations.push(c);
-  conversation.citations.sort((a, b) => a.number - b.number);
-  await saveConversation(root, conversation);
+  await withChatsLock(root, async () => {
+    const current = await loadConversation(root, conversation.header.id).catch(() => ({ ...conversation, turns: [...conversation.turns] }));
+    const fitted = fitTurn(current, turn);
+    Object.assign(turn, fitted);
+    current.turns.push(turn);
+    for (const c of turn.citations) if (!current.citations.some((k) => k.number === c.number)) current.citations.push(c);
+    current.citations.sort((a, b) => a.number - b.number);
+    await saveConversation(root, current);
+    conversation.turns = current.turns;
+    conversation.citations = current.citations;
+  });
 }
 
 /** Every conversation of the corpus, newest first (unreadable files are skipped). */

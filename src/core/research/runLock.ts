@@ -153,8 +153,13 @@ export async function acquireRunLock(dir: string, runId: string): Promise<RunLoc
 }
 
 async function releaseLock(file: string, token: string): Promise<void> {
-  held.delete(token);
-  const current = await readLock(file).catch(() => undefined);
-  if (current?.info?.token !== token) return; // taken over meanwhile: not ours to remove
-  await rm((await checkStatePath(file)).real, { force: true });
+  // The token stays held until the file is gone: a waiter of this process that read our lock
+  // meanwhile must not take it for a stale one and replace it just before we remove it.
+  try {
+    const current = await readLock(file).catch(() => undefined);
+    if (current?.info?.token !== token) return; // taken over meanwhile: not ours to remove
+    await rm((await checkStatePath(file)).real, { force: true });
+  } finally {
+    held.delete(token);
+  }
 }
