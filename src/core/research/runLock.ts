@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { checkStatePath, readStateFile } from '../storage/safePath';
+import { pidAlive } from '../util/pidAlive';
 
 /** The content of a lock file. */
 export interface RunLockInfo {
@@ -60,18 +61,6 @@ function parseLock(text: string): RunLockInfo | undefined {
     return { pid: v.pid, host: v.host, since: v.since, run_id: typeof v.run_id === 'string' ? v.run_id : '', token: typeof v.token === 'string' ? v.token : '' };
   } catch {
     return undefined;
-  }
-}
-
-/** Whether a process with this pid exists on this host. */
-export function pidAlive(pid: number): boolean {
-  if (pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
