@@ -216,7 +216,8 @@ async function firstItemDir(root: string): Promise<string> {
   return names[0]!;
 }
 
-async function waitForAsync(ok: () => Promise<boolean>, ms = 10_000): Promise<void> {
+/** Waits for `ok`; the bound is a safety net against a hang on a busy machine, not a time limit under test. */
+async function waitForAsync(ok: () => Promise<boolean>, ms = 120_000): Promise<void> {
   const until = Date.now() + ms;
   while (!(await ok())) {
     if (Date.now() > until) throw new Error('timed out waiting');
@@ -224,7 +225,8 @@ async function waitForAsync(ok: () => Promise<boolean>, ms = 10_000): Promise<vo
   }
 }
 
-async function waitFor(ok: () => boolean, ms = 5_000): Promise<void> {
+/** Waits for `ok`; the bound is a safety net against a hang on a busy machine, not a time limit under test. */
+async function waitFor(ok: () => boolean, ms = 120_000): Promise<void> {
   const until = Date.now() + ms;
   while (!ok()) {
     if (Date.now() > until) throw new Error('timed out waiting');

@@ -14,6 +14,8 @@ import { parseTranscript } from '../../src/core/corpus/transcriptParsers';
 import type { Corpus, CorpusItem, CorpusProblem } from '../../src/core/corpus/types';
 import { partSentences, splitSentences } from '../../src/core/markers/sentences';
 import { chunkItem } from '../../src/core/search/chunker';
+import { itemOf, transcriptPart } from '../support/parts';
+import { assertNearLinear } from '../support/scaling';
 
 const MB = 1024 * 1024;
 
@@ -50,16 +52,15 @@ function item(c: Corpus, id: string): CorpusItem {
   return it;
 }
 
-/** Runs `fn` and returns its result with the wall time and the growth of the resident set. */
-async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; rssGrowthMb: number }> {
+/** Runs `fn` and returns its result with the growth of the resident set (time is checked by scaling, not by the clock). */
+async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; rssGrowthMb: number }> {
   const rss0 = process.memoryUsage().rss;
   let peak = rss0;
   const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 5);
-  const t0 = performance.now();
   try {
     const value = await fn();
     peak = Math.max(peak, process.memoryUsage().rss);
-    return { value, ms: performance.now() - t0, rssGrowthMb: (peak - rss0) / MB };
+    return { value, rssGrowthMb: (peak - rss0) / MB };
   } finally {
     clearInterval(timer);
   }
@@ -117,8 +118,7 @@ describe('pathological sizes are bounded per line and per field', () => {
       'huge/transcript.txt': `${huge}\nA normal second line.\n`,
       'huge/comments.jsonl': GOOD_COMMENTS,
     });
-    const { value: c, ms, rssGrowthMb } = await measured(() => loadCorpus(root));
-    assert.ok(ms < 5_000, `loading took ${ms.toFixed(0)} ms`);
+    const { value: c, rssGrowthMb } = await measured(() => loadCorpus(root));
     assert.ok(rssGrowthMb < 1_000, `resident memory grew by ${rssGrowthMb.toFixed(0)} MB`);
     item(c, 'good');
     const h = item(c, 'huge');
@@ -128,11 +128,14 @@ describe('pathological sizes are bounded per line and per field', () => {
     assert.ok(p, `a line-too-long problem (got ${JSON.stringify(c.problems)})`);
     assert.equal(p.line, 0);
     assert.ok(c.stats.skipped >= 1);
-    // Downstream consumers of the loaded corpus stay bounded too.
-    const t1 = performance.now();
-    partSentences(h.transcript!);
-    chunkItem(h);
-    assert.ok(performance.now() - t1 < 1_000);
+    // Reading a line too long to keep grows linearly with it (5 MB against 20 MB).
+    await assertNearLinear({
+      name: 'loading a corpus with one over-long line',
+      n: MB,
+      prepare: (n) => corpus(`huge-txt-${n}`, { 'huge/transcript.txt': `${'word '.repeat(n)}\nA normal second line.\n` }),
+      run: (dir: string) => loadCorpus(dir),
+      tries: 2,
+    });
   });
 
   test('a CSV with a 50 MB field: bounded time and memory, reported, the other records load', async () => {
@@ -143,8 +146,7 @@ describe('pathological sizes are bounded per line and per field', () => {
       'csv/transcript.txt': 'A line.\n',
       'csv/comments.csv': csv,
     });
-    const { value: c, ms, rssGrowthMb } = await measured(() => loadCorpus(root));
-    assert.ok(ms < 5_000, `loading took ${ms.toFixed(0)} ms`);
+    const { value: c, rssGrowthMb } = await measured(() => loadCorpus(root));
     assert.ok(rssGrowthMb < 1_000, `resident memory grew by ${rssGrowthMb.toFixed(0)} MB`);
     item(c, 'good');
     assert.deepEqual(item(c, 'csv').comments?.comments.map((r) => [r.id, r.text]), [['c0', 'before'], ['c2', 'after, quoted']]);
@@ -161,22 +163,24 @@ describe('pathological sizes are bounded per line and per field', () => {
     const it = item(c, 'long');
     assert.equal(it.transcript?.wordCount, 780_000);
     assert.deepEqual(c.problems, []);
-    const t0 = performance.now();
     const sentences = partSentences(it.transcript!);
     const chunks = chunkItem(it);
-    const ms = performance.now() - t0;
-    assert.ok(ms < 5_000, `sentences and chunks took ${ms.toFixed(0)} ms`);
+    await assertNearLinear({
+      name: 'sentences and search chunks of one long line',
+      n: 195_000,
+      prepare: (n) => itemOf('long', { transcript: transcriptPart(['word '.repeat(n).trim()]) }),
+      run: (x: CorpusItem) => [partSentences(x.transcript!), chunkItem(x)],
+      tries: 2,
+    });
     assert.ok(sentences.every((s) => s.text.length <= 4_000));
     assert.equal(sentences.at(-1)!.end, line.length);
     assert.ok(chunks.length > 1000 && chunks.every((ch) => ch.words <= 400), `${chunks.length} chunks`);
   });
 
-  test('parseCsvRows builds a large field in linear time', () => {
-    const field = 'y'.repeat(20 * MB);
-    const t0 = performance.now();
-    const { rows } = parseCsvRows(`a,b\n1,"${field}"\n2,${field}\n`);
-    assert.ok(performance.now() - t0 < 2_000, `${(performance.now() - t0).toFixed(0)} ms`);
-    assert.equal(rows.length, 3);
+  test('parseCsvRows builds a large field in linear time', async () => {
+    const csv = (n: number): string => `a,b\n1,"${'y'.repeat(n)}"\n2,${'y'.repeat(n)}\n`;
+    assert.equal(parseCsvRows(csv(20 * MB)).rows.length, 3);
+    await assertNearLinear({ name: 'parseCsvRows of a large field', n: 2 * MB, prepare: csv, run: (t: string) => parseCsvRows(t), tries: 2 });
   });
 
   test('a huge line in every line-based format (srt, vtt, md, jsonl) and a huge JSON string field are reported, the rest loads', async () => {
@@ -191,9 +195,7 @@ describe('pathological sizes are bounded per line and per field', () => {
       'jsonstr/transcript.json': JSON.stringify({ turns: [{ text: big }, { text: 'Kept turn.' }] }),
       'jsonstr/comments.json': JSON.stringify([{ id: 'k', text: 'kept' }, { id: 'h', text: big }]),
     });
-    const t0 = performance.now();
     const c = await loadCorpus(root);
-    assert.ok(performance.now() - t0 < 5_000);
     item(c, 'good');
     assert.deepEqual(item(c, 'srt').transcript?.segments.map((s) => s.text), ['Second cue.']);
     assert.deepEqual(item(c, 'vtt').transcript?.segments.map((s) => s.text), ['Second cue.']);
@@ -215,11 +217,10 @@ describe('pathological sizes are bounded per line and per field', () => {
     assert.ok(c.stats.skipped >= 6, `stats.skipped = ${c.stats.skipped}`);
   });
 
-  test('the sentence splitter never overflows and bounds sentence length (50 MB without punctuation)', () => {
+  test('the sentence splitter never overflows and bounds sentence length (50 MB without punctuation)', async () => {
     const text = 'word '.repeat(10 * MB);
-    const t0 = performance.now();
     const s = splitSentences(text, 7, 3);
-    assert.ok(performance.now() - t0 < 5_000);
+    await assertNearLinear({ name: 'splitSentences without punctuation', n: MB / 2, prepare: (n) => 'word '.repeat(n), run: (t: string) => splitSentences(t, 7, 3), tries: 2 });
     assert.ok(s.length > 1, 'a sentence without end is cut into bounded pieces');
     assert.ok(s.every((x) => x.text.length <= 10_000));
     assert.equal(s[0]!.start, 7);

@@ -27,7 +27,8 @@ import { startEngine, type EngineConnection } from '../support/engineConnection'
 const settings = settingsSchema.parse({});
 const deep = settingsSchema.parse({ complexity: 'deep' });
 
-async function waitFor(cond: () => boolean, ms = 5_000): Promise<void> {
+/** Waits for `cond`; the bound is a safety net against a hang on a busy machine, not a time limit under test. */
+async function waitFor(cond: () => boolean, ms = 120_000): Promise<void> {
   const until = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > until) throw new Error('timed out waiting');

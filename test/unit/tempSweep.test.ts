@@ -21,7 +21,7 @@ function killedSave(file: string, chunks: number): void {
     const { writeFileAtomic } = require(${JSON.stringify(ATOMIC)});
     function* parts() { for (let i = 0; ; i++) { if (i === ${chunks}) process.kill(process.pid, 'SIGKILL'); yield Buffer.alloc(4096, 97 + (i % 26)); } }
     writeFileAtomic(${JSON.stringify(file)}, parts());`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 300_000 });
   assert.equal(r.signal, 'SIGKILL', r.stderr);
 }
 
