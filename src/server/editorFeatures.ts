@@ -20,6 +20,7 @@ import type { Corpus, CorpusItem, CorpusProblem } from '../core/corpus/types';
 import { allMarkers } from '../core/markers/store';
 import { citationHover, citedFile, evidenceCommandTarget, findCitations, linesLabel, reportLocation, sliceRange, type CitationRef } from '../core/research/citationLinks';
 import { reportSourcesSchema, type SourceSpan } from '../core/research/schema';
+import { hoverText } from '../core/text/markdownSafe';
 import type { HandlerContext } from './handlerContext';
 
 export function registerEditorFeatures(ctx: HandlerContext, documents: TextDocuments<TextDocument>): void {
@@ -136,7 +137,9 @@ export function registerEditorFeatures(ctx: HandlerContext, documents: TextDocum
         dangling++;
         continue;
       }
-      const tooltip = `Open citation ${c.number}: ${spanLocation(span, items?.get(span.item_id))} (${linesLabel(span.source)})`;
+      // VS Code shows the tooltip as the label of a link in a TRUSTED Markdown hover, escaping only its
+      // `]`: the corpus's title and path are hover text (escaped, one line), never a link or a way out of the label.
+      const tooltip = hoverText(`Open citation ${c.number}: ${spanLocation(span, items?.get(span.item_id))} (${linesLabel(span.source)})`.replace(/\s+/g, ' '));
       links.push({ range: { start: { line: c.line, character: c.start }, end: { line: c.line, character: c.end } }, target, tooltip });
     }
     if (dangling) connection.console.warn(`marker-research server: ${dangling} citation(s) of run ${r.loc.runId} resolve to no span in report.sources.json`);
@@ -153,6 +156,7 @@ export function registerEditorFeatures(ctx: HandlerContext, documents: TextDocum
     let quote = '';
     if (abs) quote = sliceRange(await fs.readFile(abs, 'utf8').catch(() => ''), span.source);
     const item = corpusAt(r.loc.corpusRoot)?.items.find((it) => it.id === span.item_id);
+    // Every corpus value of the hover is escaped by citationHover (hoverText / markdownCode).
     return {
       contents: { kind: MarkupKind.Markdown, value: citationHover(c.number, span, { title: item?.title, quote, location: spanLocation(span, item, false) }) },
       range: { start: { line: c.line, character: c.start }, end: { line: c.line, character: c.end } },

@@ -6,6 +6,7 @@
  */
 import type { CorpusItem } from '../core/corpus/types';
 import { layoutFullItem, type ReadableItem } from '../core/markers/fullItem';
+import { hoverText } from '../core/text/markdownSafe';
 import type { ReadableLink, ReadablePartFile } from '../shared/lspProtocol';
 import type { EngineState } from './engineState';
 
@@ -35,7 +36,8 @@ function headerLinks(item: CorpusItem, layout: ReadableItem): ReadableLink[] {
       startCharacter: at + 3,
       endCharacter: text.length,
       target: { itemId: item.id, part: b.part, start: b.offset, end: b.offset + b.text.length },
-      tooltip: `Open this ${b.part === 'transcript' ? 'turn' : 'comment'} in ${file}`,
+      // Shown as a link label in a trusted Markdown hover: the path is hover text, never a way out of the label.
+      tooltip: `Open this ${b.part === 'transcript' ? 'turn' : 'comment'} in ${hoverText(file)}`,
     });
   }
   return links;

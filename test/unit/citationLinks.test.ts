@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { citationHover, citationTarget, citedFile, escapeMarkdown, findCitations, linesLabel, reportLocation, RUNS_DIR, selectionFragment, sliceRange } from '../../src/core/research/citationLinks';
+import { citationHover, citationTarget, citedFile, findCitations, linesLabel, reportLocation, RUNS_DIR, selectionFragment, sliceRange } from '../../src/core/research/citationLinks';
+import { hoverText } from '../../src/core/text/markdownSafe';
 import { citedNumbers, resolveCitations } from '../../src/core/research/citations';
 import type { SourceSpan } from '../../src/core/research/schema';
 import type { Logger } from '../../src/core/util/log';
@@ -34,7 +35,9 @@ describe('findCitations', () => {
     const text = ['   ```', '[1]', '~~~', '[2]', '```', '[3]', '    ```', '[4]'].join('\n');
     // "~~~" inside a ``` fence does not close it; an indented-by-4 line is not a fence.
     assert.deepEqual(findCitations(text).map((c) => c.number), [3, 4]);
-    assert.deepEqual(findCitations(['~~~~', '[1]', '```', '[2]', '~~~', '[3]'].join('\n')).map((c) => c.number), [3]);
+    assert.deepEqual(findCitations(['~~~~', '[1]', '```', '[2]', '~~~~', '[3]'].join('\n')).map((c) => c.number), [3]);
+    // CommonMark: a closing fence is at least as long as the opening one, with nothing after it.
+    assert.deepEqual(findCitations(['~~~~', '[1]', '~~~', '[2]', '~~~~ x', '[3]', '~~~~~', '[4]'].join('\n')).map((c) => c.number), [4]);
   });
 
   test('a fence needs three backticks or tildes; one tilde starts no fence', () => {
@@ -121,9 +124,9 @@ describe('hover', () => {
     assert.equal(citationHover(1, span(), { quote: '   ' }).split('\n').length, 3, 'a blank quote adds nothing');
   });
 
-  test('escapeMarkdown escapes every Markdown character and nothing else', () => {
-    assert.equal(escapeMarkdown('\\`*_{}[]()#+-.!|<>~'), '\\\\\\`\\*\\_\\{\\}\\[\\]\\(\\)\\#\\+\\-\\.\\!\\|\\<\\>\\~');
-    assert.equal(escapeMarkdown('plain text, 中文 & "quotes"'), 'plain text, 中文 & "quotes"');
+  test('hoverText escapes what would be markup, and nothing else', () => {
+    assert.equal(hoverText('\\`*_{}[]()#+-.!|<>~&$'), '\\\\\\`\\*\\_{}\\[\\]()\\#+-.!\\|\\<>\\~\\&\\$');
+    assert.equal(hoverText('plain text, 中文 "quotes"'), 'plain text, 中文 "quotes"');
   });
 
   test('sliceRange: CRLF text, a range past the end, a range ending past the last line', () => {
@@ -153,7 +156,8 @@ describe('resolveCitations', () => {
   test('unknown ids and bare numbers are removed, logged, and leave no stray space', () => {
     const log = recordingLogger();
     const r = resolveCitations('Range drops [S9]. Heat [7] pump [S1]\t[S8] helps  a lot [S4] !', resolve, log);
-    assert.equal(r.markdown, 'Range drops. Heat pump [1] helps a lot!');
+    // Only the space a removal leaves is tidied: the text's own spacing is written as it is.
+    assert.equal(r.markdown, 'Range drops. Heat pump [1] helps  a lot!');
     assert.deepEqual(r.removed, ['S9', '7', 'S8', 'S4']);
     assert.deepEqual(log.lines, ['S9', '7', 'S8', 'S4'].map((t) => `warn research: removed a citation that does not resolve to a source span: [${t}]`));
     assert.deepEqual(citedNumbers(r.markdown), [1]);

@@ -83,6 +83,6 @@ describe('report citations: hover', () => {
     const md = citationHover(3, span, { title: 'Bike *lanes*', quote: 'Injuries fell [a](javascript:x) 40%' });
     assert.match(md, /^\*\*\[3\]\*\* Bike \\\*lanes\\\*/);
     assert.match(md, /`city\/transcript\.vtt:21-22` · transcript · 1:02–1:10 · Daniel/);
-    assert.match(md, /^> Injuries fell \\\[a\\\]\\\(javascript:x\\\) 40%$/m);
+    assert.match(md, /^> Injuries fell \\\[a\\\]\(javascript\u2060:x\) 40%$/m);
   });
 });

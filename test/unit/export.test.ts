@@ -13,7 +13,8 @@ import { loadCorpus } from '../../src/core/corpus/loader';
 import type { Corpus } from '../../src/core/corpus/types';
 import { exportReportFile, reportPreviewFile, writeReportPreview } from '../../src/core/export/exportFiles';
 import { markdownToHtml, renderInline } from '../../src/core/export/markdownHtml';
-import { csvCell, MARKER_COLUMNS, markerRows, markersFormatOf, markersToCsv, markersToJson, type MarkerRow } from '../../src/core/export/markersExport';
+import { csvCell } from '../../src/core/export/csvCell';
+import { MARKER_COLUMNS, markerRows, markersFormatOf, markersToCsv, markersToJson, type MarkerRow } from '../../src/core/export/markersExport';
 import { defaultLinkStyle, replaceCitations, reportFormatOf, reportToHtml, reportToMarkdown, spanHref, stripSourceList } from '../../src/core/export/reportExport';
 import { extractItem } from '../../src/core/markers/extractive';
 import { TopicStats, topicCandidates } from '../../src/core/markers/keyphrases';
@@ -90,7 +91,8 @@ describe('markers export', () => {
     assert.equal(csvCell('+1 great video'), "'+1 great video");
     assert.equal(csvCell('@everyone'), "'@everyone");
     assert.equal(csvCell('-cmd|calc'), "'-cmd|calc");
-    assert.equal(csvCell('-5 degrees'), '-5 degrees', 'a negative number is data');
+    assert.equal(csvCell('-5'), '-5', 'a negative number is data');
+    assert.equal(csvCell('-5 degrees'), "'-5 degrees", 'only a cell that is entirely a number may start with a sign');
     assert.equal(csvCell('=1+1', false), '=1+1', 'the guard can be turned off');
   });
 
@@ -227,7 +229,7 @@ describe('report export', () => {
     const frag = `#L${s1.startLine + 1},${s1.startColumn + 1}`; // the span's start: what VS Code's Markdown preview follows
     assert.ok(md.includes(`Injuries fell [\\[1\\]](<city-cycling-podcast/transcript.vtt${frag}> "`), md.split('\n')[2]);
     assert.match(md, /coffee rose \[\\\[2\\\]\]\(<coffee-market-report\/transcript\.txt#L2,1> "[^"]+"\)\[\\\[1\\\]\]/);
-    assert.ok(md.includes('Code `[3]` and a link [1](x) stay.'));
+    assert.ok(md.includes('Code `[3]` and a link \\[1\\](x) stay.'), 'a link of the report is text');
     assert.equal(md.match(/^## Sources$/gm)?.length, 1, 'one appendix');
     assert.match(md, /^1\. <a id="source-1"><\/a>\*\*\[1\]\*\* Protected Bike Lanes: What the Data Says · .*0:\d\d.* · \[city-cycling-podcast\/transcript\.vtt:\d+\]\(<city-cycling-podcast\/transcript\.vtt#L/m);
     assert.match(md, /^ {3}> Reported cyclist injuries/m, 'the quoted span');

@@ -36,7 +36,7 @@ export function renderInline(src: string, opts: MarkdownHtmlOptions = {}): strin
   };
   while (i < src.length) {
     const c = src[i]!;
-    if (c === '\\' && i + 1 < src.length && /[\\`*_{}[\]()#+\-.!|<>~]/.test(src[i + 1]!)) {
+    if (c === '\\' && i + 1 < src.length && /[!-/:-@[-`{-~]/.test(src[i + 1]!)) {
       // An escaped character is literal: keep it out of emphasis with a private-use stand-in.
       buf += String.fromCharCode(0xe100 + src.charCodeAt(i + 1));
       i += 2;
@@ -113,7 +113,9 @@ function renderBlocks(lines: readonly string[], opts: MarkdownHtmlOptions): stri
       const mark = fence[1]!;
       const body: string[] = [];
       i++;
-      while (i < lines.length && !lines[i]!.trim().startsWith(mark)) body.push(lines[i++]!);
+      // Closed (CommonMark) by a run of the same character at least as long, and nothing else.
+      const close = new RegExp(`^\\s*\\${mark[0]}{${mark.length},}\\s*$`);
+      while (i < lines.length && !close.test(lines[i]!)) body.push(lines[i++]!);
       i++;
       out.push(`<pre><code${fence[2] ? ` class="language-${escapeHtml(fence[2])}"` : ''}>${escapeHtml(body.join('\n'))}</code></pre>`);
       continue;

@@ -6,6 +6,7 @@
 import type { Corpus, CorpusItem } from '../corpus/types';
 import type { ItemMarkers, Marker } from '../markers/schema';
 import { formatClock } from '../text/clock';
+import { csvCell } from './csvCell';
 
 /** One exported marker. `file` is relative to the corpus root; `line` is one-based (null when the marker has no span). */
 export interface MarkerRow {
@@ -99,25 +100,8 @@ export function markerRows(corpus: Pick<Corpus, 'items'>, markers: ReadonlyMap<s
 export interface CsvOptions {
   /** Start with a UTF-8 byte order mark, so spreadsheet programs read the text as UTF-8 (default true). */
   bom?: boolean;
-  /**
-   * Put a `'` before a text cell that a spreadsheet would run as a formula (it starts with `=`, `+`,
-   * `@`, a tab, or `-` not followed by a digit): corpus text is untrusted (default true).
-   */
+  /** Put a `'` before a text cell that a spreadsheet would run as a formula ({@link csvCell}): corpus text is untrusted (default true). */
   guardFormulas?: boolean;
-}
-
-/**
- * One CSV cell (RFC 4180): quoted when it holds a comma, a double quote, a line break or
- * leading/trailing spaces; double quotes doubled.
- *
- * @example
- * csvCell('a, "b"') // '"a, ""b"""'
- */
-export function csvCell(value: string | number | boolean | null, guardFormulas = true): string {
-  if (value === null) return '';
-  let s = String(value);
-  if (guardFormulas && typeof value === 'string' && /^(?:[=+@\t\r]|-(?![\d.]))/u.test(s)) s = `'${s}`;
-  return /[",\r\n]|^\s|\s$/u.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** The rows as CSV: a header line, then one line per marker; CRLF line ends (RFC 4180). */

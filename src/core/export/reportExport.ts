@@ -4,6 +4,10 @@
  * file:line and the quoted span), and standalone HTML with an anchor per citation (`[n]` →
  * `#source-n`, each source linking back to where it is cited and on to the original file). Links
  * to original files are relative to the exported file (portable with the corpus) or `file:` URIs.
+ * The stored report is reduced to the safe Markdown subset again before it is exported (a run
+ * written by an older version, or a report.md edited by hand, brings no link, image or HTML of
+ * its own), and every corpus value of the appendix is escaped text: the only links of an export
+ * are its citations and the appendix's links to the cited files.
  * Pure: the caller reads the run and writes the result.
  */
 import * as path from 'node:path';
@@ -12,6 +16,8 @@ import type { Corpus, CorpusItem } from '../corpus/types';
 import { citedFile, findCitations, selectionFragment } from '../research/citationLinks';
 import type { ReportSources, SourceSpan } from '../research/schema';
 import { formatClock } from '../text/clock';
+import { reduceMarkdown } from '../text/markdownReduce';
+import { breakAutolinks, markdownText } from '../text/markdownSafe';
 import { escapeHtml, markdownToHtml } from './markdownHtml';
 
 /** How links to original files are written. */
@@ -141,14 +147,14 @@ export function exportedSources(input: ReportExportInput, fragment: 'range' | 's
     });
 }
 
-/** Markdown text safe to print (no emphasis, links or HTML from corpus text). */
-function mdText(s: string): string {
-  return s.replace(/[\\`*_{}[\]<>#|]/g, (c) => `\\${c}`);
+/** A Markdown link title in double quotes (quotes, backslashes and entities escaped; bare URLs broken, as the text editor would link them). */
+function mdTitle(s: string): string {
+  return breakAutolinks(s.replace(/\s+/g, ' ')).replace(/["\\&]/g, (c) => `\\${c}`);
 }
 
-/** A Markdown link title in double quotes. */
-function mdTitle(s: string): string {
-  return s.replace(/["\\]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
+/** The body of a stored report as an export writes it: without its plain source list, reduced to the safe subset (its `[n]` kept). */
+function reportBody(markdown: string): string {
+  return reduceMarkdown(stripSourceList(markdown));
 }
 
 /** Replaces each `[n]` citation of `markdown` (not in code, not already a link) with `render(n, k)` (k: the n-th occurrence of number n, from 1). */
@@ -188,13 +194,13 @@ export function reportToMarkdown(input: ReportExportInput): string {
   // Links open at the span's start: VS Code's Markdown preview follows `#L<line>,<col>` only.
   const sources = exportedSources(input, 'start');
   const byNumber = new Map(sources.map((s) => [s.number, s]));
-  const body = replaceCitations(stripSourceList(input.markdown), (n) => {
+  const body = replaceCitations(reportBody(input.markdown), (n) => {
     const s = byNumber.get(n);
     return s?.href ? `[\\[${n}\\]](<${s.href}>${s.quote ? ` "${mdTitle(cut(s.quote, 200))}"` : ''})` : `\\[${n}\\]`;
   });
   const appendix = sources.map((s) => {
-    const head = [`**[${s.number}]** ${mdText(s.title)}`, ...(s.where ? [mdText(s.where)] : []), s.href ? `[${mdText(s.location)}](<${s.href}>)` : mdText(s.location)].join(' · ');
-    const quote = s.quote ? `\n\n   > ${mdText(s.quote)}` : '';
+    const head = [`**[${s.number}]** ${markdownText(s.title)}`, ...(s.where ? [markdownText(s.where)] : []), s.href ? `[${markdownText(s.location)}](<${s.href}>)` : markdownText(s.location)].join(' · ');
+    const quote = s.quote ? `\n\n   > ${markdownText(s.quote)}` : '';
     return `${s.number}. <a id="source-${s.number}"></a>${head}${quote}`;
   });
   return `${body.trimEnd()}\n\n## Sources\n\n${appendix.join('\n\n')}\n`;
@@ -222,7 +228,7 @@ export function reportToHtml(input: ReportExportInput, opts: { title?: string; l
   const byNumber = new Map(sources.map((s) => [s.number, s]));
   const uses = new Map<number, number>();
   // Citations become private-use placeholders that survive Markdown rendering and escaping.
-  const marked = replaceCitations(stripSourceList(input.markdown), (n, k) => {
+  const marked = replaceCitations(reportBody(input.markdown), (n, k) => {
     uses.set(n, Math.max(uses.get(n) ?? 0, k));
     return `\uE000${n}.${k}\uE001`;
   });
@@ -240,7 +246,8 @@ export function reportToHtml(input: ReportExportInput, opts: { title?: string; l
     const quote = s.quote ? `<blockquote>${escapeHtml(s.quote)}</blockquote>` : '';
     return `<li id="source-${s.number}" value="${s.number}"><strong>${escapeHtml(s.title)}</strong>${s.where ? ` <span class="where">· ${escapeHtml(s.where)}</span>` : ''} · ${loc}${back}${quote}</li>`;
   });
-  const title = opts.title ?? /^#\s+(.+)$/m.exec(input.markdown)?.[1]?.trim() ?? 'Research report';
+  const heading = /^#\s+(.+)$/m.exec(input.markdown)?.[1]?.trim();
+  const title = opts.title ?? (heading ? heading.replace(/\\([!-/:-@[-`{-~])/g, '$1') : 'Research report');
   return [
     '<!DOCTYPE html>',
     `<html lang="${escapeHtml(opts.lang ?? 'en')}">`,

@@ -11,6 +11,8 @@ import { pathToFileURL } from 'node:url';
 import type { SourceRange } from '../markers/schema';
 import type { SourceSpan } from './schema';
 import { formatClock } from '../text/clock';
+import { backtickRuns } from '../text/markdownReduce';
+import { hoverText, markdownCode } from '../text/markdownSafe';
 
 /** One `[n]` in a report: the number and where it is (zero-based line, UTF-16 columns; `end` exclusive, brackets included). */
 export interface CitationRef {
@@ -34,16 +36,20 @@ export const RUNS_DIR = path.join('.marker-research', 'runs');
 export function findCitations(text: string): CitationRef[] {
   const out: CitationRef[] = [];
   const lines = text.split(/\r?\n/);
+  // The open fence (CommonMark: closed by a run of its character at least as long, and nothing else).
   let fence: string | null = null;
   for (let line = 0; line < lines.length; line++) {
     const l = lines[line]!;
-    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(l);
-    if (f) {
-      if (fence === null) fence = f[1]![0]!;
-      else if (f[1]![0] === fence) fence = null;
+    if (fence !== null) {
+      const close = /^\s{0,3}(`{3,}|~{3,})[ \t]*$/.exec(l);
+      if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) fence = null;
       continue;
     }
-    if (fence !== null) continue;
+    const f = /^\s{0,3}(`{3,}|~{3,})(.*)$/.exec(l);
+    if (f && !(f[1]![0] === '`' && f[2]!.includes('`'))) {
+      fence = f[1]!;
+      continue;
+    }
     if (/^\s{0,3}\[\d+\]:/.test(l)) continue; // a reference definition
     const code = codeSpans(l);
     for (const m of l.matchAll(/\[(\d{1,6})\]/g)) {
@@ -58,11 +64,28 @@ export function findCitations(text: string): CitationRef[] {
   return out;
 }
 
-/** [start, end) of the inline code spans of one line. */
+/**
+ * [start, end) of the inline code spans of one line: a run of backticks not escaped by a
+ * backslash, closed by the next run of the same length.
+ */
 function codeSpans(line: string): [number, number][] {
   const spans: [number, number][] = [];
-  const re = /(`+)[^`]*?\1/g;
-  for (const m of line.matchAll(re)) spans.push([m.index, m.index + m[0].length]);
+  const closing = backtickRuns(line);
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c !== '`') continue;
+    let end = i;
+    while (line[end] === '`') end++;
+    const close = closing(end, end - i);
+    if (close >= 0) {
+      spans.push([i, close + end - i]);
+      i = close + end - i - 1;
+    } else i = end - 1;
+  }
   return spans;
 }
 
@@ -151,26 +174,26 @@ export function linesLabel(r: Pick<SourceRange, 'file' | 'startLine' | 'endLine'
   return r.startLine === r.endLine ? `${r.file}:${r.startLine + 1}` : `${r.file}:${r.startLine + 1}-${r.endLine + 1}`;
 }
 
-/** What a citation's hover shows, as Markdown: title, where in words (`location`: speaker · time or turn; author · likes · date), file and lines, time and speakers, and the quoted span. */
+/**
+ * What a citation's hover shows, as Markdown: title, where in words (`location`: speaker · time
+ * or turn; author · likes · date), file and lines, time and speakers, and the quoted span. Every
+ * corpus value (title, path, speakers, comment ids, quote) is text ({@link hoverText}; the path a
+ * code span, {@link markdownCode}): nothing of the corpus becomes a link, HTML or markup.
+ */
 export function citationHover(n: number, span: SourceSpan, opts: { title?: string; quote?: string; maxQuoteChars?: number; location?: string } = {}): string {
   const s = span.source;
-  const head = [`**[${n}]** ${escapeMarkdown(opts.title ?? span.item_id)}`];
-  if (opts.location) head.push('', escapeMarkdown(opts.location));
-  const where = [`\`${linesLabel(s)}\``, span.part];
+  const head = [`**[${n}]** ${hoverText(opts.title ?? span.item_id)}`];
+  if (opts.location) head.push('', hoverText(opts.location));
+  const where = [markdownCode(linesLabel(s)), span.part];
   if (s.startTime !== undefined) where.push(`${formatClock(s.startTime)}${s.endTime !== undefined && s.endTime > s.startTime ? `–${formatClock(s.endTime)}` : ''}`);
-  if (s.speakers?.length) where.push(s.speakers.map(escapeMarkdown).join(', '));
-  if (s.commentIds?.length) where.push(`comment ${s.commentIds.map(escapeMarkdown).join(', ')}`);
+  if (s.speakers?.length) where.push(s.speakers.map(hoverText).join(', '));
+  if (s.commentIds?.length) where.push(`comment ${s.commentIds.map(hoverText).join(', ')}`);
   const lines = [...head, '', where.join(' · ')];
   const max = opts.maxQuoteChars ?? 1200;
   const quote = (opts.quote ?? '').trim();
   if (quote) {
     const cut = quote.length > max ? `${quote.slice(0, max)}…` : quote;
-    lines.push('', ...cut.split(/\r?\n/).map((l) => `> ${escapeMarkdown(l)}`));
+    lines.push('', ...cut.split(/\r?\n/).map((l) => `> ${hoverText(l)}`));
   }
   return lines.join('\n');
-}
-
-/** Escapes Markdown (corpus text is untrusted: no links, HTML or emphasis from it). */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`);
 }

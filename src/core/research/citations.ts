@@ -21,7 +21,7 @@ const SOURCE_ID = /^S\d+$/;
 const NUMBER = /^\d+$/;
 const MARKER_ID = /^[^\s[\]]+:[FODE]:[0-9a-f]{10}$/;
 
-/** True when every token of a bracket looks like a citation (a source id, number or marker id). */
+/** The tokens of a bracket when every one looks like a citation (a source id, number or marker id). */
 function citationTokens(inner: string): string[] | undefined {
   const tokens = inner
     .split(/[,;，；\s]+/)
@@ -30,6 +30,17 @@ function citationTokens(inner: string): string[] | undefined {
   if (!tokens.length) return undefined;
   return tokens.every((t) => SOURCE_ID.test(t) || NUMBER.test(t) || MARKER_ID.test(t)) ? tokens : undefined;
 }
+
+/**
+ * True when the text of a bracket (`S3`, `S3, S7`, `7`, a marker id) is a citation
+ * {@link resolveCitations} resolves: the Markdown reducer keeps such brackets as they are.
+ */
+export function isCitationText(inner: string): boolean {
+  return inner.length >= 1 && inner.length <= 400 && !/[[\]\n]/.test(inner) && citationTokens(inner) !== undefined;
+}
+
+/** Where a citation that resolved to nothing was: tidied away with the space around it. */
+const REMOVED = '\uE0FF';
 
 /**
  * Replaces source-id citations with numbers in order of first use; a citation that `resolve`
@@ -64,11 +75,16 @@ export function resolveCitations(markdown: string, resolve: (id: string) => Sour
       }
       if (!nums.includes(n)) nums.push(n);
     }
-    return nums.map((n) => `[${n}]`).join('');
+    return nums.length ? nums.map((n) => `[${n}]`).join('') : REMOVED;
   });
   for (const r of removed) log?.warn(`research: removed a citation that does not resolve to a source span: [${r}]`);
-  // Tidy the space a removed citation leaves before punctuation.
-  const markdownOut = out.replace(/[ \t]+([.,;:!?。，；：！？])/g, '$1').replace(/[ \t]{2,}/g, ' ');
+  // Tidy the space a removed citation leaves (before punctuation: none; between words: one) —
+  // only there: the rest of the text is written as it is.
+  const markdownOut = out.replace(/([ \t]*)\uE0FF(?:[ \t]*\uE0FF)*([ \t]*)/g, (whole: string, before: string, after: string, at: number, all: string) => {
+    const next = all[at + whole.length];
+    if (next === undefined || next === '\n' || next === '\r' || /[.,;:!?。，；：！？]/.test(next)) return '';
+    return before || after ? ' ' : '';
+  });
   return { markdown: markdownOut, sources: { citations }, removed };
 }
 

@@ -3,20 +3,31 @@
  * extractive engine lists the findings per step. Either way citations are resolved to numbered
  * `[n]` that each map to a stored span (unresolvable ones are removed and logged), epic reports
  * come in one chapter per phase, and a source list closes the report.
+ *
+ * Everything written here that the project did not write itself is untrusted: corpus text, item
+ * titles, paths and speakers, the goal, and the model's plan and findings are escaped as text
+ * ({@link markdownText}); the model's report sections are reduced to the safe Markdown subset
+ * ({@link reduceMarkdown}), every fence closed, so the only links of a report are its citations.
  */
 import { isCancellation } from '../llm/types';
 import { CancelledError } from '../util/abort';
-import { resolveCitations, type ResolvedCitations } from './citations';
+import { isCitationText, resolveCitations, type ResolvedCitations } from './citations';
 import { failureCause } from './failures';
 import type { RetrievalHandler } from './handler';
 import { synthesisReplySchema, type Plan, type RunFinding, type SourceSpan, type SynthesisReply } from './schema';
 import type { Session } from './session';
 import { locationLabel, storedLocationLabel } from '../corpus/locationLabel';
 import type { CorpusItem } from '../corpus/types';
+import { reduceMarkdown } from '../text/markdownReduce';
+import { markdownText } from '../text/markdownSafe';
 
-/** Brackets, emphasis and code marks of a label, escaped: a title like "Episode [3]" is not read as a citation or markup. */
-function escapeLabel(text: string): string {
-  return text.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`);
+/**
+ * Model-written Markdown (summary, section bodies, conclusion) reduced to the safe subset; its
+ * source-id citations kept for resolution; its headings below the report's own (`minHeading`), so
+ * none of them is read as the report's `## Sources` or a chapter.
+ */
+function modelMarkdown(text: string, minHeading: number): string {
+  return reduceMarkdown(text.trim(), { isCitation: isCitationText, minHeading });
 }
 
 /**
@@ -31,7 +42,7 @@ export function describeSource(n: number, s: SourceSpan, item?: CorpusItem): str
   const lines = r.startLine === r.endLine ? `L${r.startLine + 1}` : `L${r.startLine + 1}–L${r.endLine + 1}`;
   const text = (s.part === 'transcript' ? item?.transcript : item?.comments)?.text;
   const where = item && text !== undefined && s.end <= text.length ? locationLabel(item, s.part, s.start, s.end) : storedLocationLabel(r, s.part, item?.title ?? s.item_id);
-  return `[${n}] ${escapeLabel(where)} — ${s.part} · ${r.file}:${lines}`;
+  return `[${n}] ${markdownText(where)} — ${s.part} · ${markdownText(r.file)}:${lines}`;
 }
 
 function cites(f: RunFinding): string {
@@ -46,7 +57,7 @@ function chaptered(plan: Plan): boolean {
 /** What planning could not do as asked (the plan's notes), as lines at the top of the report. */
 function planNoteLines(zh: boolean, plan: Plan): string[] {
   if (!plan.notes?.length) return [];
-  return [...plan.notes.map((n) => (zh ? `> **⚠ 规划：** ${n}。` : `> **⚠ Planning:** ${n}.`)), ''];
+  return [...plan.notes.map((n) => (zh ? `> **⚠ 规划：** ${markdownText(n)}。` : `> **⚠ Planning:** ${markdownText(n)}.`)), ''];
 }
 
 /** Phases in plan order, then anything else. */
@@ -73,24 +84,24 @@ function findingsText(plan: Plan, findings: readonly RunFinding[]): string {
 
 /** Renders the model's reply; epic sections are grouped into one chapter per phase. */
 function renderModelReport(reply: SynthesisReply, plan: Plan, findings: readonly RunFinding[], header: string, banner: readonly string[]): string {
-  const out: string[] = [`# ${reply.title.replace(/\s+/g, ' ')}`, '', ...banner, header, '', reply.summary.trim(), ''];
+  const out: string[] = [`# ${markdownText(reply.title.replace(/\s+/g, ' '))}`, '', ...banner, header, '', modelMarkdown(reply.summary, 3), ''];
   if (chaptered(plan)) {
     const phases = phaseOrder(plan, findings);
     phases.forEach((p, i) => {
       const secs = reply.sections.filter((x) => x.phase_name === p || (!x.phase_name && x.heading.includes(p)));
-      out.push(`## Chapter ${i + 1}: ${p}`, '');
+      out.push(`## Chapter ${i + 1}: ${markdownText(p)}`, '');
       if (!secs.length) {
-        for (const f of findings.filter((x) => x.phase_name === p)) out.push(`- ${f.text} ${cites(f)}`);
+        for (const f of findings.filter((x) => x.phase_name === p)) out.push(`- ${markdownText(f.text)} ${cites(f)}`);
         out.push('');
       }
-      for (const sec of secs) out.push(`### ${sec.heading}`, '', sec.body.trim(), '');
+      for (const sec of secs) out.push(`### ${markdownText(sec.heading)}`, '', modelMarkdown(sec.body, 4), '');
     });
     const rest = reply.sections.filter((x) => !phases.some((p) => x.phase_name === p || (!x.phase_name && x.heading.includes(p))));
-    for (const sec of rest) out.push(`## ${sec.heading}`, '', sec.body.trim(), '');
+    for (const sec of rest) out.push(`## ${markdownText(sec.heading)}`, '', modelMarkdown(sec.body, 3), '');
   } else {
-    for (const sec of reply.sections) out.push(`## ${sec.heading}`, '', sec.body.trim(), '');
+    for (const sec of reply.sections) out.push(`## ${markdownText(sec.heading)}`, '', modelMarkdown(sec.body, 3), '');
   }
-  out.push('## Conclusion', '', reply.conclusion.trim(), '');
+  out.push('## Conclusion', '', modelMarkdown(reply.conclusion, 3), '');
   return out.join('\n');
 }
 
@@ -100,7 +111,7 @@ function renderExtractiveReport(s: Session, plan: Plan, findings: readonly RunFi
   const items = new Set(findings.flatMap((f) => f.source_ids));
   const title = fallback ? (zh ? '⚠ 备用报告（FALLBACK，非模型撰写）' : '⚠ FALLBACK report (not written by the model)') : zh ? '研究报告（抽取式）' : 'Research report (extractive)';
   const out: string[] = [
-    `# ${title}: ${plan.goal}`,
+    `# ${title}: ${markdownText(plan.goal)}`,
     '',
     ...banner,
     header,
@@ -118,14 +129,14 @@ function renderExtractiveReport(s: Session, plan: Plan, findings: readonly RunFi
   ];
   const stepSection = (st: Plan['steps'][number], level: string): void => {
     const fs = findings.filter((f) => f.step_id === st.step_id);
-    out.push(`${level} ${st.goal}`, '');
+    out.push(`${level} ${markdownText(st.goal)}`, '');
     if (!fs.length) out.push(zh ? '（无发现）' : '(no findings)');
-    for (const f of fs) out.push(`- ${f.text.replace(/\s+/g, ' ')} ${cites(f)}`);
+    for (const f of fs) out.push(`- ${markdownText(f.text.replace(/\s+/g, ' '))} ${cites(f)}`);
     out.push('');
   };
   if (chaptered(plan)) {
     phaseOrder(plan, findings).forEach((p, i) => {
-      out.push(`## ${zh ? `第 ${i + 1} 章` : `Chapter ${i + 1}`}: ${p}`, '');
+      out.push(`## ${zh ? `第 ${i + 1} 章` : `Chapter ${i + 1}`}: ${markdownText(p)}`, '');
       for (const st of plan.steps.filter((x) => x.phase_name === p)) stepSection(st, '###');
     });
     const across = plan.steps.filter((x) => !x.phase_name);
@@ -152,7 +163,10 @@ export interface SynthesisMeta {
 }
 
 /** The loud lines at the top of a fallback or partial report (a Markdown blockquote and a blank line). */
-function bannerLines(zh: boolean, fallback: string | undefined, stepFailure: string | undefined): string[] {
+function bannerLines(zh: boolean, rawFallback: string | undefined, rawStepFailure: string | undefined): string[] {
+  // Causes quote error messages (paths, model replies): text, never markup.
+  const fallback = rawFallback === undefined ? undefined : markdownText(rawFallback);
+  const stepFailure = rawStepFailure === undefined ? undefined : markdownText(rawStepFailure);
   if (fallback !== undefined) {
     const text = zh
       ? `> **⚠ 备用报告（FALLBACK）：本报告不是模型撰写的。** 原因：${fallback}${stepFailure && !fallback.includes(stepFailure) ? `；${stepFailure}` : ''}。以下只是已完成步骤从语料中摘录的内容，报告不完整。`
@@ -168,7 +182,7 @@ function bannerLines(zh: boolean, fallback: string | undefined, stepFailure: str
 /** Writes the report of a run from its findings. */
 export async function synthesize(s: Session, plan: Plan, findings: readonly RunFinding[], handler: RetrievalHandler, meta: SynthesisMeta): Promise<SynthesisOutput> {
   const engineLabel = s.engine === 'extractive' ? 'extractive (no model)' : `${s.engine.provider} ${s.engine.model}`;
-  const header = `_Goal: ${plan.goal} · complexity: ${plan.complexity} · engine: ${engineLabel} · run ${meta.runId}_`;
+  const header = `_Goal: ${markdownText(plan.goal)} · complexity: ${plan.complexity} · engine: ${markdownText(engineLabel)} · run ${markdownText(meta.runId)}_`;
   const zh = s.lang === 'zh';
   let markdown: string | undefined;
   let extractive = s.engine === 'extractive';
