@@ -2,11 +2,11 @@
  * `marker-research ask <corpusDir> "<question>" [--item ID] [--history "<earlier question>"]... [--k 10]
  * [--budget-words N] [--explain] [--json]`: query understanding and the hybrid retriever.
  */
-import { parseArgs } from 'node:util';
 import { askCorpus, describeQuery, entityStrings, type AskResult } from '../core/ask/ask';
 import { openAskContext } from '../core/ask/askContext';
 import type { ParsedQuery } from '../core/ask/query';
 import { readReportCitations } from '../core/ask/reportCitations';
+import { RunStoreError } from '../core/research/runStore';
 import { locationLabel } from '../core/corpus/locationLabel';
 import { loadCorpus } from '../core/corpus/loader';
 import type { Corpus } from '../core/corpus/types';
@@ -18,7 +18,8 @@ import { isCancellation } from '../core/llm/types';
 import { createEmbeddingClient } from '../core/llm/embeddings';
 import { CorpusIndex } from '../core/search/corpusIndex';
 import { formatClock } from '../core/text/clock';
-import { numberOption, UsageError, type CliContext } from './io';
+import { whyNoHits } from './askNoHits';
+import { integerOption, parseCommandArgs, UsageError, type CliContext } from './io';
 import { promptsDir, timeoutMsOption } from './markersCommand';
 
 export const ASK_USAGE = `marker-research ask <corpusDir> "<question>" [options]
@@ -37,7 +38,7 @@ export const ASK_USAGE = `marker-research ask <corpusDir> "<question>" [options]
   --json             one JSON object on stdout`;
 
 export async function askCommand(ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: ctx.args,
     allowPositionals: true,
     options: {
@@ -53,8 +54,8 @@ export async function askCommand(ctx: CliContext): Promise<number> {
   if (provider !== undefined && provider !== 'openai' && provider !== 'ollama') throw new UsageError('--provider expects openai or ollama');
   if (provider && !values.model && !values['embedding-model']) throw new UsageError(`--provider ${provider} needs --model or --embedding-model`);
   if (values['embedding-model'] && !provider) throw new UsageError('--embedding-model needs --provider openai|ollama (and --base-url for a server other than the default)');
-  const k = numberOption('k', values.k, 10);
-  const budgetWords = numberOption('budget-words', values['budget-words'], 2000);
+  const k = integerOption('k', values.k, 10);
+  const budgetWords = integerOption('budget-words', values['budget-words'], 2000);
   const corpus = await loadCorpus(dir, { signal: ctx.signal });
   if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
     ctx.err.write(`marker-research ask: ${dir}: corpus folder does not exist or is not a folder\n`);
@@ -80,13 +81,19 @@ export async function askCommand(ctx: CliContext): Promise<number> {
       ctx.err.write(`note: the vector strategy is off for this question: embedding the corpus failed (${(e as Error).message})\n`);
     }
   }
-  const cited = values.run ? await readReportCitations(corpus.root, values.run) : undefined;
+  const cited = values.run
+    ? await readReportCitations(corpus.root, values.run).catch((e: Error) => {
+        // A run that does not exist or has no report: the --run value is wrong (exit 2).
+        if (e instanceof RunStoreError || /^ask: /.test(e.message)) throw new UsageError(`--run ${values.run}: ${e.message.replace(/^(?:ask|research): /, '')}`);
+        throw e;
+      })
+    : undefined;
   if (cited) ctx.err.write(`citations: ${cited.citations.length} from the report of run ${cited.runId}\n`);
   const askCtx = await openAskContext(corpus, index, { signal: ctx.signal, ...(vectors ? { vectors } : {}), ...(cited ? { citations: cited.citations } : {}) });
   const model = provider && values.model ? createModelClient({ provider, baseUrl, model: values.model, apiKey, timeoutMs }) : undefined;
   const result = await askCorpus(askCtx, { question, itemId: values.item, session: values.history ?? [] }, { k, budgetWords, model, promptsDir: promptsDir(), rerank: values.rerank, signal: ctx.signal });
   for (const n of result.notes) ctx.err.write(`note: ${n}\n`);
-  if (values.json) ctx.out.write(`${JSON.stringify(toJson(result, values.explain), null, 2)}\n`);
+  if (values.json) ctx.out.write(`${JSON.stringify({ ...toJson(result, values.explain), ...(result.hits.length ? {} : { whyNoHits: whyNoHits(result.query, corpus) }) }, null, 2)}\n`);
   else ctx.out.write(render(result, values.explain, corpus));
   return 0;
 }
@@ -125,7 +132,7 @@ export function queryJson(q: ParsedQuery): Record<string, unknown> {
 
 function render(r: AskResult, explain: boolean, corpus: Corpus): string {
   const lines = [`understood: ${describeQuery(r.query)}`, `strategies: ${r.query.strategies.join(', ')}  ·  ${Math.round(r.ms)} ms`, ''];
-  if (!r.hits.length) lines.push('no hits');
+  if (!r.hits.length) lines.push(`no hits: ${whyNoHits(r.query, corpus)}`);
   const items = new Map(corpus.items.map((it) => [it.id, it]));
   for (const h of r.hits) {
     const src = h.source;

@@ -5,7 +5,6 @@
  * conversation is kept in `.marker-research/chats/<id>.jsonl` and continues across calls.
  */
 import * as readline from 'node:readline';
-import { parseArgs } from 'node:util';
 import { openAskContext } from '../core/ask/askContext';
 import type { AskContext } from '../core/ask/types';
 import { runChatTurn } from '../core/chat/chatTurn';
@@ -18,7 +17,8 @@ import { isCancellation } from '../core/llm/types';
 import { listRuns, readRun } from '../core/research/runStore';
 import { CorpusIndex } from '../core/search/corpusIndex';
 import { queryJson } from './askCommand';
-import { UsageError, type CliContext } from './io';
+import { parseCommandArgs, UsageError, type CliContext } from './io';
+import { rawStream } from './terminalText';
 import { promptsDir, timeoutMsOption } from './markersCommand';
 
 export const CHAT_USAGE = `marker-research chat <corpusDir> [options]
@@ -63,7 +63,7 @@ function renderCitations(t: ChatTurn): string {
 }
 
 export async function chatCommand(ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: ctx.args,
     allowPositionals: true,
     options: {
@@ -116,7 +116,8 @@ export async function chatCommand(ctx: CliContext): Promise<number> {
 /** The prompt: one question per line; answers stream; Ctrl-C stops an answer (the turn is kept), or leaves at the prompt. */
 async function interactive(ctx: CliContext, askCtx: AskContext, first: Conversation, model: ModelClient | undefined): Promise<number> {
   let conversation = first;
-  const rl = readline.createInterface({ input: process.stdin, output: ctx.out, terminal: !!process.stdin.isTTY });
+  // readline writes its own prompt and line editing (terminal control) to the terminal itself; answers go through ctx.out.
+  const rl = readline.createInterface({ input: process.stdin, output: rawStream(ctx.out), terminal: !!process.stdin.isTTY });
   let answering: AbortController | undefined;
   rl.on('SIGINT', () => (answering ? answering.abort() : rl.close()));
   ctx.out.write('Ask a question (/sources, /new, /quit).\n');

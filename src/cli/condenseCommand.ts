@@ -2,13 +2,12 @@
  * `marker-research condense <corpusDir> --model NAME [--provider ollama|openai] ...`:
  * the optional local condensation pass (claims, evidence spans, counterpoints, categories).
  */
-import { parseArgs } from 'node:util';
 import { loadCorpus } from '../core/corpus/loader';
 import { condenseCorpus } from '../core/markers/condense';
 import { createMarkerEngine, promptSource } from '../core/markers/engineFactory';
 import { DEFAULT_WINDOW_SETTINGS } from '../core/markers/windows';
 import { consoleLogger } from '../core/util/log';
-import { numberOption, UsageError, type CliContext } from './io';
+import { integerOption, parseCommandArgs, UsageError, type CliContext } from './io';
 import { promptsDir, timeoutMsOption } from './markersCommand';
 
 export const CONDENSE_USAGE = `marker-research condense <corpusDir> --model NAME [options]
@@ -23,7 +22,7 @@ export const CONDENSE_USAGE = `marker-research condense <corpusDir> --model NAME
   --json              JSON on stdout`;
 
 export async function condenseCommand(ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: ctx.args,
     allowPositionals: true,
     options: {
@@ -35,6 +34,12 @@ export async function condenseCommand(ctx: CliContext): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('condense: expected exactly one corpus folder');
   if (values.provider !== 'ollama' && values.provider !== 'openai') throw new UsageError('--provider expects ollama or openai');
   if (!values.model) throw new UsageError('condense needs --model');
+  // Every number is checked before the corpus is read (a bad value is a usage error, exit 2).
+  const concurrency = integerOption('concurrency', values.concurrency, 2);
+  const parallelism = integerOption('parallelism', values.parallelism, 8);
+  const contextTokens = values['context-tokens'] === undefined ? undefined : integerOption('context-tokens', values['context-tokens'], 8192);
+  const windowWords = integerOption('window-words', values['window-words'], DEFAULT_WINDOW_SETTINGS.windowWords);
+  const timeoutMs = timeoutMsOption(values.timeout);
   const log = consoleLogger(ctx.err, { level: 'warn' });
   const corpus = await loadCorpus(positionals[0]!, { signal: ctx.signal });
   if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
@@ -46,17 +51,17 @@ export async function condenseCommand(ctx: CliContext): Promise<number> {
       provider: values.provider,
       baseUrl: values['base-url'],
       model: values.model,
-      concurrency: Math.max(1, numberOption('concurrency', values.concurrency, 2)),
-      contextTokens: values['context-tokens'] === undefined ? undefined : numberOption('context-tokens', values['context-tokens'], 8192),
-      timeoutMs: timeoutMsOption(values.timeout),
+      concurrency,
+      contextTokens,
+      timeoutMs,
     },
     { promptsDir: promptsDir(), apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], log },
   );
   const report = await condenseCorpus(corpus, {
     model: client!,
     prompts: promptSource(promptsDir()),
-    windows: { ...DEFAULT_WINDOW_SETTINGS, windowWords: numberOption('window-words', values['window-words'], DEFAULT_WINDOW_SETTINGS.windowWords) },
-    parallelism: Math.max(1, numberOption('parallelism', values.parallelism, 8)),
+    windows: { ...DEFAULT_WINDOW_SETTINGS, windowWords },
+    parallelism,
     force: values.force,
     signal: ctx.signal,
     log,

@@ -2,14 +2,13 @@
  * `marker-research eval retrieval <corpusDir> [--scope item|corpus] [--budget-words 2000] [--json]`:
  * retrieval quality against `queries.jsonl` gold turn ranges, plus index timings.
  */
-import { parseArgs } from 'node:util';
 import { loadCorpus } from '../core/corpus/loader';
 import { CorpusIndex } from '../core/search/corpusIndex';
 import { evalRetrieval, readGoldQueries } from '../core/search/evalRetrieval';
 import { knownItemEval, type KnownItemResult } from '../core/search/knownItem';
 import { openAskContext } from '../core/ask/askContext';
 import { evalAsk, evalHybridOnGold, readAskLabels } from '../core/ask/evalAsk';
-import { numberOption, UsageError, type CliContext } from './io';
+import { integerOption, parseCommandArgs, UsageError, type CliContext } from './io';
 
 export const EVAL_USAGE = `marker-research eval ask <corpusDir> [--budget-words 2000] [--json]
 Reads <corpusDir>/ask.jsonl (labelled questions) and reports intent accuracy, entity F1, time,
@@ -27,7 +26,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
   const [sub, ...rest] = ctx.args;
   if (sub === 'ask') return evalAskCommand({ ...ctx, args: rest });
   if (sub !== 'retrieval') throw new UsageError(`eval: unknown evaluation "${sub ?? ''}"; try "eval retrieval" or "eval ask"`);
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: rest,
     allowPositionals: true,
     options: { scope: { type: 'string', default: 'item' }, 'budget-words': { type: 'string' }, json: { type: 'boolean', default: false } },
@@ -35,7 +34,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('eval retrieval: expected exactly one corpus folder');
   const scope = values.scope;
   if (scope !== 'item' && scope !== 'corpus') throw new UsageError('--scope expects item or corpus');
-  const budgetWords = numberOption('budget-words', values['budget-words'], 2000);
+  const budgetWords = integerOption('budget-words', values['budget-words'], 2000);
   const root = positionals[0]!;
 
   const loadStart = performance.now();
@@ -104,9 +103,9 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
 }
 
 async function evalAskCommand(ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({ args: ctx.args, allowPositionals: true, options: { 'budget-words': { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseCommandArgs({ args: ctx.args, allowPositionals: true, options: { 'budget-words': { type: 'string' }, json: { type: 'boolean', default: false } } });
   if (positionals.length !== 1) throw new UsageError('eval ask: expected exactly one corpus folder');
-  const budgetWords = numberOption('budget-words', values['budget-words'], 2000);
+  const budgetWords = integerOption('budget-words', values['budget-words'], 2000);
   const root = positionals[0]!;
   const corpus = await loadCorpus(root, { signal: ctx.signal });
   if (corpus.problems.some((p) => p.code === 'not-a-folder')) {

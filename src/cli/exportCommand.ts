@@ -4,10 +4,9 @@
  * corpus as CSV or JSON, the report of a run as Markdown (linked sources appendix) or standalone
  * HTML (an anchor per citation, links to the original files). Both can be given at once.
  */
-import { parseArgs } from 'node:util';
 import { loadCorpus } from '../core/corpus/loader';
 import { exportMarkersFile, exportReportFile, readCorpusMarkers } from '../core/export/exportFiles';
-import { UsageError, type CliContext } from './io';
+import { parseCommandArgs, UsageError, type CliContext } from './io';
 
 export const EXPORT_USAGE = `marker-research export <corpusDir> [--markers FILE.csv|FILE.json] [--report RUN_ID|latest FILE.html|FILE.md] [--links relative|file]
   --markers FILE      every marker (item, kind, text, topic, speaker, time, file, line, quote, …) as CSV or JSON
@@ -17,7 +16,7 @@ export const EXPORT_USAGE = `marker-research export <corpusDir> [--markers FILE.
 
 /** Runs the export command. */
 export async function exportCommand(ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: ctx.args,
     allowPositionals: true,
     options: { markers: { type: 'string' }, report: { type: 'string' }, links: { type: 'string' } },

@@ -1,11 +1,10 @@
 /** `marker-research index <corpusDir> [--json]`: load a corpus and report it. */
-import { parseArgs } from 'node:util';
 import { loadCorpus } from '../core/corpus/loader';
 import { formatProblem, type Corpus } from '../core/corpus/types';
-import { table, UsageError, type CliContext } from './io';
+import { parseCommandArgs, table, UsageError, type CliContext } from './io';
 
 export async function indexCommand(ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({ args: ctx.args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseCommandArgs({ args: ctx.args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
   if (positionals.length !== 1) throw new UsageError('index: expected exactly one corpus folder');
   const started = Date.now();
   const corpus = await loadCorpus(positionals[0]!, { signal: ctx.signal });

@@ -2,10 +2,6 @@
  * The headless command line: `marker-research <command> ...`. Uses the same core
  * code as the extension.
  */
-import { LlmError } from '../core/llm/types';
-import { RunLockedError } from '../core/research/runLock';
-import { UnsafeStatePathError } from '../core/storage/safePath';
-import { CancelledError } from '../core/util/abort';
 import { ASK_USAGE, askCommand } from './askCommand';
 import { CHAT_USAGE, chatCommand } from './chatCommand';
 import { EVAL_USAGE, evalCommand } from './evalCommand';
@@ -14,8 +10,10 @@ import { indexCommand } from './indexCommand';
 import { MARKERS_USAGE, markersCommand } from './markersCommand';
 import { RESEARCH_USAGE, researchCommand } from './researchCommand';
 import { CONDENSE_USAGE, condenseCommand } from './condenseCommand';
-import { UsageError, type CliContext } from './io';
+import { describeFailure, EXIT, EXIT_CODES_HELP } from './cliFailure';
+import { type CliContext } from './io';
 import { SEARCH_USAGE, searchCommand } from './searchCommand';
+import { TerminalSafeStream } from './terminalText';
 
 const USAGE = `Usage: marker-research <command> [options]
 
@@ -32,6 +30,8 @@ Commands:
   ${EXPORT_USAGE.replace(/\n/g, '\n  ')}
 
   -h, --help    Show this help.
+
+${EXIT_CODES_HELP}
 `;
 
 const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
@@ -46,47 +46,38 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   export: exportCommand,
 };
 
-/** Runs the CLI. Exit codes: 0 ok, 1 failure, 2 usage error, 130 cancelled. */
+/**
+ * Runs the CLI. Exit codes: {@link EXIT} (0 ok, 1 failure, 2 usage error, 3 a file could not be
+ * written, 130 cancelled). Every failure is one line on stderr. All output goes through the
+ * terminal-text sanitiser: no control character from a corpus, a model or a path reaches the
+ * terminal.
+ */
 export async function main(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  const safeOut = new TerminalSafeStream(out);
+  const safeErr = new TerminalSafeStream(err);
   const [command, ...args] = argv;
   if (!command) {
-    err.write(USAGE);
-    return 2;
+    safeErr.write(USAGE);
+    return EXIT.usage;
   }
   if (command === '-h' || command === '--help' || command === 'help' || args.includes('--help') || args.includes('-h')) {
-    out.write(USAGE);
-    return 0;
+    safeOut.write(USAGE);
+    return EXIT.ok;
   }
   const run = COMMANDS[command];
   if (!run) {
-    err.write(`marker-research: unknown command "${command}"\n\n${USAGE}`);
-    return 2;
+    safeErr.write(`marker-research: unknown command "${command}"; the commands are ${Object.keys(COMMANDS).join(', ')} (see marker-research --help)\n`);
+    return EXIT.usage;
   }
   const controller = new AbortController();
   const onSigint = (): void => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    return await run({ args, out, err, signal: controller.signal });
+    return await run({ args, out: safeOut, err: safeErr, signal: controller.signal });
   } catch (e) {
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      err.write(`marker-research ${command}: ${(e as Error).message}\n\n${USAGE}`);
-      return 2;
-    }
-    if (e instanceof CancelledError) {
-      err.write('marker-research: cancelled\n');
-      return 130;
-    }
-    // A bad setting or a refused state path is the user's to fix: its message says how; no stack.
-    if (e instanceof LlmError && e.reason === 'config') {
-      err.write(`marker-research ${command}: ${e.message}\n`);
-      return 1;
-    }
-    if (e instanceof UnsafeStatePathError || e instanceof RunLockedError) {
-      err.write(`marker-research ${command}: ${(e as Error).message}\n`);
-      return 1;
-    }
-    err.write(`marker-research: ${(e as Error).stack ?? String(e)}\n`);
-    return 1;
+    const failure = describeFailure(e, command);
+    safeErr.write(`${failure.line}\n`);
+    return failure.code;
   } finally {
     process.off('SIGINT', onSigint);
   }

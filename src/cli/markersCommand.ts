@@ -4,14 +4,14 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadCorpus } from '../core/corpus/loader';
 import { formatProblem } from '../core/corpus/types';
 import { createMarkerEngine } from '../core/markers/engineFactory';
 import { generateMarkers, type GenerateReport } from '../core/markers/generate';
 import { DEFAULT_WINDOW_SETTINGS } from '../core/markers/windows';
 import { consoleLogger } from '../core/util/log';
-import { numberOption, table, UsageError, type CliContext } from './io';
+import { integerOption, numberOption, parseCommandArgs, table, UsageError, type CliContext } from './io';
+import { writeStatus } from './terminalText';
 
 /** The `--timeout SECONDS` of every command that calls a model, as the model config's `timeoutMs` (undefined: the default). */
 export function timeoutMsOption(value: string | undefined): number | undefined {
@@ -29,7 +29,7 @@ export function intOption(name: string, value: string, range: { min: number; max
   const n = value.trim() === '' ? NaN : Number(value);
   if (!Number.isInteger(n) || n < range.min || (range.max !== undefined && n > range.max)) {
     const want = range.max !== undefined ? `a whole number from ${range.min} to ${range.max}` : `a whole number of at least ${range.min}`;
-    throw new UsageError(`--${name} expects ${want}, got "${value}"`);
+    throw new UsageError(`--${name} must be ${want}, got "${value}"`);
   }
   return n;
 }
@@ -62,7 +62,7 @@ export function promptsDir(): string {
 }
 
 export async function markersCommand(ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: ctx.args,
     allowPositionals: true,
     options: {
@@ -77,13 +77,13 @@ export async function markersCommand(ctx: CliContext): Promise<number> {
   if (provider !== 'extractive' && !values.model) throw new UsageError(`--provider ${provider} needs --model`);
   // Every option is checked before the corpus is read (a bad value is a usage error, exit 2).
   const concurrency = concurrencyOption(values.concurrency);
-  const contextTokens = values['context-tokens'] === undefined ? undefined : numberOption('context-tokens', values['context-tokens'], 8192);
+  const contextTokens = values['context-tokens'] === undefined ? undefined : integerOption('context-tokens', values['context-tokens'], 8192);
   const timeoutMs = timeoutMsOption(values.timeout);
   const density = values.density === undefined ? undefined : numberOption('density', values.density, 3);
   if (density !== undefined && (density < 0.5 || density > 20)) throw new UsageError(`--density expects markers per 1,000 words from 0.5 to 20, got "${values.density}"`);
   const windows = {
-    windowWords: numberOption('window-words', values['window-words'], DEFAULT_WINDOW_SETTINGS.windowWords),
-    overlapWords: numberOption('overlap-words', values['overlap-words'], DEFAULT_WINDOW_SETTINGS.overlapWords),
+    windowWords: integerOption('window-words', values['window-words'], DEFAULT_WINDOW_SETTINGS.windowWords),
+    overlapWords: integerOption('overlap-words', values['overlap-words'], DEFAULT_WINDOW_SETTINGS.overlapWords, 0),
     windowLimit: values['window-limit'] === undefined ? DEFAULT_WINDOW_SETTINGS.windowLimit : intOption('window-limit', values['window-limit'], { min: 0 }),
   };
   const log = consoleLogger(ctx.err, { level: values.verbose ? 'debug' : 'warn' });
@@ -105,7 +105,6 @@ export async function markersCommand(ctx: CliContext): Promise<number> {
     },
     { promptsDir: promptsDir(), apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], log },
   );
-  const tty = (ctx.err as NodeJS.WriteStream).isTTY === true;
   const report = await generateMarkers(corpus, {
     engine,
     windows,
@@ -114,10 +113,10 @@ export async function markersCommand(ctx: CliContext): Promise<number> {
     log,
     onProgress: ({ done, total, message }) => {
       const tokens = client ? `, ${client.ledger.total().promptTokens + client.ledger.total().completionTokens} tokens` : '';
-      if (tty) ctx.err.write(`\r\x1b[K${done}/${total} items${tokens} — ${message ?? ''}`);
+      writeStatus(ctx.err, `${done}/${total} items${tokens} — ${message ?? ''}`);
     },
   });
-  if (tty) ctx.err.write('\r\x1b[K');
+  writeStatus(ctx.err);
   for (const r of report.items) if (r.status === 'failed') ctx.err.write(`marker-research markers: ${r.itemId}: ${r.error}\n`);
   if (values.json) ctx.out.write(`${JSON.stringify({ ...report, usageByPhase: client?.ledger.toJSON() ?? null }, null, 2)}\n`);
   else ctx.out.write(render(report));

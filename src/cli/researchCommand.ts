@@ -5,16 +5,16 @@
  * status, tokens per phase and, last, `report: <path>`.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { loadCorpus } from '../core/corpus/loader';
 import { formatProblem } from '../core/corpus/types';
 import { createMarkerEngine } from '../core/markers/engineFactory';
 import { generateMarkers } from '../core/markers/generate';
 import { resumeResearch, runResearch, type ResearchContext, type RunResult } from '../core/research/pipeline';
-import { readRun } from '../core/research/runStore';
+import { listRuns, readRun, runExists, runsDir, RunStoreError } from '../core/research/runStore';
 import { COMPLEXITIES, researchConfigSchema, type Complexity, type ResearchConfigInput, type RunManifest } from '../core/research/schema';
 import { consoleLogger } from '../core/util/log';
-import { table, UsageError, type CliContext } from './io';
+import { parseCommandArgs, table, UsageError, type CliContext } from './io';
+import { writeStatus } from './terminalText';
 import { concurrencyOption, intOption, promptsDir, timeoutMsOption } from './markersCommand';
 
 /** Defaults of the research limits (the extension's `markerResearch.*` settings have the same). */
@@ -40,13 +40,16 @@ export const RESEARCH_USAGE = `marker-research research <corpusDir> [options]
   --resume RUN_ID     resume a run from its last finished step
   --json              JSON on stdout
   Runs land in <corpus>/.marker-research/runs/<run-id>/.
-  Exit code 0 when the run is done; 1 when it is partial (some steps failed, or the report is a
-  fallback), failed (no step succeeded) or cancelled — the cause is printed on stderr and kept
-  in run.json ("error", "causes"); --resume RUN_ID runs the failed steps again.`;
+  Exit code 0 when the run is done (or stopped after planning); 1 when it is partial (some steps
+  failed, or the report is a fallback) or failed (no step succeeded, nothing to research: no items
+  or none with readable text) — the cause is printed on stderr and kept in run.json ("error",
+  "causes"); 2 for a bad option or an unknown --resume RUN_ID; 3 when a run file cannot be written
+  (disk full: the file is named, run.json says failed); 130 when cancelled (the run is left
+  "cancelled"). --resume RUN_ID runs the failed steps again.`;
 
 /** Runs the research command. */
 export async function researchCommand(ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: ctx.args,
     allowPositionals: true,
     options: {
@@ -70,6 +73,7 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
     ctx.err.write(`marker-research research: ${positionals[0]}: corpus folder does not exist or is not a folder\n`);
     return 1;
   }
+  if (values.resume) await checkResumable(corpus.root, values.resume);
   for (const p of corpus.problems) if (p.severity === 'error' && !values.json) ctx.err.write(`${formatProblem(p)}\n`);
   const { engine, client } = createMarkerEngine(
     { provider, baseUrl: values['base-url'], model: values.model, concurrency, timeoutMs },
@@ -77,7 +81,6 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
   );
   const markers = await generateMarkers(corpus, { engine, signal: ctx.signal, log });
   if (markers.generated) ctx.err.write(`markers: ${markers.generated} generated, ${markers.cached} cached, ${markers.failed} failed\n`);
-  const tty = (ctx.err as NodeJS.WriteStream).isTTY === true;
   const research: ResearchContext = {
     corpus,
     engine: client ?? 'extractive',
@@ -86,9 +89,12 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
     signal: ctx.signal,
     config,
     onEvent: (e) => {
-      if (tty && e.type === 'step') ctx.err.write(`\r\x1b[K${e.step_id}: ${e.status}${e.round !== undefined ? ` (round ${e.round + 1})` : ''}`);
+      if (e.type === 'step') writeStatus(ctx.err, `${e.step_id}: ${e.status}${e.round !== undefined ? ` (round ${e.round + 1})` : ''}`);
       // Planning that fell short is said whatever the terminal (it is also at the top of the report).
-      if (e.type === 'notice') ctx.err.write(`${tty ? '\r\x1b[K' : ''}marker-research research: note: ${e.message}\n`);
+      if (e.type === 'notice') {
+        writeStatus(ctx.err);
+        ctx.err.write(`marker-research research: note: ${e.message}\n`);
+      }
     },
   };
   let result: RunResult;
@@ -104,7 +110,7 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
     }
     result = await runResearch(research, { goal: values.goal ?? 'auto', complexity: values.complexity as Complexity, ...(plan !== undefined ? { plan } : {}) });
   }
-  if (tty) ctx.err.write('\r\x1b[K');
+  writeStatus(ctx.err);
   const stored = await readRun(corpus.root, result.runId);
   const code = exitCodeFor(result.manifest);
   // A run that is not done says why on stderr (also with --json): exit 1.
@@ -135,6 +141,24 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
   lines.push(`report: ${result.reportPath ?? '(none)'}`);
   ctx.out.write(`${lines.join('\n')}\n`);
   return code;
+}
+
+/**
+ * `--resume RUN_ID` names a run of this corpus.
+ * @throws UsageError naming the runs folder and the newest runs there (or saying there are none).
+ */
+async function checkResumable(root: string, runId: string): Promise<void> {
+  let exists: boolean;
+  try {
+    exists = await runExists(root, runId);
+  } catch (e) {
+    if (e instanceof RunStoreError) throw new UsageError(`--resume: ${e.message.replace(/^research: /, '')}`);
+    throw e;
+  }
+  if (exists) return;
+  const runs = await listRuns(root).catch(() => []);
+  const known = runs.length ? `the runs there, newest first: ${runs.slice(0, 5).map((r) => `${r.run_id} (${r.status})`).join(', ')}${runs.length > 5 ? ', …' : ''}` : 'there are no runs yet: start one without --resume';
+  throw new UsageError(`--resume ${runId}: no run "${runId}" in ${runsDir(root)}; ${known}`);
 }
 
 /**

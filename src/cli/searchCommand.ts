@@ -2,7 +2,6 @@
  * `marker-research search <corpusDir> "<query>" [--k 10] [--item ID] ...`:
  * BM25 search over the persisted index, each hit mapped to its original file.
  */
-import { parseArgs } from 'node:util';
 import { loadCorpus } from '../core/corpus/loader';
 import { mapSpan } from '../core/corpus/spans';
 import type { Corpus, PartKind } from '../core/corpus/types';
@@ -11,7 +10,7 @@ import { CorpusIndex, type SearchFilters } from '../core/search/corpusIndex';
 import { retrieve } from '../core/search/retrieve';
 import type { SpanHit } from '../core/search/spanHit';
 import { formatClock } from '../core/text/clock';
-import { numberOption, UsageError, type CliContext } from './io';
+import { integerOption, numberOption, parseCommandArgs, UsageError, type CliContext } from './io';
 
 export const SEARCH_USAGE = `marker-research search <corpusDir> "<query>" [options]
   --k N              results to show (default 10)
@@ -28,7 +27,7 @@ export const SEARCH_USAGE = `marker-research search <corpusDir> "<query>" [optio
 export type SearchResultJson = SpanHit;
 
 export async function searchCommand(ctx: CliContext): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: ctx.args,
     allowPositionals: true,
     options: {
@@ -44,11 +43,12 @@ export async function searchCommand(ctx: CliContext): Promise<number> {
     itemIds: values.item,
     part: values.part as PartKind | undefined,
     speaker: values.speaker,
-    minLikes: values['min-likes'] === undefined ? undefined : numberOption('min-likes', values['min-likes'], 0),
+    minLikes: values['min-likes'] === undefined ? undefined : integerOption('min-likes', values['min-likes'], 0, 0),
     timeRange: values.from !== undefined || values.to !== undefined ? [numberOption('from', values.from, 0), numberOption('to', values.to, Number.POSITIVE_INFINITY)] : undefined,
   };
-  const k = numberOption('k', values.k, 10);
-  const expand = numberOption('expand', values.expand, 0);
+  const k = integerOption('k', values.k, 10);
+  const expand = integerOption('expand', values.expand, 0, 0);
+  const budgetWords = values['budget-words'] === undefined ? undefined : integerOption('budget-words', values['budget-words'], 2000);
   const corpus = await loadCorpus(dir, { signal: ctx.signal });
   if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
     ctx.err.write(`marker-research search: ${dir}: corpus folder does not exist or is not a folder\n`);
@@ -58,8 +58,8 @@ export async function searchCommand(ctx: CliContext): Promise<number> {
   if (unknown.length) throw new UsageError(`--item: no item "${unknown.join('", "')}" in ${corpus.root}`);
   const { index, report } = await CorpusIndex.open(corpus, undefined, ctx.signal);
   ctx.err.write(`index ${report.mode} in ${report.ms} ms (${report.reindexed.length} items indexed, ${index.size.chunks} windows)\n`);
-  const results = values['budget-words'] !== undefined
-    ? passages(index, corpus, query, filters, numberOption('budget-words', values['budget-words'], 2000))
+  const results = budgetWords !== undefined
+    ? passages(index, corpus, query, filters, budgetWords)
     : ranked(index, corpus, query, filters, k, expand);
   if (values.json) ctx.out.write(`${JSON.stringify(results, null, 2)}\n`);
   else ctx.out.write(render(results, query));

@@ -7,8 +7,10 @@
  * const ctx = { corpus, engine: 'extractive' as const, promptsDir: 'prompts' };
  * const { runId, reportPath } = await runResearch(ctx, { goal: 'winter range of electric cars' });
  */
+import { rm, rmdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isCancellation } from '../llm/types';
+import { asFileWriteError } from '../storage/writeError';
 import type { Logger } from '../util/log';
 import { CancelledError, mapLimit, throwIfAborted } from '../util/abort';
 import { dedupeFindings, duplicateRate } from './citations';
@@ -16,8 +18,9 @@ import { executeStep, type StepOutcome } from './execute';
 import { failureCause, runOutcome, stepFailureSummary } from './failures';
 import { RetrievalHandler, SourceRegistry } from './handler';
 import { goalFromText, goalsPhase, planPhase, validatePlan } from './plan';
-import { acquireRunLock, RunLockedError } from './runLock';
-import { listRuns as listStoredRuns, newRunId, readRun as readStoredRun, readRunFiles, runDir as runFolder, runExists, runsDir, RunWriter, type StoredRun } from './runStore';
+import { NothingToResearchError, nothingToResearch } from './nothingToResearch';
+import { acquireRunLock, lockFile, RunLockedError } from './runLock';
+import { listRuns as listStoredRuns, newRunId, readRun as readStoredRun, readRunFiles, runDir as runFolder, runExists, runsDir, RunStoreError, RunWriter, type StoredRun } from './runStore';
 import type { Complexity, DedupStats, Goal, Plan, RequestLogEntry, RunFinding, RunManifest, StepResult } from './schema';
 import { openSession, type ResearchContext, type Session } from './session';
 import { synthesize } from './synthesis';
@@ -87,8 +90,12 @@ export interface RunResult {
 /**
  * Runs research end to end: goals, plan (saved before execution), steps (each saved when it
  * finishes), synthesis. Cancelling through `ctx.signal` throws a `CancelledError` and leaves
- * the run `cancelled`, resumable with {@link resumeResearch}.
- * @throws Error (`research: …`) on an invalid plan; CancelledError when cancelled.
+ * the run `cancelled`, resumable with {@link resumeResearch}. A run that dies of an error ends
+ * `failed` with the cause in run.json; a run folder whose run.json could not even be written is
+ * removed.
+ * @throws Error (`research: …`) on an invalid plan; CancelledError when cancelled;
+ * NothingToResearchError when the corpus has no items or none with readable text (the run is
+ * `failed` with that reason); FileWriteError (naming the file) when a run file cannot be written.
  */
 export async function runResearch(ctx: ResearchContext, opts: RunOptions = {}): Promise<RunResult> {
   const s = await openSession(ctx);
@@ -97,7 +104,14 @@ export async function runResearch(ctx: ResearchContext, opts: RunOptions = {}): 
   const complexity = opts.complexity ?? (opts.plan && typeof opts.plan === 'object' ? ((opts.plan as { complexity?: Complexity }).complexity ?? 'medium') : 'medium');
   // An invalid plan is refused before a run folder exists.
   const given = opts.plan !== undefined ? validatePlan(s, opts.plan) : undefined;
-  const lock = await acquireRunLock(dir, runId);
+  const lock = await acquireRunLock(dir, runId).catch(async (e: unknown) => {
+    if (e instanceof RunLockedError) throw e;
+    // The folder is this run's, new: what the failed lock left (a file it could not fill, on a full disk) goes with it.
+    await rm(lockFile(dir), { force: true }).catch(() => undefined);
+    await rmdir(dir).catch(() => undefined);
+    throw asFileWriteError(e, lockFile(dir));
+  });
+  let failed = false;
   try {
     const writer = new RunWriter(dir);
     // The manifest comes first: a run killed while planning is still a run, and resumes.
@@ -115,6 +129,8 @@ export async function runResearch(ctx: ResearchContext, opts: RunOptions = {}): 
       report: null,
     };
     await writer.manifest(manifest);
+    const nothing = nothingToResearch(s.corpus);
+    if (nothing) throw new NothingToResearchError(nothing);
     let plan: Plan;
     if (given) {
       plan = given;
@@ -138,10 +154,13 @@ export async function runResearch(ctx: ResearchContext, opts: RunOptions = {}): 
     if (opts.stopAfterPlan) return { runId, runDir: dir, reportPath: null, manifest };
     return await execute(s, writer, manifest, plan, new Map(), [], opts.stepConcurrency);
   } catch (error) {
+    failed = true;
     await markInterrupted(s, dir, runId, error);
     throw error;
   } finally {
     await lock.release();
+    // A run that failed before its run.json existed leaves no folder without a status (rmdir removes only an empty one).
+    if (failed) await rmdir(dir).catch(() => undefined);
   }
 }
 
@@ -165,15 +184,19 @@ async function planned(s: Session, writer: RunWriter, manifest: RunManifest, pla
   s.emit({ type: 'run', run_id: manifest.run_id, run_dir: writer.dir, status: 'planned' });
 }
 
-/** A run stopped before execution (which records its own end): the manifest says cancelled / failed. */
+/**
+ * A run stopped by an error or a cancel that execution did not record (it records its own end):
+ * the manifest says cancelled / failed. A run.json still `running` is always corrected; a
+ * `planned` one with its plan stored is a plan to resume and stays.
+ */
 async function markInterrupted(s: Session, dir: string, runId: string, error: unknown): Promise<void> {
   if (error instanceof RunLockedError) return;
   const stored = await readRunFiles(s.corpus.root, runId).catch(() => undefined);
   const m = stored?.manifest;
-  if (!m || (m.status !== 'running' && m.status !== 'planned') || stored.plan) return;
+  if (!m || !(m.status === 'running' || (m.status === 'planned' && !stored.plan))) return;
   const cancelled = error instanceof CancelledError || isCancellation(error) || s.signal?.aborted;
   const out: RunManifest = { ...m, status: cancelled ? 'cancelled' : 'failed', error: cancelled ? 'cancelled while planning' : failureCause(error) };
-  await new RunWriter(dir).manifest(out).catch(() => undefined);
+  await new RunWriter(dir).finalManifest(out);
   s.emit({ type: 'run', run_id: runId, run_dir: dir, status: out.status });
 }
 
@@ -183,13 +206,15 @@ async function markInterrupted(s: Session, dir: string, runId: string, error: un
  * (from its stored goals or goal); a run folder with a plan but no run.json gets its manifest
  * back. One runner at a time: a run that another live process runs is refused.
  * @throws RunLockedError (naming the holder: pid, host, since) when the run is being run.
- * @throws Error (`research: …`) when the run does not exist or cannot be resumed.
+ * @throws RunStoreError (`research: …`) when the run does not exist; Error (`research: …`) when it cannot be resumed.
  */
 export async function resumeResearch(ctx: ResearchContext, runId: string, opts: Pick<RunOptions, 'stepConcurrency'> = {}): Promise<RunResult> {
   const dir = runFolder(ctx.corpus.root, runId);
   // Checked before locking: locking creates the folder.
-  if (!(await runExists(ctx.corpus.root, runId))) throw new Error(`research: no run "${runId}" in ${runsDir(ctx.corpus.root)}`);
-  const lock = await acquireRunLock(dir, runId);
+  if (!(await runExists(ctx.corpus.root, runId))) throw new RunStoreError('not-found', `research: no run "${runId}" in ${runsDir(ctx.corpus.root)}`);
+  const lock = await acquireRunLock(dir, runId).catch((e: unknown) => {
+    throw e instanceof RunLockedError ? e : asFileWriteError(e, lockFile(dir));
+  });
   let s: Session | undefined;
   try {
     const stored = await readRunFiles(ctx.corpus.root, runId, ctx.log);
@@ -342,7 +367,7 @@ async function execute(s: Session, writer: RunWriter, manifest: RunManifest, pla
     for (const [id, st] of Object.entries(manifest.steps)) if (st === 'running' || st === 'retrieving') manifest.steps[id] = 'pending';
     await writer.flush();
     await writer.usage(s.usage.data).catch(() => undefined);
-    await writer.manifest(manifest).catch(() => undefined);
+    await writer.finalManifest(manifest);
     s.emit({ type: 'run', run_id: manifest.run_id, run_dir: writer.dir, status: manifest.status });
     throw cancelled && !(error instanceof CancelledError) ? new CancelledError('research: cancelled') : error;
   }

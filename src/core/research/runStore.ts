@@ -5,10 +5,13 @@
  * writes of one run go through a queue so parallel steps never interleave.
  */
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import * as path from 'node:path';
 import { STORAGE_DIR } from '../corpus/loader';
 import { writeFileAtomic } from '../storage/atomic';
-import { readStateDir, readStateFile } from '../storage/safePath';
+import { checkStatePath, readStateDir, readStateFile } from '../storage/safePath';
+import { FileWriteError } from '../storage/writeError';
 import type { Logger } from '../util/log';
 import {
   goalSchema,
@@ -28,6 +31,17 @@ import {
 } from './schema';
 import { z } from 'zod';
 
+/** Why a stored run cannot be read: no such run, an id that is not a run id, a file that is not valid, no run.json. */
+export class RunStoreError extends Error {
+  constructor(
+    readonly reason: 'not-found' | 'invalid-id' | 'invalid-file' | 'no-manifest',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RunStoreError';
+  }
+}
+
 /** Where the runs of the corpus at `root` live. */
 export function runsDir(root: string): string {
   return path.join(root, STORAGE_DIR, 'runs');
@@ -43,7 +57,7 @@ export function newRunId(now = new Date()): string {
 
 /** The folder of a run; throws on an id that could leave the runs folder. */
 export function runDir(root: string, runId: string): string {
-  if (!RUN_ID.test(runId)) throw new Error(`research: invalid run id "${runId.slice(0, 80)}"`);
+  if (!RUN_ID.test(runId)) throw new RunStoreError('invalid-id', `research: invalid run id "${runId.slice(0, 80)}" (run ids are letters, digits, "-" and "_", like 20240101-120000-ab12)`);
   return path.join(runsDir(root), runId);
 }
 
@@ -126,6 +140,34 @@ export class RunWriter {
   extra(file: string, value: unknown): Promise<void> {
     return this.#write(file, json(value));
   }
+  /**
+   * The manifest a run ends with (failed, cancelled): written atomically; when that fails for
+   * lack of space (the temporary copy needs room), run.json is overwritten in place — truncating
+   * it frees its own blocks — so a run never stays `running` on a full disk. Never throws.
+   * @returns whether run.json now holds `m`.
+   */
+  async finalManifest(m: RunManifest): Promise<boolean> {
+    try {
+      await this.manifest(m);
+      return true;
+    } catch (e) {
+      if (!(e instanceof FileWriteError) || (e.code !== 'ENOSPC' && e.code !== 'EDQUOT')) return false;
+    }
+    const next = this.#queue.then(async () => {
+      const target = await checkStatePath(path.join(this.dir, 'run.json'));
+      if (!target.exists) return false;
+      // An existing regular file only (no create, no link followed).
+      const handle = await open(target.real, constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW);
+      try {
+        await handle.writeFile(json(runManifestSchema.parse({ ...m, updated_at: new Date().toISOString() })));
+      } finally {
+        await handle.close();
+      }
+      return true;
+    });
+    this.#queue = next.catch(() => undefined);
+    return next.catch(() => false);
+  }
   /** Resolves when every queued write has finished. */
   flush(): Promise<unknown> {
     return this.#queue;
@@ -151,10 +193,10 @@ async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | unde
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new Error(`research: ${file}: not valid JSON (${(e as Error).message})`);
+    throw new RunStoreError('invalid-file', `research: ${file}: not valid JSON (${(e as Error).message})`);
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`research: ${file}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success) throw new RunStoreError('invalid-file', `research: ${file}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
   return parsed.data;
 }
 
@@ -199,11 +241,11 @@ export async function runExists(root: string, runId: string): Promise<boolean> {
 
 /**
  * Reads every file of a stored run; the manifest may be missing.
- * @throws Error (`research: …`) when the run folder does not exist or a file is invalid.
+ * @throws RunStoreError (`research: …`) when the run folder does not exist or a file is invalid.
  */
 export async function readRunFiles(root: string, runId: string, log?: Logger): Promise<StoredRunFiles> {
   const dir = runDir(root, runId);
-  if (!(await runExists(root, runId))) throw new Error(`research: no run "${runId}" in ${runsDir(root)}`);
+  if (!(await runExists(root, runId))) throw new RunStoreError('not-found', `research: no run "${runId}" in ${runsDir(root)}`);
   const warnings: string[] = [];
   const m = await readJson(path.join(dir, 'run.json'), runManifestSchema);
   const manifest = m && folderWins(m, runId, warnings, log);
@@ -240,12 +282,13 @@ export async function readRunFiles(root: string, runId: string, log?: Logger): P
 /**
  * Reads a stored run. Its id is its folder's name (a different `run_id` in run.json is corrected,
  * with a warning in `warnings` and on `log`).
- * @throws Error (`research: …`) when the run does not exist or a file is invalid.
+ * @throws RunStoreError (`research: …`) when the run does not exist or a file is invalid.
  */
 export async function readRun(root: string, runId: string, log?: Logger): Promise<StoredRun> {
   const files = await readRunFiles(root, runId, log);
   if (!files.manifest) {
-    throw new Error(
+    throw new RunStoreError(
+      'no-manifest',
       files.plan || files.goals.length
         ? `research: run "${runId}" has no run.json (it was interrupted while planning); resume it (--resume ${runId}) to rebuild it, or start a new run`
         : `research: run "${runId}" has no run.json (it was interrupted before it had a goal or plan); start a new run`,
