@@ -45,7 +45,7 @@ describe('sidebarStateFor: items → marker groups → markers', () => {
   test('without markers: the corpus view of before, every item marked as having none', () => {
     const s = sidebarStateFor(corpus);
     assert.equal(s.status, 'ready');
-    assert.match(s.message, /^Indexed 5 items · 772 words · 20 comments · 2 problems · 1 skipped$/);
+    assert.match(s.message, /^Indexed 5 items · 772 words · 20 comments · 3 problems · 2 skipped$/);
     assert.equal(s.markersMessage, 'No markers yet');
     assert.equal(s.generating, false);
     assert.ok(s.items.every((i) => i.markers === null && i.markersProblem === null));

@@ -4,11 +4,13 @@
  * the rest of the file still loads.
  */
 import { getNodeValue, type Node } from 'jsonc-parser';
-import { lineStarts } from '../text/words';
+import { lineStarts, offsetToLineCol } from '../text/words';
+import { jsonArrayRecords } from './jsonRecords';
+import { duplicateProperty, jsonStringSource, jsonTreeProblems, parseJsonTree, propertyValue, wholeFile, wholeSource } from './jsonTree';
 import { COMMENT_FIELD_ALIASES, commentRecordSchema, normaliseCommentFields } from './schemas';
 import { MappedTextBuilder, piecesRange, type SourcePiece } from './sourceMap';
-import { MAX_FIELD_CHARS, MAX_LINE_CHARS } from './limits';
-import { fieldTooLong, jsonStringSource, jsonTreeProblems, lineTooLong, parseJsonTree, parserFailed, wholeSource } from './transcriptParsers';
+import { fieldTooLong, fmtCount, lineTooLong, MAX_LINE_CHARS } from './limits';
+import { parserFailed } from './transcriptParsers';
 import type { CommentsFormat, CorpusProblem, TextRange } from './types';
 
 /** A comment before offsets into the normalised text are assigned. */
@@ -113,15 +115,33 @@ function parseJsonl(text: string, relPath: string): ParsedComments {
       });
       continue;
     }
-    const textNode = textValueNode(root);
+    const dup = root.type === 'object' ? duplicateProperty(root) : undefined;
+    if (dup) {
+      acc.skipped++;
+      acc.problems.push(duplicateKey(relPath, { line: n, column: 0 }, 'line', dup));
+      continue;
+    }
     const lineStartsOfLine = [0];
     const sourceOf: SourceOf = (value) => {
-      const m = textNode?.type === 'string' ? jsonStringSource(line, lineStartsOfLine, textNode, value) : wholeSource(lineStartsOfLine, 0, line.length, value);
+      const textNode = textValueNode(root, value);
+      const m = textNode ? jsonStringSource(line, lineStartsOfLine, textNode, value) : wholeSource(lineStartsOfLine, 0, line.length, value);
       return { source: shiftRange(m.source, n), pieces: m.pieces.map((p) => ({ ...p, line: p.line + n })) };
     };
     addRecord(acc, getNodeValue(root), sourceOf, { line: n, column: 0 }, `line-${n + 1}`);
   }
   return acc;
+}
+
+/** The problem for a record that has a key twice (line and column zero-based, of the record). */
+function duplicateKey(relPath: string, at: { line: number; column: number }, what: string, dup: Node): CorpusProblem {
+  return {
+    severity: 'warning',
+    file: relPath,
+    line: at.line,
+    column: at.column,
+    code: 'duplicate-key',
+    message: `${what} skipped: the key "${String(dup.children?.[0]?.value)}" appears twice in the comment (two records run together, or an ambiguous one)`,
+  };
 }
 
 function shiftRange(r: TextRange, lines: number): TextRange {
@@ -131,17 +151,21 @@ function shiftRange(r: TextRange, lines: number): TextRange {
 /** The text field and its aliases, canonical name first (from the one alias table in schemas.ts). */
 const TEXT_KEYS = ['text', ...Object.keys(COMMENT_FIELD_ALIASES).filter((k) => COMMENT_FIELD_ALIASES[k] === 'text')];
 
-/** The node of the record's text field (canonical name first, then aliases). */
-function textValueNode(obj: Node): Node | undefined {
-  for (const k of TEXT_KEYS) {
-    const v = propertyValue(obj, k);
-    if (v) return v;
+/**
+ * The string node the record's text was read from: a text field (canonical name first, then
+ * aliases) of the record, of its `snippet` or of `snippet.topLevelComment.snippet` (the YouTube
+ * Data API nesting) whose value is the text, so the text maps to exactly those bytes.
+ */
+function textValueNode(obj: Node, value: string): Node | undefined {
+  const snippet = propertyValue(obj, 'snippet');
+  const top = propertyValue(propertyValue(snippet, 'topLevelComment'), 'snippet');
+  for (const o of [obj, snippet, top]) {
+    for (const k of TEXT_KEYS) {
+      const v = propertyValue(o, k);
+      if (v?.type === 'string' && v.value === value) return v;
+    }
   }
   return undefined;
-}
-
-function propertyValue(obj: Node, key: string): Node | undefined {
-  return obj.type === 'object' ? obj.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1] : undefined;
 }
 
 function parseJsonArray(text: string, relPath: string): ParsedComments {
@@ -150,33 +174,33 @@ function parseJsonArray(text: string, relPath: string): ParsedComments {
   const tree = parseJsonTree(text);
   const { root, errors } = tree;
   acc.problems.push(...jsonTreeProblems(tree, starts, relPath));
-  if (!root) {
+  if (tree.tooDeepAt !== undefined || (!root && !errors.length)) {
     if (tree.tooDeepAt !== undefined) acc.skipped++;
-    if (!errors.length) acc.problems.push({ severity: 'warning', file: relPath, code: 'empty-file', message: 'file is empty' });
+    if (!errors.length && tree.tooDeepAt === undefined) acc.problems.push({ severity: 'warning', file: relPath, code: 'empty-file', message: 'file is empty' });
     return acc;
   }
-  const list = root.type === 'array' ? root : propertyValue(root, 'comments') ?? propertyValue(root, 'items');
-  if (!list || list.type !== 'array') {
-    acc.problems.push({ severity: 'error', file: relPath, line: 0, code: 'invalid-comments', message: 'expected an array of comments or an object with a "comments" array' });
+  const list = root?.type === 'array' ? root : propertyValue(root, 'comments') ?? propertyValue(root, 'items');
+  if (!errors.length && list?.type !== 'array') {
+    acc.problems.push({ severity: 'error', file: relPath, ...wholeFile(starts, text), code: 'invalid-comments', message: 'expected an array of comments or an object with a "comments" array; nothing read' });
     return acc;
   }
-  for (const [i, el] of (list.children ?? []).entries()) {
-    const at = rangeStart(starts, el.offset);
-    if (el.length > MAX_FIELD_CHARS) {
-      acc.skipped++;
-      acc.problems.push(fieldTooLong(relPath, at, `comment ${i}`, el.length));
-      continue;
-    }
-    const textNode = textValueNode(el);
-    const sourceOf: SourceOf = (value) => (textNode?.type === 'string' ? jsonStringSource(text, starts, textNode, value) : wholeSource(starts, el.offset, el.offset + el.length, value));
+  // In a broken file the array is only where the records are looked for: each is verified on its own (jsonRecords.ts).
+  const found = jsonArrayRecords(text, starts, tree, list?.type === 'array' ? list : undefined, { one: 'comment', many: 'comments' }, relPath);
+  acc.problems.push(...found.problems);
+  acc.skipped += found.skipped;
+  for (const { node: el, index: i } of found.records) {
+    const at = offsetToLineCol(starts, el.offset);
+    const sourceOf: SourceOf = (value) => {
+      const textNode = textValueNode(el, value);
+      return textNode ? jsonStringSource(text, starts, textNode, value) : wholeSource(starts, el.offset, el.offset + el.length, value);
+    };
     addRecord(acc, getNodeValue(el), sourceOf, at, `index-${i}`);
   }
+  const first = acc.problems[0];
+  if (errors.length && first?.code === 'invalid-json') {
+    first.message += `; read ${fmtCount(acc.comments.length)} comments that each parse on their own${acc.skipped ? `, skipped ${fmtCount(acc.skipped)}, each reported with its lines` : ''} — check the file`;
+  }
   return acc;
-}
-
-function rangeStart(starts: readonly number[], offset: number): { line: number; column: number } {
-  const r = wholeSource(starts, offset, offset, '').source;
-  return { line: r.startLine, column: r.startColumn };
 }
 
 interface CsvField { value: string; quoted: boolean; line: number; column: number; endLine: number; endColumn: number }

@@ -17,7 +17,7 @@ import { PARSER_VERSIONS } from './itemParse';
 import type { CorpusProblem } from './types';
 
 /** Bumped when what an outline entry holds, or how an item is parsed, changes. */
-const OUTLINE_FORMAT = 3;
+const OUTLINE_FORMAT = 4;
 
 /** The outline's version: its format and the parsers' versions (an outline made by other parsers is not used). */
 export const OUTLINE_VERSION = createHash('sha256')
@@ -30,6 +30,8 @@ const problemSchema = z.object({
   file: z.string(),
   line: z.number().int().optional(),
   column: z.number().int().optional(),
+  endLine: z.number().int().optional(),
+  endColumn: z.number().int().optional(),
   message: z.string(),
   code: z.string(),
 });

@@ -6,15 +6,15 @@
  * were not kept ({@link parseItemSync}, used by lazily held items).
  */
 import { createHash, type Hash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { getNodeValue } from 'jsonc-parser';
 import { countWords, lineStarts } from '../text/words';
 import { parseComments } from './commentParsers';
+import { notRegularMessage, readCorpusFile, readCorpusFileSync, type CorpusFileRead } from './regularFiles';
 import { decodeText } from './decode';
 import { describeError } from './limits';
 import { itemMetaSchema } from './schemas';
-import { jsonTreeProblems, parseJsonTree, parserFailed, parseTranscript } from './transcriptParsers';
+import { jsonTreeProblems, parseJsonTree } from './jsonTree';
+import { parserFailed, parseTranscript } from './transcriptParsers';
 import { factsOf, type CommentsFormat, type CommentsPart, type CorpusItem, type CorpusProblem, type ItemMeta, type SourceFile, type TranscriptFormat, type TranscriptPart } from './types';
 
 /** When an item has the same part in several formats, the first in this list is used. */
@@ -44,20 +44,26 @@ export interface LoadedItem {
 }
 
 /**
- * Versions of the parsers whose reading of a format changed (the text, speakers or times of
- * its segments): part of the content hash of items with such files. `txt`/`md`@2: speaker
- * labels and timestamps at the start of lines.
+ * Versions of the parsers whose reading of a part's format changed (the text, speakers, times
+ * or places of its segments), by `part.ext`: part of the content hash of items with such files.
+ * `transcript.txt`/`.md`@2: speaker labels and timestamps at the start of lines. JSON `records@2`:
+ * a broken file keeps only records that parse on their own, a record with a key twice is
+ * skipped, a comment's text maps to the field it was read from.
  */
-export const PARSER_VERSIONS: Readonly<Record<string, string>> = { txt: 'lines@2', md: 'lines@2' };
+export const PARSER_VERSIONS: Readonly<Record<string, string>> = {
+  'transcript.txt': 'lines@2',
+  'transcript.md': 'lines@2',
+  'transcript.json': 'records@2',
+  'comments.json': 'records@2',
+  'comments.jsonl': 'records@2',
+};
 
 /** The bytes of a file, or why they could not be read. */
-type FileRead = { bytes: Buffer } | { tooLarge: number } | { error: string };
+type FileRead = CorpusFileRead | { error: string };
 
 async function readBytes(f: FoundFile): Promise<FileRead> {
   try {
-    const st = await stat(f.path);
-    if (st.size > MAX_FILE_BYTES) return { tooLarge: st.size };
-    return { bytes: await readFile(f.path) };
+    return await readCorpusFile(f.path, MAX_FILE_BYTES);
   } catch (e) {
     return { error: (e as Error).message };
   }
@@ -65,9 +71,7 @@ async function readBytes(f: FoundFile): Promise<FileRead> {
 
 function readBytesSync(f: FoundFile): FileRead {
   try {
-    const st = statSync(f.path);
-    if (st.size > MAX_FILE_BYTES) return { tooLarge: st.size };
-    return { bytes: readFileSync(f.path) };
+    return readCorpusFileSync(f.path, MAX_FILE_BYTES);
   } catch (e) {
     return { error: (e as Error).message };
   }
@@ -79,13 +83,17 @@ function sourceText(f: FoundFile, read: FileRead, problems: CorpusProblem[], has
     problems.push({ severity: 'error', file: f.relPath, code: 'file-too-large', message: `file is ${read.tooLarge} bytes, over the ${MAX_FILE_BYTES}-byte limit; not read` });
     return undefined;
   }
+  if ('notRegular' in read) {
+    problems.push({ severity: 'warning', file: f.relPath, code: 'not-a-file', message: notRegularMessage(read.notRegular) });
+    return undefined;
+  }
   if ('error' in read) {
     problems.push({ severity: 'error', file: f.relPath, code: 'unreadable-file', message: `cannot read file: ${read.error}` });
     return undefined;
   }
   hash.update(f.relPath).update('\0').update(read.bytes);
   // A parser that reads a format differently now changes the item's hash: its markers and index entries are redone.
-  const version = PARSER_VERSIONS[f.ext];
+  const version = PARSER_VERSIONS[`${f.part}.${f.ext}`];
   if (version) hash.update('\0').update(version);
   const dec = decodeText(read.bytes);
   for (const w of dec.warnings) problems.push({ severity: 'warning', file: f.relPath, code: 'encoding', message: w });

@@ -3,6 +3,7 @@
  * over a bound is skipped and reported (never parsed, never thrown on), so a
  * single hostile file cannot take the rest of the corpus down.
  */
+import type { CorpusProblem } from './types';
 
 /** JSON nested deeper than this (arrays and objects) is rejected before parsing. Real exports stay under 10. */
 export const MAX_JSON_DEPTH = 64;
@@ -47,4 +48,27 @@ export function jsonDepthExceededAt(text: string, maxDepth = MAX_JSON_DEPTH): nu
 export function describeError(e: unknown): string {
   if (e instanceof RangeError && /call stack/i.test(e.message)) return 'the file is too deeply nested or too complex to parse';
   return e instanceof Error ? e.message : String(e);
+}
+
+/** The problem for a line over {@link MAX_LINE_CHARS}. */
+export function lineTooLong(relPath: string, line: number, length: number): CorpusProblem {
+  return {
+    severity: 'warning',
+    file: relPath,
+    line,
+    code: 'line-too-long',
+    message: `line skipped: ${fmtCount(length)} characters, over the limit of ${fmtCount(MAX_LINE_CHARS)} per line`,
+  };
+}
+
+/** The problem for a record or field over {@link MAX_FIELD_CHARS}. */
+export function fieldTooLong(relPath: string, at: { line: number; column?: number }, what: string, length: number): CorpusProblem {
+  return {
+    severity: 'warning',
+    file: relPath,
+    line: at.line,
+    ...(at.column !== undefined ? { column: at.column } : {}),
+    code: 'field-too-long',
+    message: `${what} skipped: ${fmtCount(length)} characters, over the limit of ${fmtCount(MAX_FIELD_CHARS)}`,
+  };
 }

@@ -12,6 +12,7 @@ import {
   COMMENTS_PREFERENCE, parseItemIsolated, TRANSCRIPT_PREFERENCE, type FoundFile, type FoundItem, type LoadedItem, type PartName,
 } from './itemParse';
 import type { PartStore } from './partStore';
+import { describeSpecialEntry, notRegularMessage } from './regularFiles';
 import { factsOf, type Corpus, type CorpusItem, type CorpusProblem } from './types';
 
 export { STORAGE_DIR };
@@ -108,8 +109,13 @@ export async function discoverItems(root: string, problems: CorpusProblem[], sig
         if (depth < MAX_DEPTH) await walk(full, depth + 1);
         continue;
       }
-      if (!ent.isFile()) continue;
       const c = classifyFile(ent.name);
+      if (!ent.isFile()) {
+        // Never opened: a FIFO would block the walk, a device or a link leads out of the corpus.
+        const kind = await describeSpecialEntry(full, ent, c !== undefined);
+        if (kind) problems.push({ severity: 'warning', file: rel(root, full), code: 'not-a-file', message: notRegularMessage(kind) });
+        continue;
+      }
       if (!c) continue;
       // A flat file named after its own folder (`ep1/ep1.comments.csv`) belongs to the folder's item.
       const inFolder = c.id === undefined || c.id === dirName;

@@ -2,13 +2,15 @@
  * Parsers for transcript files. Each returns the segments it could read and the
  * problems it met; none of them throws on bad input.
  */
-import { parseTree, getNodeValue, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { getNodeValue } from 'jsonc-parser';
 import { lineStarts, offsetToLineCol } from '../text/words';
+import { jsonArrayRecords } from './jsonRecords';
+import { jsonStringSource, jsonTreeProblems, parseJsonTree, propertyValue, wholeFile, wholeSource } from './jsonTree';
 import { readLineHeads } from './lineSpeakers';
 import { parseTimestamp } from './timestamps';
-import { describeError, fmtCount, jsonDepthExceededAt, MAX_FIELD_CHARS, MAX_JSON_DEPTH, MAX_LINE_CHARS } from './limits';
+import { describeError, fmtCount, lineTooLong, MAX_LINE_CHARS } from './limits';
 import { transcriptJsonSchema, transcriptSegmentSchema, transcriptTurnSchema } from './schemas';
-import { MappedTextBuilder, mapJsonString, piecesRange, type SourcePiece } from './sourceMap';
+import { MappedTextBuilder, piecesRange, type SourcePiece } from './sourceMap';
 import type { CorpusProblem, TextRange, TranscriptFormat } from './types';
 
 /** A segment before offsets into the normalised text are assigned. */
@@ -58,122 +60,34 @@ export function parserFailed(relPath: string, e: unknown): CorpusProblem {
   return { severity: 'error', file: relPath, code: 'parser-failed', message: `file skipped: ${describeError(e)}` };
 }
 
-/** The problem for a line over {@link MAX_LINE_CHARS}. */
-export function lineTooLong(relPath: string, line: number, length: number): CorpusProblem {
-  return {
-    severity: 'warning',
-    file: relPath,
-    line,
-    code: 'line-too-long',
-    message: `line skipped: ${fmtCount(length)} characters, over the limit of ${fmtCount(MAX_LINE_CHARS)} per line`,
-  };
-}
-
-/** The problem for a record or field over {@link MAX_FIELD_CHARS}. */
-export function fieldTooLong(relPath: string, at: { line: number; column?: number }, what: string, length: number): CorpusProblem {
-  return {
-    severity: 'warning',
-    file: relPath,
-    line: at.line,
-    ...(at.column !== undefined ? { column: at.column } : {}),
-    code: 'field-too-long',
-    message: `${what} skipped: ${fmtCount(length)} characters, over the limit of ${fmtCount(MAX_FIELD_CHARS)}`,
-  };
-}
-
-/** Converts a JSON offset range into a line/column range. */
-export function rangeFromOffsets(starts: readonly number[], start: number, end: number): TextRange {
-  const a = offsetToLineCol(starts, start);
-  const b = offsetToLineCol(starts, end);
-  return { startLine: a.line, startColumn: a.column, endLine: b.line, endColumn: b.column };
-}
-
-/**
- * Reports jsonc-parser errors as one corpus problem at the first error, saying
- * how many more followed (later errors are usually consequences of the first).
- */
-export function jsonErrorsToProblems(errors: ParseError[], starts: readonly number[], relPath: string): CorpusProblem[] {
-  const first = errors[0];
-  if (!first) return [];
-  const at = offsetToLineCol(starts, first.offset);
-  const more = errors.length > 1 ? ` (${errors.length - 1} more error${errors.length > 2 ? 's' : ''} after it)` : '';
-  return [{
-    severity: 'error',
-    file: relPath,
-    line: at.line,
-    column: at.column,
-    code: 'invalid-json',
-    message: `invalid JSON: ${describeJsonError(first)}${more}`,
-  }];
-}
-
-/** `CommaExpected` → `comma expected`. */
-export function describeJsonError(e: ParseError): string {
-  return printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-}
-
-export interface JsonTree {
-  root: Node | undefined;
-  errors: ParseError[];
-  /** Set when the text nests deeper than {@link MAX_JSON_DEPTH}: offset of the first bracket too deep (nothing was parsed). */
-  tooDeepAt?: number;
-}
-
-/**
- * Parses JSON strictly (no comments, no trailing commas) into a tree with offsets.
- * Text nested deeper than {@link MAX_JSON_DEPTH} is not parsed (the parser and
- * every tree walk are recursive): `tooDeepAt` says where.
- */
-export function parseJsonTree(text: string): JsonTree {
-  const tooDeepAt = jsonDepthExceededAt(text);
-  if (tooDeepAt !== undefined) return { root: undefined, errors: [], tooDeepAt };
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  return { root, errors };
-}
-
-/** The problems of a parsed JSON tree: too deep, or the first syntax error. */
-export function jsonTreeProblems(tree: JsonTree, starts: readonly number[], relPath: string): CorpusProblem[] {
-  if (tree.tooDeepAt !== undefined) {
-    const at = offsetToLineCol(starts, tree.tooDeepAt);
-    return [{
-      severity: 'error',
-      file: relPath,
-      line: at.line,
-      column: at.column,
-      code: 'json-too-deep',
-      message: `JSON nested more than ${MAX_JSON_DEPTH} levels deep; not read`,
-    }];
-  }
-  return jsonErrorsToProblems(tree.errors, starts, relPath);
-}
-
 function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
   const starts = lineStarts(text);
   const tree = parseJsonTree(text);
   const { root, errors } = tree;
   const problems = jsonTreeProblems(tree, starts, relPath);
   const segments: ParsedSegment[] = [];
-  const recovering = errors.length > 0;
-  let skipped = 0;
-  if (!root) {
+  if (tree.tooDeepAt !== undefined || (!root && !errors.length)) {
     return { segments, problems: problems.length ? problems : [emptyProblem(relPath)], skipped: 1 };
   }
-  const doc = transcriptJsonSchema.safeParse(getNodeValue(root));
-  if (!doc.success) {
-    problems.push({ severity: 'error', file: relPath, line: 0, code: 'invalid-transcript', message: `not a transcript: ${doc.error.issues[0]?.message ?? 'unexpected shape'}` });
-    return { segments, problems, skipped: 1 };
-  }
-  const key = Array.isArray(doc.data.turns) ? 'turns' : 'segments';
-  const arrayNode = root.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1];
-  const elementSchema = key === 'turns' ? transcriptTurnSchema : transcriptSegmentSchema;
-  for (const [i, el] of (arrayNode?.children ?? []).entries()) {
-    const at = offsetToLineCol(starts, el.offset);
-    if (el.length > MAX_FIELD_CHARS) {
-      skipped++;
-      problems.push(fieldTooLong(relPath, at, `${key}[${i}]`, el.length));
-      continue;
+  const clean = errors.length === 0;
+  if (clean && root) {
+    const doc = transcriptJsonSchema.safeParse(getNodeValue(root));
+    if (!doc.success) {
+      problems.push({ severity: 'error', file: relPath, ...wholeFile(starts, text), code: 'invalid-transcript', message: `not a transcript: ${doc.error.issues[0]?.message ?? 'unexpected shape'}; nothing read` });
+      return { segments, problems, skipped: 1 };
     }
+  }
+  // In a broken file the array is only where the records are looked for: each is verified on its own (jsonRecords.ts).
+  const turns = propertyValue(root, 'turns');
+  const key = turns?.type === 'array' || propertyValue(root, 'segments')?.type !== 'array' ? 'turns' : 'segments';
+  const list = propertyValue(root, key);
+  const names = { one: key === 'turns' ? 'turn' : 'segment', many: key };
+  const found = jsonArrayRecords(text, starts, tree, list?.type === 'array' ? list : undefined, names, relPath);
+  problems.push(...found.problems);
+  let skipped = found.skipped;
+  const elementSchema = key === 'turns' ? transcriptTurnSchema : transcriptSegmentSchema;
+  for (const { node: el, index: i } of found.records) {
+    const at = offsetToLineCol(starts, el.offset);
     const parsed = elementSchema.safeParse(getNodeValue(el));
     if (!parsed.success) {
       skipped++;
@@ -188,7 +102,7 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
       });
       continue;
     }
-    const textNode = el.children?.find((p) => p.children?.[0]?.value === 'text')?.children?.[1];
+    const textNode = propertyValue(el, 'text');
     const { source, pieces } = textNode?.type === 'string'
       ? jsonStringSource(text, starts, textNode, parsed.data.text)
       : wholeSource(starts, el.offset, el.offset + el.length, parsed.data.text);
@@ -203,25 +117,12 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
       pieces,
     });
   }
-  if (recovering && problems[0]) {
-    problems[0].message += `; read ${segments.length} ${key} that parsed cleanly around the error — check the file`;
+  if (!clean && problems[0]?.code === 'invalid-json') {
+    problems[0].message += `; read ${fmtCount(segments.length)} ${key} that each parse on their own${skipped ? `, skipped ${fmtCount(skipped)}, each reported with its lines` : ''} — check the file`;
   }
-  const title = typeof doc.data.title === 'string' ? doc.data.title : undefined;
+  const titleNode = propertyValue(root, 'title');
+  const title = titleNode?.type === 'string' ? String(titleNode.value) : undefined;
   return { segments, problems, title, skipped };
-}
-
-/** Source range and pieces of a JSON string node whose decoded value is `value`. */
-export function jsonStringSource(text: string, starts: readonly number[], node: Node, value: string): { source: TextRange; pieces: SourcePiece[] } {
-  const at = offsetToLineCol(starts, node.offset + 1);
-  const b = mapJsonString(text.slice(node.offset + 1, node.offset + node.length - 1), at.line, at.column);
-  if (b.text !== value) return wholeSource(starts, node.offset, node.offset + node.length, value);
-  return { source: piecesRange(b.pieces, b.text.length), pieces: b.pieces };
-}
-
-/** A text that cannot be mapped character by character: all of it maps to the original range. */
-export function wholeSource(starts: readonly number[], start: number, end: number, value: string): { source: TextRange; pieces: SourcePiece[] } {
-  const source = rangeFromOffsets(starts, start, end);
-  return { source, pieces: [{ at: 0, line: source.startLine, column: source.startColumn, length: value.length, rawLength: end - start }] };
 }
 
 function emptyProblem(relPath: string): CorpusProblem {

@@ -146,6 +146,9 @@ export interface CorpusProblem {
   /** Zero-based line, when known. */
   line?: number;
   column?: number;
+  /** Where the text the problem is about ends (zero-based), when it spans more than a point (skipped records). */
+  endLine?: number;
+  endColumn?: number;
   message: string;
   /** Short machine-readable reason, e.g. `invalid-json`. */
   code: string;
