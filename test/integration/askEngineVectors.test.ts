@@ -20,6 +20,7 @@ import {
 import { settingsSchema } from '../../src/shared/settings';
 import { freshDemoCorpus } from '../support/demoCorpus';
 import { startEngine, type EngineConnection } from '../support/engineConnection';
+import { assertSettledBeforeAnswer } from '../support/cancelOrder';
 import { defaultEmbedder, startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
 
 const KEY = 'sk-test-ENGINE-VECTORS-7f3e';
@@ -86,18 +87,27 @@ describe('engine: vectors for Ask through the fake embeddings endpoint', () => {
   });
 
   test('stopping the embedding answers without vectors; dropping the context embeds again', async () => {
-    // Another embedding model: a new store to fill, slowly.
+    // Another embedding model: a new store to fill. Its embedding requests are held until the
+    // test lets them go (after the question was answered), so only the stop can end the embedding
+    // (a held request the stop failed to end gets the server's 500 after its responder timeout).
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     server.setEmbedder(async (req) => {
-      await new Promise((r) => setTimeout(r, 150));
+      await released;
       return defaultEmbedder(req);
     });
     const slow = access({ embeddingModel: 'fake-embed-slow' });
     const pending = ask(slow);
     const id = askId;
-    const started = Date.now();
-    while (!progress.some((p) => p.askId === id && p.kind === 'begin') && Date.now() - started < 5_000) await new Promise((r) => setTimeout(r, 5));
+    const held = await server.waitForRequest((q) => q.model === 'fake-embed-slow' && q.inputs !== undefined);
     await engine.client.sendNotification(vectorCancelNotification.method, {});
     const r = await pending;
+    try {
+      await assertSettledBeforeAnswer(server, held, 'the question whose embedding was stopped');
+    } finally {
+      release();
+    }
+    assert.equal(progress.find((p) => p.askId === id)?.kind, 'begin', 'the embedding began');
     assert.ok(!r.result.hits.some((h) => h.matchedBy.includes('vector')), 'answered without vectors');
     assert.ok(r.result.hits.length > 0, 'the other strategies answered');
     assert.equal(progress.filter((p) => p.askId === id).at(-1)?.kind, 'end');

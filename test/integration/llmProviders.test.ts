@@ -14,7 +14,9 @@ import { LlmError, isContextLengthError, type ChatMessage, type ModelProvider, t
 import { UsageLedger } from '../../src/core/llm/usage';
 import { transcriptWindowReplySchema, type TranscriptWindowReply } from '../../src/core/markers/schema';
 import { CancelledError } from '../../src/core/util/abort';
-import { defaultResponder, estimateTokens, startFakeModelServer, type FakeModelServer, type RecordedRequest } from '../support/fakeModelServer';
+import { assertSettledBeforeAnswer } from '../support/cancelOrder';
+import { defaultResponder, estimateTokens, HOLD_OPEN_MS, inFlightGate, startFakeModelServer, type FakeModelServer, type RecordedRequest } from '../support/fakeModelServer';
+import { recordingSleep } from '../support/recordingSleep';
 import { recordingLogger } from '../support/testing';
 
 const MODEL = 'fake-model';
@@ -70,7 +72,7 @@ for (const kind of ['openai', 'ollama'] as const) {
     const chats = (): RecordedRequest[] => server.chatRequests(kind);
 
     before(async () => {
-      server = await startFakeModelServer({ apiKey: SECRET });
+      server = await startFakeModelServer({ apiKey: SECRET, responderTimeoutMs: 2 * HOLD_OPEN_MS });
     });
     afterEach(() => {
       // Every Ollama request, whatever the test, sets num_ctx and asks not to truncate.
@@ -117,9 +119,9 @@ for (const kind of ['openai', 'ollama'] as const) {
     test('429 then success: our retry (2 requests), a long retry-after capped at maxMs', async () => {
       server.injectFault({ kind: 'status', status: 429, retryAfterSeconds: 30 });
       const log = recordingLogger();
-      const started = Date.now();
-      const result = await client({}, { log }).complete(request());
-      assert.ok(Date.now() - started < 2_000, 'the 30 s retry-after must be capped');
+      const waits = recordingSleep();
+      const result = await client({}, { log, retry: { ...FAST_RETRY, sleep: waits.sleep } }).complete(request());
+      assert.deepEqual(waits.waits, [{ ms: FAST_RETRY.maxMs, outcome: 'elapsed' }], 'the 30 s retry-after must be capped at maxMs');
       assert.ok(result.value.facts.length > 0);
       assert.deepEqual(chats().map((r) => r.status), [429, 200]);
       if (kind === 'openai') assert.equal(chats()[1]?.headers['x-stainless-retry-count'], '0', 'the SDK itself must not retry');
@@ -142,19 +144,19 @@ for (const kind of ['openai', 'ollama'] as const) {
 
     for (const headersFirst of [false, true]) {
       test(`a reply slower than the timeout (headersFirst: ${headersFirst}) is a timeout, then the retry succeeds`, async () => {
-        server.injectFault({ kind: 'slow', delayMs: 10_000, headersFirst });
-        const started = Date.now();
-        const result = await client({ timeoutMs: 400 }).complete(request());
+        // The slow reply is held for a minute: the call only succeeds if it gave up on it and retried.
+        server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS, headersFirst });
+        const result = await client({ timeoutMs: 1_000 }).complete(request());
         assert.ok(result.value.facts.length > 0);
-        assert.ok(Date.now() - started < 3_000);
         assert.equal(chats().length, 2);
         assert.equal(chats()[0]?.fault, 'slow');
-        await server.waitForRequest((r) => r.seq === chats()[0]?.seq && r.outcome === 'clientClosed', 2_000);
+        assert.notEqual(chats()[0]?.outcome, 'completed', 'the slow reply was not waited for');
+        await server.waitForRequest((r) => r.seq === chats()[0]?.seq && r.outcome === 'clientClosed');
       });
     }
 
     test('a timeout with no retries left surfaces as LlmError("timeout")', async () => {
-      server.injectFault({ kind: 'slow', delayMs: 10_000 });
+      server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS });
       await assert.rejects(client({ timeoutMs: 150 }, { retry: { retries: 0 } }).complete(request()), { name: 'LlmError', reason: 'timeout' });
       assert.equal(chats().length, 1);
     });
@@ -244,28 +246,24 @@ for (const kind of ['openai', 'ollama'] as const) {
     });
 
     test('cancelling aborts the HTTP request in flight and rejects promptly with CancelledError', async () => {
-      server.injectFault({ kind: 'slow', delayMs: 30_000 });
+      server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS });
       const controller = new AbortController();
-      const started = Date.now();
-      const pending = client({ timeoutMs: 60_000 }).complete(request({ signal: controller.signal }));
-      await server.waitForRequest((r) => r.fault === 'slow', 2_000);
+      const pending = client({ timeoutMs: 2 * HOLD_OPEN_MS }).complete(request({ signal: controller.signal }));
+      const held = await server.waitForRequest((r) => r.fault === 'slow');
       controller.abort();
       await assert.rejects(pending, CancelledError);
-      assert.ok(Date.now() - started < 2_000, 'cancel should be prompt');
-      const closed = await server.waitForRequest((r) => r.outcome === 'clientClosed', 2_000);
-      assert.equal(closed.fault, 'slow');
+      await assertSettledBeforeAnswer(server, held);
       assert.equal(chats().length, 1, 'a cancelled call is not retried');
     });
 
     test('cancelling during a retry wait rejects promptly; a queued call is dropped', async () => {
       server.injectFault({ kind: 'status', status: 429, retryAfterSeconds: 30 });
       const controller = new AbortController();
-      const started = Date.now();
-      const pending = client({}, { retry: { retries: 3, maxMs: 30_000 } }).complete(request({ signal: controller.signal }));
-      await server.waitForRequest((r) => r.status === 429, 2_000);
-      setTimeout(() => controller.abort(), 20);
+      // Cancel once the 30 s wait has begun: the call must end by cutting the wait short.
+      const waits = recordingSleep({ onWait: () => controller.abort() });
+      const pending = client({}, { retry: { retries: 3, maxMs: 30_000, sleep: waits.sleep } }).complete(request({ signal: controller.signal }));
       await assert.rejects(pending, CancelledError);
-      assert.ok(Date.now() - started < 2_000);
+      assert.deepEqual(waits.waits, [{ ms: 30_000, outcome: 'cancelled' }], 'the retry wait was cut short, not waited out');
       assert.equal(chats().length, 1);
 
       const semaphore = new Semaphore(1);
@@ -317,21 +315,22 @@ for (const kind of ['openai', 'ollama'] as const) {
     });
 
     test('concurrent calls share the semaphore limit', async () => {
-      const semaphore = new Semaphore(2);
-      let inFlight = 0;
-      let peak = 0;
-      server.setResponder(async (req) => {
-        inFlight++;
-        peak = Math.max(peak, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 30));
-        inFlight--;
-        return defaultResponder(req);
-      });
-      const c = client({}, { semaphore });
-      const results = await Promise.all(Array.from({ length: 6 }, () => c.complete(request())));
-      assert.equal(results.length, 6);
-      assert.equal(peak, 2);
-      assert.equal(c.ledger.calls, 6);
+      for (const [slots, calls] of [[2, 6], [3, 9], [1, 3]] as const) {
+        server.reset();
+        const semaphore = new Semaphore(slots);
+        // The first replies wait until every call holding a slot is at the server (all calls are
+        // issued at once): the server then counts as many requests as the semaphore let through.
+        const gate = inFlightGate(server, () => semaphore.active);
+        server.setResponder(async (req) => {
+          await gate();
+          return defaultResponder(req);
+        });
+        const c = client({ timeoutMs: 2 * HOLD_OPEN_MS }, { semaphore });
+        const results = await Promise.all(Array.from({ length: calls }, () => c.complete(request())));
+        assert.equal(results.length, calls);
+        assert.equal(server.maxInFlight, slots, `${calls} calls through ${slots} slots: at most ${server.maxInFlight} requests at once`);
+        assert.equal(c.ledger.calls, calls);
+      }
     });
 
     if (kind === 'openai') {
@@ -364,13 +363,13 @@ for (const kind of ['openai', 'ollama'] as const) {
       await assert.rejects(provider.complete(request()), { reason: 'server', status: 503 });
       assert.equal(chats().length, 1);
 
-      server.injectFault({ kind: 'slow', delayMs: 30_000, headersFirst: true });
+      server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS, headersFirst: true });
       const controller = new AbortController();
       const pending = provider.complete(request({ signal: controller.signal }));
-      await server.waitForRequest((r) => r.fault === 'slow' && r.status === 200, 2_000);
+      const held = await server.waitForRequest((r) => r.fault === 'slow' && r.status === 200);
       controller.abort();
       await assert.rejects(pending, { name: 'LlmError', reason: 'cancelled' });
-      await server.waitForRequest((r) => r.outcome === 'clientClosed', 2_000);
+      await assertSettledBeforeAnswer(server, held);
     });
 
     test('the API key never appears in anything logged, even when a server echoes it', async () => {

@@ -13,7 +13,9 @@ import { Semaphore } from '../../src/core/llm/semaphore';
 import { LlmError, isContextLengthError, type ChatMessage, type ModelProvider, type TextStreamRequest } from '../../src/core/llm/types';
 import { UsageLedger } from '../../src/core/llm/usage';
 import { CancelledError } from '../../src/core/util/abort';
-import { estimateTokens, startFakeModelServer, type FakeModelServer, type RecordedRequest } from '../support/fakeModelServer';
+import { assertSettledBeforeAnswer } from '../support/cancelOrder';
+import { estimateTokens, HOLD_OPEN_MS, startFakeModelServer, type FakeModelServer, type RecordedRequest } from '../support/fakeModelServer';
+import { recordingSleep } from '../support/recordingSleep';
 import { recordingLogger } from '../support/testing';
 
 const MODEL = 'fake-model';
@@ -237,65 +239,65 @@ for (const kind of ['openai', 'ollama'] as const) {
     });
 
     test('a response slower than timeoutMs is a timeout, retried; a stream silent for longer fails with LlmError("timeout")', async () => {
-      server.injectFault({ kind: 'slow', delayMs: 10_000, headersFirst: true });
-      const started = Date.now();
+      // The first reply is held for a minute: the answer only arrives if the client gave up on it and retried.
+      server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS, headersFirst: true });
       const { deltas, onDelta } = collector();
-      const result = await client({ timeoutMs: 300 }).streamText(request(), onDelta);
+      const result = await client({ timeoutMs: 1_000 }).streamText(request(), onDelta);
       assert.equal(result.text, ANSWER);
       assert.deepEqual(deltas, parts(ANSWER));
-      assert.ok(Date.now() - started < 3_000);
       assert.deepEqual(chats().map((r) => r.fault), ['slow', undefined]);
-      await server.waitForRequest((r) => r.seq === chats()[0]?.seq && r.outcome === 'clientClosed', 2_000);
+      assert.notEqual(chats()[0]?.outcome, 'completed', 'the held reply was not waited for');
+      await server.waitForRequest((r) => r.seq === chats()[0]?.seq && r.outcome === 'clientClosed');
 
-      // Chunks SLOW_CHUNK_MS apart against a shorter silence limit.
-      const stalled = Date.now();
+      // Chunks SLOW_CHUNK_MS apart against a shorter silence limit: it fails before the stream ends.
       await assert.rejects(slowClient({ timeoutMs: SLOW_CHUNK_MS / 4 }, { retry: { retries: 0 } }).streamText(request(), () => {}), { name: 'LlmError', reason: 'timeout' });
-      assert.ok(Date.now() - stalled < 2_000);
-      await slow.waitForRequest((r) => r.outcome === 'clientClosed', 2_000);
+      assert.notEqual(chats(slow)[0]?.outcome, 'completed', 'the stream was given up before it ended');
+      await slow.waitForRequest((r) => r.outcome === 'clientClosed');
     });
 
     test('cancel mid-stream: resolves with the partial text and finishReason "cancelled"; the server sees the client close', async () => {
+      // A long answer: streaming all of it takes the slow server many seconds, far longer than a prompt cancel.
+      const long = ANSWER.repeat(40);
+      slow.setResponder(() => long);
       const controller = new AbortController();
-      const c = slowClient({ timeoutMs: 60_000 });
+      const c = slowClient({ timeoutMs: 2 * HOLD_OPEN_MS });
       const deltas: string[] = [];
-      const started = Date.now();
       const result = await c.streamText(request({ signal: controller.signal }), (text) => {
         deltas.push(text);
         if (deltas.length === 2) controller.abort();
       });
-      assert.ok(Date.now() - started < 2_000, 'cancel should be prompt');
+      const streaming = chats(slow)[0];
+      assert.ok(streaming);
+      await assertSettledBeforeAnswer(slow, streaming, 'the cancelled stream');
       assert.equal(result.finishReason, 'cancelled');
-      assert.deepEqual(deltas, parts(ANSWER).slice(0, 2), 'nothing is delivered after the cancel');
+      assert.deepEqual(deltas, parts(long).slice(0, 2), 'nothing is delivered after the cancel');
       assert.equal(result.text, deltas.join(''));
       assert.deepEqual(result.usage, { promptTokens, completionTokens: estimateTokens(result.text), estimated: true });
       assert.equal(c.ledger.byStep()['chat/answer']?.calls, 1, 'the partial answer is accounted');
-      const closed = await slow.waitForRequest((r) => r.outcome === 'clientClosed', 2_000);
-      assert.equal(closed.seq, chats(slow)[0]?.seq);
       assert.equal(chats(slow).length, 1);
     });
 
     test('cancel before the first delta (in flight or in a retry wait): CancelledError, promptly, not retried', async () => {
-      server.injectFault({ kind: 'slow', delayMs: 30_000, headersFirst: true });
+      server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS, headersFirst: true });
       const controller = new AbortController();
       const { deltas, onDelta } = collector();
-      const started = Date.now();
-      const c = client({ timeoutMs: 60_000 });
+      const c = client({ timeoutMs: 2 * HOLD_OPEN_MS });
       const pending = c.streamText(request({ signal: controller.signal }), onDelta);
-      await server.waitForRequest((r) => r.fault === 'slow' && r.status === 200, 2_000);
+      const held = await server.waitForRequest((r) => r.fault === 'slow' && r.status === 200);
       controller.abort();
       await assert.rejects(pending, CancelledError);
-      assert.ok(Date.now() - started < 2_000);
-      await server.waitForRequest((r) => r.outcome === 'clientClosed', 2_000);
+      await assertSettledBeforeAnswer(server, held);
       assert.equal(chats().length, 1);
       assert.deepEqual(deltas, []);
       assert.equal(c.ledger.calls, 0);
 
       server.injectFault({ kind: 'status', status: 429, retryAfterSeconds: 30 });
       const waiting = new AbortController();
-      const retrying = client({}, { retry: { retries: 3, maxMs: 30_000 } }).streamText(request({ signal: waiting.signal }), onDelta);
-      await server.waitForRequest((r) => r.status === 429, 2_000);
-      setTimeout(() => waiting.abort(), 20);
+      // Cancel once the 30 s wait has begun: the call must end by cutting the wait short.
+      const waits = recordingSleep({ onWait: () => waiting.abort() });
+      const retrying = client({}, { retry: { retries: 3, maxMs: 30_000, sleep: waits.sleep } }).streamText(request({ signal: waiting.signal }), onDelta);
       await assert.rejects(retrying, CancelledError);
+      assert.deepEqual(waits.waits, [{ ms: 30_000, outcome: 'cancelled' }], 'the retry wait was cut short, not waited out');
       assert.equal(chats().length, 2);
 
       const already = new AbortController();
@@ -316,7 +318,7 @@ for (const kind of ['openai', 'ollama'] as const) {
       );
       assert.equal(calls, 1);
       assert.equal(chats(slow).length, 1);
-      await slow.waitForRequest((r) => r.outcome === 'clientClosed', 2_000);
+      await slow.waitForRequest((r) => r.outcome === 'clientClosed');
     });
 
     test('the provider alone: streams without retries; LlmError("cancelled") when aborted before a delta', async () => {
@@ -334,13 +336,13 @@ for (const kind of ['openai', 'ollama'] as const) {
       await assert.rejects(provider.streamText(request(), () => {}), { name: 'LlmError', reason: 'server', status: 503 });
       assert.equal(chats().length, 2);
 
-      server.injectFault({ kind: 'slow', delayMs: 30_000, headersFirst: true });
+      server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS, headersFirst: true });
       const controller = new AbortController();
       const pending = provider.streamText(request({ signal: controller.signal }), () => {});
-      await server.waitForRequest((r) => r.fault === 'slow' && r.status === 200, 2_000);
+      const held = await server.waitForRequest((r) => r.fault === 'slow' && r.status === 200);
       controller.abort();
       await assert.rejects(pending, { name: 'LlmError', reason: 'cancelled' });
-      await server.waitForRequest((r) => r.outcome === 'clientClosed', 2_000);
+      await assertSettledBeforeAnswer(server, held);
     });
 
     test('the API key never appears in anything logged, even when a server echoes it', async () => {

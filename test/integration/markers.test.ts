@@ -13,7 +13,7 @@ import { createMarkerEngine } from '../../src/core/markers/engineFactory';
 import { generateMarkers } from '../../src/core/markers/generate';
 import { allMarkers, readItemMarkers } from '../../src/core/markers/store';
 import { unionOfRanges } from '../../src/core/markers/windows';
-import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
+import { HOLD_OPEN_MS, startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
 import { paraphrasingResponder, type PlantedClaim } from '../support/paraphrasingModel';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -25,9 +25,9 @@ let server: FakeModelServer;
 let dir: string;
 let planted: PlantedClaim[];
 
-function engine(provider: 'openai' | 'ollama' = 'openai', extra: { concurrency?: number } = {}) {
+function engine(provider: 'openai' | 'ollama' = 'openai', extra: { concurrency?: number; timeoutMs?: number } = {}) {
   return createMarkerEngine(
-    { provider, baseUrl: provider === 'openai' ? server.openaiBaseUrl : server.ollamaHost, model: 'fake-model', concurrency: extra.concurrency ?? 4, timeoutMs: 5_000 },
+    { provider, baseUrl: provider === 'openai' ? server.openaiBaseUrl : server.ollamaHost, model: 'fake-model', concurrency: extra.concurrency ?? 4, timeoutMs: extra.timeoutMs ?? 5_000 },
     { promptsDir: PROMPTS, apiKey: 'sk-test-secret' },
   );
 }
@@ -147,7 +147,7 @@ describe('markers with a model (fake server)', () => {
 
   test('a reply slower than the timeout is retried; 500 then success is retried; nothing lost', async () => {
     const corpus = await freshCorpus();
-    server.injectFault({ kind: 'slow', delayMs: 2_500, times: 1 });
+    server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS, times: 1 });
     server.injectFault({ kind: 'status', status: 500, times: 1 });
     const { engine: e, client } = createMarkerEngine(
       { provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'fake-model', concurrency: 4, timeoutMs: 1_000 },
@@ -199,15 +199,20 @@ describe('markers with a model (fake server)', () => {
 
   test('cancellation stops the run and aborts calls in flight', async () => {
     const corpus = await freshCorpus();
-    server.injectFault({ kind: 'slow', delayMs: 10_000, times: 50 });
+    // Every model call is held open for a minute, longer than the test waits: the run can only end by cancelling them.
+    server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS, times: Infinity });
     const controller = new AbortController();
-    const { engine: e } = engine();
+    const { engine: e } = engine('openai', { timeoutMs: 2 * HOLD_OPEN_MS });
     const run = generateMarkers(corpus, { engine: e, windows: WINDOWS, signal: controller.signal });
-    await server.waitForRequest(() => true, 5_000);
-    const t0 = Date.now();
+    await server.waitForRequest((r) => r.fault === 'slow');
     controller.abort();
     await assert.rejects(run, (err: Error) => err.name === 'CancelledError');
-    assert.ok(Date.now() - t0 < 2_000, 'cancel is prompt');
+    const chats = server.chatRequests();
+    assert.deepEqual(chats.filter((r) => r.outcome === 'completed').map((r) => r.seq), [], 'cancel is prompt: the run ended before any held call was answered');
+    for (const r of chats) {
+      const ended = await server.waitForRequest((q) => q.seq === r.seq && q.outcome !== 'pending');
+      assert.equal(ended.outcome, 'clientClosed', `call ${r.seq}: the abort reached the server`);
+    }
     server.reset();
   });
 });

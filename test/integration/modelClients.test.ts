@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { Ollama } from 'ollama';
 import { z } from 'zod';
-import { estimateTokens, startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
+import { assertSettledBeforeAnswer } from '../support/cancelOrder';
+import { estimateTokens, HOLD_OPEN_MS, startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
 
 const MODEL = 'fake-model';
 
@@ -33,6 +34,21 @@ const MarkerReply = z.object({
 
 function openaiClient(server: FakeModelServer, maxRetries = 0): OpenAI {
   return new OpenAI({ baseURL: server.openaiBaseUrl, apiKey: 'test-key', maxRetries, timeout: 10_000 });
+}
+
+/**
+ * Counts the retries `client` timed by its own backoff rather than by the server's
+ * `retry-after`: the SDK computes its own delay only when the server named none.
+ */
+function countOwnBackoffs(client: OpenAI): { count: number } {
+  const counter = { count: 0 };
+  const inner = client as unknown as { calculateDefaultRetryTimeoutMillis: (remaining: number, max: number) => number };
+  const own = inner.calculateDefaultRetryTimeoutMillis.bind(client);
+  inner.calculateDefaultRetryTimeoutMillis = (remaining, max) => {
+    counter.count++;
+    return own(remaining, max);
+  };
+  return counter;
 }
 
 function ollamaClient(server: FakeModelServer, fetchImpl?: typeof fetch): Ollama {
@@ -139,15 +155,21 @@ describe('openai client against the fake model server', () => {
 
   test('429 is retried by the client itself, honouring retry-after', async () => {
     server.injectFault({ kind: 'status', status: 429, retryAfterSeconds: 0.02 });
-    const started = Date.now();
-    const reply = await openaiClient(server, 2).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
+    const client = openaiClient(server, 2);
+    const ownBackoffs = countOwnBackoffs(client);
+    const reply = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
     assert.equal(reply.choices[0]?.message.content, 'fake reply to: hi');
     const chats = server.chatRequests();
     assert.equal(chats.length, 2);
     assert.deepEqual(chats.map((r) => r.status), [429, 200]);
     assert.deepEqual(chats.map((r) => r.fault), ['status', undefined]);
     assert.equal(chats[1]?.headers['x-stainless-retry-count'], '1');
-    assert.ok(Date.now() - started < 2_000);
+    assert.equal(ownBackoffs.count, 0, 'the wait came from the server\'s retry-after, not the SDK\'s own backoff');
+
+    // Without a retry-after the SDK falls back on its own backoff (so the count above means something).
+    server.injectFault({ kind: 'status', status: 429 });
+    await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(ownBackoffs.count, 1);
   });
 
   test('500 with maxRetries 0 surfaces as OpenAI.APIError with status 500', async () => {
@@ -207,37 +229,39 @@ describe('openai client against the fake model server', () => {
   });
 
   test('a slow reply is abandoned when the AbortSignal fires, and the server notices', async () => {
-    server.injectFault({ kind: 'slow', delayMs: 30_000 });
+    server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS });
     const controller = new AbortController();
-    const started = Date.now();
     const pending = openaiClient(server, 2).chat.completions.create(
       { model: MODEL, messages: [{ role: 'user', content: 'take your time' }] },
       { signal: controller.signal },
     );
-    setTimeout(() => controller.abort(), 100);
+    const held = await server.waitForRequest((r) => r.fault === 'slow');
+    controller.abort();
     await assert.rejects(pending, OpenAI.APIUserAbortError);
-    assert.ok(Date.now() - started < 2_000, 'abort should be prompt');
-    const closed = await server.waitForRequest((r) => r.outcome === 'clientClosed', 2_000);
-    assert.equal(closed.fault, 'slow');
+    await assertSettledBeforeAnswer(server, held, 'the aborted request');
     assert.equal(server.chatRequests().length, 1, 'an aborted request is not retried');
   });
 
   test('aborting a stream after its headers arrived ends the iteration without an error', async () => {
     // A surprise worth knowing: openai's Stream swallows AbortError mid-stream (it just stops).
-    server.injectFault({ kind: 'slow', delayMs: 30_000, headersFirst: true });
+    server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS, headersFirst: true });
     const controller = new AbortController();
     const stream = await openaiClient(server).chat.completions.create(
       { model: MODEL, messages: [{ role: 'user', content: 'stream slowly' }], stream: true },
       { signal: controller.signal },
     );
-    setTimeout(() => controller.abort(), 50);
+    const held = await server.waitForRequest((r) => r.fault === 'slow' && r.status === 200);
     let chunks = 0;
-    for await (const chunk of stream) {
-      chunks += chunk.choices.length;
-    }
+    const iterating = (async () => {
+      for await (const chunk of stream) {
+        chunks += chunk.choices.length;
+      }
+    })();
+    controller.abort(); // while the iteration waits for the held body
+    await iterating;
+    await assertSettledBeforeAnswer(server, held, 'the aborted stream');
     assert.equal(chunks, 0);
     assert.ok(controller.signal.aborted);
-    await server.waitForRequest((r) => r.outcome === 'clientClosed', 2_000);
   });
 
   test('malformed JSON bodies surface as errors (plain and streamed)', async () => {
@@ -415,29 +439,28 @@ describe('ollama client against the fake model server', () => {
   });
 
   test('ollama.abort() stops a stream whose headers arrived; the server notices', async () => {
-    server.injectFault({ kind: 'slow', delayMs: 30_000, headersFirst: true });
+    server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS, headersFirst: true });
     const ollama = ollamaClient(server);
-    const started = Date.now();
     const stream = await ollama.chat({ model: MODEL, messages: [{ role: 'user', content: 'slow' }], stream: true });
-    setTimeout(() => ollama.abort(), 50);
-    await assert.rejects(async () => {
+    const held = await server.waitForRequest((r) => r.fault === 'slow' && r.status === 200);
+    const iterating = assert.rejects(async () => {
       for await (const part of stream) void part;
     }, { name: 'AbortError' });
-    assert.ok(Date.now() - started < 2_000);
-    await server.waitForRequest((r) => r.outcome === 'clientClosed', 2_000);
+    ollama.abort(); // while the iteration waits for the held body
+    await iterating;
+    await assertSettledBeforeAnswer(server, held, 'the aborted stream');
   });
 
   test('a non-streamed slow reply can only be aborted through a custom fetch', async () => {
     // ollama 0.6.4 passes no signal for stream:false requests, so abort() cannot reach them.
-    server.injectFault({ kind: 'slow', delayMs: 30_000 });
+    server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS });
     const controller = new AbortController();
     const ollama = ollamaClient(server, (input, init) => fetch(input, { ...init, signal: controller.signal }));
-    const started = Date.now();
     const pending = ollama.chat({ model: MODEL, messages: [{ role: 'user', content: 'slow' }], stream: false });
-    setTimeout(() => controller.abort(), 50);
+    const held = await server.waitForRequest((r) => r.fault === 'slow');
+    controller.abort();
     await assert.rejects(pending, { name: 'AbortError' });
-    assert.ok(Date.now() - started < 2_000);
-    await server.waitForRequest((r) => r.outcome === 'clientClosed', 2_000);
+    await assertSettledBeforeAnswer(server, held, 'the aborted request');
   });
 
   test('malformed JSON surfaces as a SyntaxError', async () => {

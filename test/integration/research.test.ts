@@ -2,7 +2,7 @@
  * The research pipeline end to end through the real openai client against the fake model
  * server: a responder that reads each prompt and answers per phase (told apart by the schema
  * name). Covers every request type, rejected requests, a budget overflow, an oversize item in
- * chunks, a kill and resume, an epic run (speed-up and duplicate rate), citation resolution,
+ * chunks, a kill and resume, an epic run (requests in flight at once and duplicate rate), citation resolution,
  * and the offline extractive run.
  */
 import assert from 'node:assert/strict';
@@ -18,7 +18,7 @@ import { citedNumbers } from '../../src/core/research/citations';
 import { readRun, resumeResearch, runResearch, type ResearchEvent } from '../../src/core/research/pipeline';
 import type { ResearchConfigInput } from '../../src/core/research/schema';
 import { CancelledError } from '../../src/core/util/abort';
-import { startFakeModelServer, type ChatRequestInfo, type FakeModelServer } from '../support/fakeModelServer';
+import { HOLD_OPEN_MS, inFlightGate, startFakeModelServer, type ChatRequestInfo, type FakeModelServer } from '../support/fakeModelServer';
 import { recordingLogger } from '../support/testing';
 import { freshDemoCorpus } from '../support/demoCorpus';
 
@@ -45,7 +45,8 @@ type Script = (step: string, round: number, req: ChatRequestInfo) => unknown[];
 
 interface ResponderOptions {
   script?: Script;
-  delayMs?: number;
+  /** Awaited before a step request is answered (e.g. an {@link inFlightGate}). */
+  beforeStep?: () => Promise<void>;
   /** The first plan names a ghost item (to trigger the repair round). */
   ghostInPlan?: boolean;
   /** Epic: phases from these groups of item ids. */
@@ -56,7 +57,6 @@ interface ResponderOptions {
 
 function researchResponder(o: ResponderOptions = {}): (req: ChatRequestInfo) => Promise<string> {
   return async (req) => {
-    if (o.delayMs) await new Promise((r) => setTimeout(r, o.delayMs));
     const name = schemaName(req);
     const prompt = firstUser(req);
     if (name === 'research_goals') {
@@ -74,6 +74,7 @@ function researchResponder(o: ResponderOptions = {}): (req: ChatRequestInfo) => 
       return JSON.stringify({ phases: (o.phases ?? []).map((ids, i) => ({ name: `Phase ${i + 1}`, description: 'd', item_ids: ids, threads: ['facts', 'reception'] })) });
     }
     if (name === 'research_step') {
+      await o.beforeStep?.();
       const step = stepOf(req) ?? '?';
       const round = roundOf(req);
       const requests = o.script?.(step, round, req) ?? [];
@@ -96,8 +97,8 @@ function researchResponder(o: ResponderOptions = {}): (req: ChatRequestInfo) => 
   };
 }
 
-function client(concurrency = 4): ModelClient {
-  return createModelClient({ provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'fake-model', concurrency, timeoutMs: 5_000 }, { retry: { retries: 0 } });
+function client(concurrency = 4, timeoutMs = 5_000): ModelClient {
+  return createModelClient({ provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'fake-model', concurrency, timeoutMs }, { retry: { retries: 0 } });
 }
 
 const freshDemo = (name: string): Promise<Corpus> => freshDemoCorpus(work, name);
@@ -120,7 +121,7 @@ async function assertCitationsResolve(runDir: string, corpus: Corpus): Promise<n
 
 describe('research pipeline (fake model server)', () => {
   before(async () => {
-    server = await startFakeModelServer();
+    server = await startFakeModelServer({ responderTimeoutMs: 2 * HOLD_OPEN_MS });
     work = await mkdtemp(path.join(tmpdir(), 'mr-research-'));
   });
   after(async () => {
@@ -264,26 +265,31 @@ describe('research pipeline (fake model server)', () => {
     await assertCitationsResolve(resumed.runDir, corpus);
   });
 
-  test('epic: phases run in parallel under the global limit (speed-up 8 vs 1 slot), findings de-duplicated, chapters per phase', async () => {
+  test('epic: phases run in parallel under the global limit (8 model calls at once with 8 slots, 3 with 3, 1 with 1), findings de-duplicated, chapters per phase', async () => {
     const corpus = await freshDemo('epic');
     const ids = corpus.items.map((i) => i.id).sort();
     const phases = [[ids[0]!], [ids[1]!], [ids[2]!], [ids[3]!, ids[4]!]];
-    const timed = async (slots: number): Promise<{ ms: number; runDir: string; dedup: NonNullable<Awaited<ReturnType<typeof runResearch>>['manifest']['dedup']> }> => {
+    // The concurrency achieved, counted by the server: step calls are held until `slots` of them
+    // (or every call holding a slot, if more) are in flight at once (a safety net of a minute,
+    // after which the count says how many were).
+    const run = async (slots: number): Promise<{ maxInFlight: number; steps: number; runDir: string; dedup: NonNullable<Awaited<ReturnType<typeof runResearch>>['manifest']['dedup']> }> => {
       server.reset();
-      server.setResponder(researchResponder({ delayMs: 200, phases, sharedFinding: 'Everyone agrees that the weather matters a lot' }));
-      let t0 = 0;
-      let t1 = 0;
-      const r = await runResearch(
-        { corpus, engine: client(slots), promptsDir: PROMPTS, onEvent: (e) => e.type === 'phase' && e.phase === 'execute' && (e.status === 'running' ? (t0 = Date.now()) : (t1 = Date.now())) },
-        { goal: 'how the topics of the corpus change over time', complexity: 'epic' },
-      );
-      return { ms: t1 - t0, runDir: r.runDir, dedup: r.manifest.dedup! };
+      const engine = client(slots, 2 * HOLD_OPEN_MS);
+      const gate = inFlightGate(server, () => Math.max(slots, engine.semaphore.active));
+      server.setResponder(researchResponder({ beforeStep: gate, phases, sharedFinding: 'Everyone agrees that the weather matters a lot' }));
+      const r = await runResearch({ corpus, engine, promptsDir: PROMPTS }, { goal: 'how the topics of the corpus change over time', complexity: 'epic' });
+      assert.equal(r.manifest.status, 'done', `${slots} slots`);
+      const steps = server.chatRequests().filter((q) => (q.body as { response_format?: { json_schema?: { name?: string } } }).response_format?.json_schema?.name === 'research_step').length;
+      return { maxInFlight: server.maxInFlight, steps, runDir: r.runDir, dedup: r.manifest.dedup! };
     };
-    const serial = await timed(1);
-    const parallel = await timed(8);
-    const speedup = serial.ms / parallel.ms;
-    console.log(`# epic: 8 steps, execute ${serial.ms} ms with 1 slot vs ${parallel.ms} ms with 8 slots: speed-up ${speedup.toFixed(1)}x; findings ${parallel.dedup.findings_before} -> ${parallel.dedup.findings_after}, cross-phase duplicates ${(parallel.dedup.cross_phase_rate_before * 100).toFixed(1)} % -> ${(parallel.dedup.rate_after * 100).toFixed(1)} %`);
-    assert.ok(speedup >= 4, `speed-up ${speedup}`);
+    const serial = await run(1);
+    const limited = await run(3);
+    const parallel = await run(8);
+    console.log(`# epic: ${parallel.steps} step calls; at most ${serial.maxInFlight} / ${limited.maxInFlight} / ${parallel.maxInFlight} model calls in flight at once with 1 / 3 / 8 slots; findings ${parallel.dedup.findings_before} -> ${parallel.dedup.findings_after}, cross-phase duplicates ${(parallel.dedup.cross_phase_rate_before * 100).toFixed(1)} % -> ${(parallel.dedup.rate_after * 100).toFixed(1)} %`);
+    assert.equal(parallel.steps, 8, '4 phases of 2 threads, one call each');
+    assert.equal(serial.maxInFlight, 1, 'one slot: one call at a time');
+    assert.equal(limited.maxInFlight, 3, 'three slots: the global limit holds while phases run in parallel');
+    assert.equal(parallel.maxInFlight, 8, 'eight slots: every thread of every phase in flight at once');
     assert.ok(parallel.dedup.cross_phase_rate_before > 0.02, 'the shared finding repeats across phases before dedup');
     assert.ok(parallel.dedup.rate_after <= 0.02);
     const stored = await readRun(corpus.root, path.basename(parallel.runDir));

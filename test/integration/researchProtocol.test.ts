@@ -21,7 +21,8 @@ import {
 import { settingsSchema, type Settings } from '../../src/shared/settings';
 import { DEMO_CORPUS } from '../support/demoCorpus';
 import { startEngine, type EngineConnection } from '../support/engineConnection';
-import { defaultResponder, startFakeModelServer, type ChatRequestInfo, type FakeModelServer, type RecordedRequest } from '../support/fakeModelServer';
+import { assertSettledBeforeAnswer } from '../support/cancelOrder';
+import { defaultResponder, HOLD_OPEN_MS, startFakeModelServer, type ChatRequestInfo, type FakeModelServer, type RecordedRequest } from '../support/fakeModelServer';
 
 const API_KEY = 'sk-protocol-test-7f3a';
 
@@ -69,8 +70,8 @@ describe('research through the engine protocol with a model', () => {
     work = await mkdtemp(path.join(tmpdir(), 'mr-research-protocol-'));
     const root = path.join(work, 'demo');
     await cp(DEMO_CORPUS, root, { recursive: true, filter: (p) => !p.includes('.marker-research') });
-    server = await startFakeModelServer({ apiKey: API_KEY });
-    model = settingsSchema.parse({ provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'fake-model', requestTimeoutSeconds: 30 });
+    server = await startFakeModelServer({ apiKey: API_KEY, responderTimeoutMs: 2 * HOLD_OPEN_MS });
+    model = settingsSchema.parse({ provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'fake-model', requestTimeoutSeconds: (2 * HOLD_OPEN_MS) / 1000 });
     engine = await startEngine();
     engine.client.onNotification(researchStepNotification.method, (s: ResearchStepParams) => void steps.push(s));
     engine.client.onNotification(researchNoticeNotification.method, (n: ResearchNoticeParams) => void notices.push(n));
@@ -125,15 +126,15 @@ describe('research through the engine protocol with a model', () => {
 
   test('cancelling the request aborts the model call in flight: RequestCancelled, the run resumable; resume finishes it', async () => {
     server.reset();
-    server.setResponder(responder(20_000));
+    // A step's model call is answered only after a minute, longer than the test waits for it.
+    server.setResponder(responder(HOLD_OPEN_MS));
     steps.length = 0;
     const source = new CancellationTokenSource();
-    const started = Date.now();
     const pending = engine.client.sendRequest(runResearchRequest.method, { settings: model, apiKey: API_KEY, goal: { text: 'winter range of electric cars' }, workDoneToken: 'research-cancel' }, source.token);
-    await server.waitForRequest((q) => schemaName(q) === 'research_step', 10_000);
+    const held = await server.waitForRequest((q) => schemaName(q) === 'research_step');
     source.cancel();
     await assert.rejects(pending, (e: ResponseError<unknown>) => e.code === LSPErrorCodes.RequestCancelled);
-    assert.ok(Date.now() - started < 10_000, 'the slow model call did not have to finish');
+    await assertSettledBeforeAnswer(server, held, 'the cancelled research (the slow model call did not have to finish)');
     const runId = steps[0]?.runId ?? (await state({ reload: true })).runs[0]!.run_id;
     const s = await state({ reload: true });
     assert.equal(s.runs.find((m) => m.run_id === runId)?.status, 'cancelled');
@@ -151,11 +152,12 @@ describe('research through the engine protocol with a model', () => {
 
   test('"Marker Research: Cancel" (cancelAll) stops a run the same way', async () => {
     server.reset();
-    server.setResponder(responder(20_000));
+    server.setResponder(responder(HOLD_OPEN_MS));
     const pending = engine.client.sendRequest(runResearchRequest.method, { settings: model, apiKey: API_KEY, goal: { text: 'what do commenters say about charging' } });
-    await server.waitForRequest((q) => schemaName(q) === 'research_step', 10_000);
+    const held = await server.waitForRequest((q) => schemaName(q) === 'research_step');
     await engine.client.sendNotification(cancelAllNotification.method, {});
     await assert.rejects(pending, (e: ResponseError<unknown>) => e.code === LSPErrorCodes.RequestCancelled);
+    await assertSettledBeforeAnswer(server, held, 'the cancelled research');
     const s = await state({ reload: true });
     assert.equal(s.runs[0]?.status, 'cancelled');
     assert.ok(s.resumable.includes(s.runs[0]!.run_id));

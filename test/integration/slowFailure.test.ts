@@ -19,12 +19,11 @@ import { Semaphore } from '../../src/core/llm/semaphore';
 import { LlmError, type StructuredRequest, type TextStreamRequest } from '../../src/core/llm/types';
 import { UsageLedger } from '../../src/core/llm/usage';
 import { transcriptWindowReplySchema, type TranscriptWindowReply } from '../../src/core/markers/schema';
-import { startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
+import { HOLD_OPEN_MS, startFakeModelServer, type FakeModelServer, type RecordedRequest } from '../support/fakeModelServer';
+import { recordingSleep } from '../support/recordingSleep';
 import { recordingLogger } from '../support/testing';
 
 const MODEL = 'fake-model';
-/** Scheduling and connection set-up on a busy 2-core machine. */
-const SLACK_MS = 700;
 
 function request(): StructuredRequest<TranscriptWindowReply> {
   return {
@@ -54,6 +53,19 @@ async function failureOf(promise: Promise<unknown>): Promise<LlmError> {
   assert.fail('expected the call to fail');
 }
 
+/**
+ * `count` requests, none answered when the call gave up (the server held them for a minute),
+ * each then closed by the client.
+ */
+async function assertGivenUp(server: FakeModelServer, requests: readonly RecordedRequest[], count: number): Promise<void> {
+  assert.equal(requests.length, count);
+  assert.deepEqual(requests.filter((r) => r.outcome === 'completed').map((r) => r.seq), [], 'no held request was waited for');
+  for (const r of requests) {
+    const ended = await server.waitForRequest((q) => q.seq === r.seq && q.outcome !== 'pending');
+    assert.equal(ended.outcome, 'clientClosed', `request ${r.seq}`);
+  }
+}
+
 /** A message is plain: no status said twice ("429 429", "500 500"), no SDK class names. */
 function assertPlain(message: string): void {
   assert.doesNotMatch(message, /\b(\d{3}) \1\b/, `status repeated: ${message}`);
@@ -77,21 +89,21 @@ for (const kind of ['openai', 'ollama'] as const) {
     });
 
     test('a 429 storm gives up within the retry budget (retry-after waits count), with a plain message', async () => {
-      // retry-after 0.8 s on every reply; 4 retries would take ≥ 3.2 s, the budget is 2 s.
+      // retry-after 0.8 s on every reply; 4 retries would take ≥ 3.2 s, the budget is 2 s. The
+      // waits run on a virtual clock that only they advance: 0.8 + 0.8, and a third would pass 2 s.
       server.injectFault({ kind: 'status', status: 429, retryAfterSeconds: 0.8, times: Infinity });
       const budgetMs = 2_000;
-      const c = client(5_000, { retry: { budgetMs } });
-      const started = Date.now();
+      const clock = recordingSleep({ virtual: true });
+      const c = client(5_000, { retry: { budgetMs, sleep: clock.sleep, now: clock.now } });
       const error = await failureOf(c.complete(request()));
-      const elapsed = Date.now() - started;
-      assert.ok(elapsed < budgetMs + SLACK_MS, `gave up after ${elapsed} ms, budget ${budgetMs} ms`);
+      assert.deepEqual(clock.waits.map((w) => w.ms), [800, 800], 'the retry-after waits, counted toward the budget');
+      assert.ok(clock.now() <= budgetMs, `waited ${clock.now()} ms, budget ${budgetMs} ms`);
       assert.equal(error.reason, 'rate-limited');
       assert.equal(error.status, 429);
       assertPlain(error.message);
-      assert.match(error.message, /^llm: the model server is rate-limiting requests \(HTTP 429\); gave up after [1-3] retr(y|ies) in \d+(\.\d)? s/);
-      assert.match(error.message, /retry budget of 2 s/);
+      assert.match(error.message, /^llm: the model server is rate-limiting requests \(HTTP 429\); gave up after 2 retries in 1\.6 s \(the next wait, 0\.8 s, would pass the retry budget of 2 s\)/);
       const requests = server.chatRequests(kind).length;
-      assert.ok(requests >= 2 && requests <= 4, `${requests} requests`);
+      assert.equal(requests, 3);
       // The ledger counts the failed call and every request it made.
       assert.deepEqual({ calls: c.ledger.failures().calls, requests: c.ledger.failures().requests }, { calls: 1, requests });
       assert.equal(c.ledger.failures().byReason['rate-limited'], 1);
@@ -104,18 +116,19 @@ for (const kind of ['openai', 'ollama'] as const) {
     test('repeated 500s give up within the retry budget with a plain message', async () => {
       server.injectFault({ kind: 'status', status: 500, times: Infinity });
       const budgetMs = 1_000;
-      // Every backoff wait near its 400 ms bound: 4 retries would take ≥ 1.6 s.
-      const c = client(5_000, { retry: { baseMs: 400, maxMs: 400, random: () => 0.99, budgetMs } });
-      const started = Date.now();
+      // Every backoff wait near its 400 ms bound (396 ms): 4 retries would take ≥ 1.6 s; on the
+      // virtual clock two fit the budget and a third would pass it.
+      const clock = recordingSleep({ virtual: true });
+      const c = client(5_000, { retry: { baseMs: 400, maxMs: 400, random: () => 0.99, budgetMs, sleep: clock.sleep, now: clock.now } });
       const error = await failureOf(c.complete(request()));
-      const elapsed = Date.now() - started;
-      assert.ok(elapsed < budgetMs + SLACK_MS, `gave up after ${elapsed} ms, budget ${budgetMs} ms`);
+      assert.deepEqual(clock.waits.map((w) => w.ms), [396, 396]);
+      assert.ok(clock.now() <= budgetMs, `waited ${clock.now()} ms, budget ${budgetMs} ms`);
       assert.equal(error.reason, 'server');
       assert.equal(error.status, 500);
       assertPlain(error.message);
-      assert.match(error.message, /^llm: the model server failed \(HTTP 500\); gave up after [1-3] retr(y|ies) in /);
+      assert.match(error.message, /^llm: the model server failed \(HTTP 500\); gave up after 2 retries in 0\.8 s \(the next wait, 0\.4 s, would pass the retry budget of 1 s\)/);
       const requests = server.chatRequests(kind).length;
-      assert.ok(requests < 5, `${requests} requests: the budget must stop the retries`);
+      assert.equal(requests, 3, `${requests} requests: the budget must stop the retries`);
       assert.equal(c.ledger.failures().calls, 1);
       assert.equal(c.ledger.failures().requests, requests);
     });
@@ -131,14 +144,12 @@ for (const kind of ['openai', 'ollama'] as const) {
     });
 
     test('a slow server fails within the request timeout (one retry), and the message says it timed out', async () => {
-      server.injectFault({ kind: 'slow', delayMs: 10_000, times: Infinity });
+      server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS, times: Infinity });
       const timeoutMs = 500;
       const c = client(timeoutMs, { retry: { baseMs: 1, maxMs: 5 } });
-      const started = Date.now();
       const error = await failureOf(c.complete(request()));
-      const elapsed = Date.now() - started;
-      // One request, plus the one retry a timeout gets: never the 5 × timeout of 4 retries.
-      assert.ok(elapsed < 2 * timeoutMs + SLACK_MS, `failed after ${elapsed} ms, timeout ${timeoutMs} ms`);
+      // One request, plus the one retry a timeout gets: never the 5 requests of 4 retries; neither waited for.
+      await assertGivenUp(server, server.chatRequests(kind), 2);
       assert.equal(error.reason, 'timeout');
       assert.match(error.message, /timed out after 0\.5 s/);
       assert.equal(server.chatRequests(kind).length, 2);
@@ -148,12 +159,13 @@ for (const kind of ['openai', 'ollama'] as const) {
 
     test('streamed text: a 429 storm gives up within the budget, plainly, and is counted', async () => {
       server.injectFault({ kind: 'status', status: 429, retryAfterSeconds: 0.8, times: Infinity });
-      const c = client(5_000, { retry: { budgetMs: 2_000 } });
-      const started = Date.now();
+      const clock = recordingSleep({ virtual: true });
+      const c = client(5_000, { retry: { budgetMs: 2_000, sleep: clock.sleep, now: clock.now } });
       const error = await failureOf(c.streamText(streamRequest(), () => {}));
-      assert.ok(Date.now() - started < 2_000 + SLACK_MS);
+      assert.deepEqual(clock.waits.map((w) => w.ms), [800, 800]);
+      assert.equal(server.chatRequests(kind).length, 3);
       assertPlain(error.message);
-      assert.match(error.message, /rate-limiting requests \(HTTP 429\); gave up after/);
+      assert.match(error.message, /rate-limiting requests \(HTTP 429\); gave up after 2 retries in 1\.6 s \(the next wait, 0\.8 s, would pass the retry budget of 2 s\)/);
       assert.equal(c.ledger.failures().calls, 1);
       assert.equal(c.ledger.failures().requests, server.chatRequests(kind).length);
     });
@@ -193,21 +205,20 @@ describe('CLI --timeout', () => {
   });
 
   test('markers --timeout 1 against a slow server fails within the timeout (+ one retry) and says it timed out', async () => {
-    server.injectFault({ kind: 'slow', delayMs: 20_000, times: Infinity });
+    // Held for a minute, below the default timeout: without --timeout the replies would arrive and markers succeed.
+    server.injectFault({ kind: 'slow', delayMs: HOLD_OPEN_MS, times: Infinity });
     let err = '';
     const sink = (into: (s: string) => void): Writable => new Writable({ write: (chunk: Buffer, _enc, cb) => { into(chunk.toString()); cb(); } });
-    const started = Date.now();
     const code = await markersCommand({
       args: [dir, '--provider', 'openai', '--base-url', server.openaiBaseUrl, '--model', MODEL, '--timeout', '1', '--concurrency', '1', '--force'],
       out: sink(() => {}),
       err: sink((s) => (err += s)),
       signal: new AbortController().signal,
     });
-    const elapsed = Date.now() - started;
     assert.equal(code, 1, err);
-    assert.ok(elapsed < 2 * 1_000 + 2 * SLACK_MS, `markers took ${elapsed} ms with --timeout 1`);
     assert.match(err, /timed out after 1 s/);
-    assert.equal(server.chatRequests('openai').length, 2);
+    // The request plus the one retry a timeout gets, neither waited for.
+    await assertGivenUp(server, server.chatRequests('openai'), 2);
   });
 
   test('--timeout must be a positive number of seconds', async () => {

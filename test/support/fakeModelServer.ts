@@ -6,9 +6,10 @@
  * `/api/version`) HTTP protocols for the real `openai` and `ollama` npm clients
  * to talk to it, replies deterministically (structured-output requests get a
  * JSON document generated from the request's JSON schema; embeddings are
- * hashed bags of words, see {@link fakeEmbedding}), records every request, and
- * can inject faults: HTTP errors, slow replies, malformed JSON, wrong content,
- * wrong embeddings, context-length errors and connection resets.
+ * hashed bags of words, see {@link fakeEmbedding}), records every request and the
+ * most requests in flight at once (the concurrency a client achieved), and can
+ * inject faults: HTTP errors, slow replies, malformed JSON, wrong content, wrong
+ * embeddings, context-length errors and connection resets.
  *
  * It binds to 127.0.0.1 only and never calls out anywhere.
  *
@@ -272,7 +273,10 @@ export interface FakeModelServerOptions {
   readonly ollamaVersion?: string;
   /** Clock for `created`/`created_at`/recorded times (default `Date.now`). */
   readonly now?: () => number;
-  /** A responder that takes longer than this gets a 500 (default 30 000 ms, capped at 60 000). */
+  /**
+   * A responder that takes longer than this gets a 500 (default 30 000 ms, capped at 120 000:
+   * longer than an {@link inFlightGate}'s safety net, so a gate that gives up opens first).
+   */
   readonly responderTimeoutMs?: number;
   /** Larger request bodies get a 413 (default 32 MiB). */
   readonly maxBodyBytes?: number;
@@ -313,9 +317,24 @@ export interface FakeModelServer {
   setEmbedder(embedder: Embedder | undefined): void;
   /**
    * Resolve with the first recorded request that satisfies `predicate`, now or as requests arrive
-   * and change state; reject after `timeoutMs` (default 5000) or when the server closes.
+   * and change state; reject after `timeoutMs` (default 60 000: a safety net, never a time limit
+   * to assert) or when the server closes.
    */
   waitForRequest(predicate: (request: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
+  /** Requests received and not yet closed (answered, aborted or reset), of any endpoint. */
+  readonly inFlight: number;
+  /**
+   * The most requests that were in flight at once since start or the last {@link reset} (which
+   * sets it to the current {@link inFlight}): the concurrency a client actually achieved.
+   */
+  readonly maxInFlight: number;
+  /**
+   * Resolve once `count` requests are in flight at once (now or later; a function is asked again
+   * as each request arrives); reject after `timeoutMs` (default 60 000) with a message naming the
+   * most seen, or when the server closes. Lets a responder hold requests until a client's
+   * concurrency is reached, whatever the machine's load.
+   */
+  waitForInFlight(count: number | (() => number), timeoutMs?: number): Promise<void>;
   /** Forget recorded requests and queued faults, and restore the initial responder and embedder. */
   reset(): void;
   /** Stop listening and destroy every connection, idle keep-alive ones included. Idempotent. */
@@ -332,7 +351,15 @@ const MAX_STREAM_CHUNK_DELAY_MS = 1_000;
 const DEFAULT_CONTEXT_TOKENS = 4096;
 const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
 const DEFAULT_RESPONDER_TIMEOUT_MS = 30_000;
-const DEFAULT_WAIT_TIMEOUT_MS = 5_000;
+const MAX_RESPONDER_TIMEOUT_MS = 2 * MAX_DELAY_MS;
+const DEFAULT_WAIT_TIMEOUT_MS = MAX_DELAY_MS;
+
+/**
+ * A `slow` fault's `delayMs` that holds a request open longer than any test waits for it (the
+ * longest delay the server allows): a test that cancels such a request and then sees it still
+ * unanswered knows the cancel did not wait for the server, without reading a clock.
+ */
+export const HOLD_OPEN_MS = MAX_DELAY_MS;
 const STATUS_FAULT_CODES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 const FAULT_KINDS: ReadonlySet<string> = new Set<FaultKind>([
   'status',
@@ -1496,6 +1523,12 @@ interface Waiter {
   readonly reject: (error: Error) => void;
 }
 
+interface InFlightWaiter {
+  readonly count: () => number;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
 class FakeModelServerImpl implements FakeModelServer {
   readonly url: string;
   readonly openaiBaseUrl: string;
@@ -1505,6 +1538,9 @@ class FakeModelServerImpl implements FakeModelServer {
   private readonly queue: QueuedFault[] = [];
   private readonly cancels = new Set<() => void>();
   private readonly waiters = new Set<Waiter>();
+  private readonly inFlightWaiters = new Set<InFlightWaiter>();
+  private open = 0;
+  private peak = 0;
   private responder: Responder;
   private embedder: Embedder;
   private readonly embeddingDimensions: number;
@@ -1530,7 +1566,7 @@ class FakeModelServerImpl implements FakeModelServer {
     this.now = options.now ?? Date.now;
     this.chunkChars = Math.max(1, Math.floor(options.streamChunkChars ?? 12));
     this.chunkDelayMs = Math.min(Math.max(0, options.streamChunkDelayMs ?? 0), MAX_STREAM_CHUNK_DELAY_MS);
-    this.responderTimeoutMs = Math.min(Math.max(1, options.responderTimeoutMs ?? DEFAULT_RESPONDER_TIMEOUT_MS), MAX_DELAY_MS);
+    this.responderTimeoutMs = Math.min(Math.max(1, options.responderTimeoutMs ?? DEFAULT_RESPONDER_TIMEOUT_MS), MAX_RESPONDER_TIMEOUT_MS);
     this.models = options.models ?? ['fake-model'];
     server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => this.onRequest(req, res));
   }
@@ -1564,7 +1600,40 @@ class FakeModelServerImpl implements FakeModelServer {
     this.embedder = embedder ?? this.options.embedder ?? defaultEmbedder;
   }
 
+  get inFlight(): number {
+    return this.open;
+  }
+
+  get maxInFlight(): number {
+    return this.peak;
+  }
+
+  waitForInFlight(count: number | (() => number), timeoutMs = DEFAULT_WAIT_TIMEOUT_MS): Promise<void> {
+    const target = typeof count === 'number' ? (): number => count : count;
+    if (this.open >= target()) return Promise.resolve();
+    if (this.closing !== undefined) return Promise.reject(new Error('fakeModelServer: server is closed'));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.inFlightWaiters.delete(waiter);
+        reject(new Error(`fakeModelServer: never ${target()} requests in flight at once within ${timeoutMs} ms (at most ${this.peak})`));
+      }, Math.min(Math.max(0, timeoutMs), MAX_DELAY_MS));
+      const waiter: InFlightWaiter = {
+        count: target,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      this.inFlightWaiters.add(waiter);
+    });
+  }
+
   reset(): void {
+    this.peak = this.open;
     this.requests.length = 0;
     this.queue.length = 0;
     this.responder = this.options.responder ?? defaultResponder;
@@ -1600,6 +1669,8 @@ class FakeModelServerImpl implements FakeModelServer {
       for (const cancel of [...this.cancels]) cancel();
       for (const waiter of [...this.waiters]) waiter.reject(new Error('fakeModelServer: server closed'));
       this.waiters.clear();
+      for (const waiter of [...this.inFlightWaiters]) waiter.reject(new Error('fakeModelServer: server closed'));
+      this.inFlightWaiters.clear();
       this.server.close(() => {
         for (const record of this.requests) {
           if (record.outcome === 'pending') record.outcome = 'serverClosed';
@@ -1687,7 +1758,16 @@ class FakeModelServerImpl implements FakeModelServer {
       outcome: 'pending',
     };
     this.requests.push(record);
+    this.open++;
+    this.peak = Math.max(this.peak, this.open);
+    for (const waiter of [...this.inFlightWaiters]) {
+      if (this.open >= waiter.count()) {
+        this.inFlightWaiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
     res.on('close', () => {
+      this.open--;
       if (record.outcome === 'pending') {
         record.outcome = res.writableFinished ? 'completed' : this.closing !== undefined ? 'serverClosed' : 'clientClosed';
       }
@@ -2039,6 +2119,34 @@ class FakeModelServerImpl implements FakeModelServer {
         .catch((error: unknown) => finish(() => reject(error instanceof Error ? error : new Error(String(error)))));
     });
   }
+}
+
+/**
+ * A gate for responders and embedders: calls wait until `count` requests are in flight on
+ * `server` at once, then the gate opens for good. The requests it held were all in flight
+ * together, so a client's concurrency shows in {@link FakeModelServer.maxInFlight} however busy
+ * the machine (a fixed delay only makes overlap likely). `count` may be a function, asked again
+ * as each request arrives: e.g. the slots a client's semaphore has handed out, so that a client
+ * over its limit shows too (every call holding a slot is let in before any is answered). If
+ * `count` is not reached within `timeoutMs` (default 60 000, a safety net) the client is not that
+ * concurrent: the gate opens all the same, and the test's assertion on `maxInFlight` says by how
+ * much it fell short. Give the server a `responderTimeoutMs` above `timeoutMs`.
+ *
+ * @example
+ * ```ts
+ * const server = await startFakeModelServer({ responderTimeoutMs: 120_000 });
+ * const gate = inFlightGate(server, 4);
+ * server.setResponder(async (req) => (await gate(), defaultResponder(req)));
+ * // … calls through a client with 4 slots …
+ * assert.equal(server.maxInFlight, 4);
+ * ```
+ */
+export function inFlightGate(server: FakeModelServer, count: number | (() => number), timeoutMs = DEFAULT_WAIT_TIMEOUT_MS): () => Promise<void> {
+  let opened: Promise<void> | undefined;
+  return () => {
+    opened ??= server.waitForInFlight(count, timeoutMs).catch(() => undefined);
+    return opened;
+  };
 }
 
 /**

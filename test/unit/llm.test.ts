@@ -25,7 +25,8 @@ import { commentsWindowReplySchema, SENTIMENTS, transcriptWindowReplySchema } fr
 import { CancelledError } from '../../src/core/util/abort';
 import { consoleLogger, redactingLogger } from '../../src/core/util/log';
 import { estimateTokens as fakeServerEstimate } from '../support/fakeModelServer';
-import { recordingLogger } from '../support/testing';
+import { recordingSleep } from '../support/recordingSleep';
+import { recordingLogger, rng } from '../support/testing';
 
 const PROMPTS_DIR = path.join(__dirname, '..', '..', 'prompts');
 
@@ -126,34 +127,56 @@ describe('withRetry', () => {
     assert.equal(calls, 1);
   });
 
-  test('a capped retry-after keeps the wait short', async () => {
+  test('a capped retry-after keeps the wait short: the wait chosen is min(retry-after, maxMs), generated pairs', async () => {
+    // One real wait (the product's sleep; 3 s asked, 30 ms allowed), then generated retry-afters
+    // and caps on a virtual clock.
+    const real = recordingSleep();
     let calls = 0;
-    const started = Date.now();
     const value = await withRetry(
       async () => {
-        if (calls++ === 0) throw fail('rate-limited', 3_600_000);
+        if (calls++ === 0) throw fail('rate-limited', 3_000);
         return 42;
       },
-      { maxMs: 30 },
+      { maxMs: 30, sleep: real.sleep },
     );
     assert.equal(value, 42);
-    assert.ok(Date.now() - started < 1_000);
+    assert.deepEqual(real.waits, [{ ms: 30, outcome: 'elapsed' }]);
+
+    const random = rng(0x19);
+    for (let i = 0; i < 60; i++) {
+      const maxMs = 1 + Math.floor(random() * 50_000);
+      const retryAfterMs = Math.floor(random() * (i % 2 === 0 ? 3_600_000 : 2 * maxMs));
+      const waits = recordingSleep({ virtual: true });
+      let n = 0;
+      await withRetry(
+        async () => {
+          if (n++ === 0) throw fail('rate-limited', retryAfterMs);
+          return n;
+        },
+        { maxMs, sleep: waits.sleep, now: waits.now },
+      );
+      assert.deepEqual(waits.waits, [{ ms: Math.min(maxMs, retryAfterMs), outcome: 'elapsed' }], `retry-after ${retryAfterMs} ms, cap ${maxMs} ms`);
+    }
   });
 
-  test('aborting during a wait rejects promptly with CancelledError and stops retrying', async () => {
-    const controller = new AbortController();
-    let calls = 0;
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 30);
-    await assert.rejects(
-      withRetry(() => {
-        calls++;
-        return Promise.reject(fail('rate-limited', 10_000));
-      }, { maxMs: 10_000, signal: controller.signal }),
-      CancelledError,
-    );
-    assert.equal(calls, 1);
-    assert.ok(Date.now() - started < 1_000, 'abort should not wait out the retry-after');
+  test('aborting during a wait rejects promptly with CancelledError and stops retrying (the wait is cut short)', async () => {
+    const random = rng(0x1913);
+    for (let i = 0; i < 12; i++) {
+      const retryAfterMs = 1_000 + Math.floor(random() * 4_000);
+      const controller = new AbortController();
+      // Abort once the wait has begun (its timer set): the real sleep must end it, not run it out.
+      const waits = recordingSleep({ onWait: () => controller.abort() });
+      let calls = 0;
+      await assert.rejects(
+        withRetry(() => {
+          calls++;
+          return Promise.reject(fail('rate-limited', retryAfterMs));
+        }, { maxMs: retryAfterMs, budgetMs: 2 * retryAfterMs, signal: controller.signal, sleep: waits.sleep }),
+        CancelledError,
+      );
+      assert.equal(calls, 1);
+      assert.deepEqual(waits.waits, [{ ms: retryAfterMs, outcome: 'cancelled' }], 'abort should not wait out the retry-after');
+    }
   });
 
   test('an already aborted signal never calls fn; an abort during fn wins over its error', async () => {

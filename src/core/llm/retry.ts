@@ -68,6 +68,11 @@ export interface RetryOptions {
   requestTimeoutMs?: number;
   /** Clock (default `Date.now`; tests pin it). */
   now?: () => number;
+  /**
+   * How a wait between attempts is spent (default {@link sleep}). Must reject with
+   * `CancelledError` when `signal` aborts; tests pass one that records the waits chosen.
+   */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** Default of {@link RetryOptions.budgetMs}. */
@@ -126,7 +131,7 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options:
         throw plainFailure(error, { retries: attempt, elapsedMs: elapsed, requestTimeoutMs: options.requestTimeoutMs, budgetMs, waitMs: delayMs });
       }
       options.onRetry?.({ attempt: attempt + 1, delayMs, error });
-      await sleep(delayMs, signal);
+      await (options.sleep ?? sleep)(delayMs, signal);
     }
   }
 }
