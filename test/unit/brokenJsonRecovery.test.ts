@@ -97,9 +97,9 @@ function shuffled<T>(random: Random, xs: T[]): T[] {
   return a;
 }
 
-function genTranscript(random: Random): GenFile {
+function genTranscript(random: Random, count?: number): GenFile {
   const key = random() < 0.6 ? 'turns' : 'segments';
-  const n = 2 + Math.floor(random() * 7);
+  const n = count ?? 2 + Math.floor(random() * 7);
   let t = 0;
   const recs = Array.from({ length: n }, () => {
     const fields: [string, string][] = [['text', literal(random, phrase(random))]];
@@ -139,8 +139,8 @@ function commentRecords(random: Random, n: number): [string, string][][] {
   });
 }
 
-function genCommentsJson(random: Random): GenFile {
-  const recs = commentRecords(random, 2 + Math.floor(random() * 7));
+function genCommentsJson(random: Random, count?: number): GenFile {
+  const recs = commentRecords(random, count ?? 2 + Math.floor(random() * 7));
   const layout = pick(random, ['lines', 'pretty', 'compact'] as const);
   const nl = layout === 'compact' ? '' : '\n';
   const out = { text: '' };
@@ -391,6 +391,47 @@ describe('broken JSON: a record read back is exactly its bytes, a record lost is
       assert.ok(r.problems.some((p) => p.code === 'record-skipped' && p.line === lineOf(starts, rec.start)), label);
     }
   });
+});
+
+describe('many records missing their } (their open braces nest deeper than the parser’s limit)', () => {
+  /** `text` with the characters at `positions` deleted. */
+  function deleteAll(text: string, positions: number[], what: string): Broken {
+    const at = [...positions].sort((a, b) => a - b);
+    let broken = '';
+    let from = 0;
+    for (const p of at) {
+      broken += text.slice(from, p);
+      from = p + 1;
+    }
+    broken += text.slice(from);
+    const before = (o: number): number => {
+      let lo = 0;
+      let hi = at.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (at[mid]! < o) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    return { what, bytes: Buffer.from(broken, 'utf8'), map: (o) => o - before(o) };
+  }
+
+  for (const [name, gen] of [['transcripts', genTranscript], ['comments.json', genCommentsJson]] as const) {
+    test(`${name}: 100–250 records, 70 or more of them without their }: every other record is read back at its place, each broken one reported`, () => {
+      const random = rng(name.length * 101);
+      for (let k = 0; k < 6; k++) {
+        const n = 100 + Math.floor(random() * 150);
+        const f = gen(random, n);
+        const victims = shuffled(random, f.records.map((_, i) => i)).slice(0, 70 + Math.floor(random() * (n - 80)));
+        const broken = deleteAll(f.text, victims.map((i) => f.records[i]!.end - 1), `${victims.length} of ${n} records lost their }`);
+        const label = `${name} #${k} (${broken.what})`;
+        const r = f.format === 'transcript' ? checkTranscript(f, broken, label) : checkComments(f, broken, label);
+        assert.equal(r.read, n - victims.length, `${label}: every record that kept its braces is read`);
+        assert.equal(r.lost, victims.length, `${label}: every broken record is reported`);
+      }
+    });
+  }
 });
 
 describe('the demo corpus', () => {

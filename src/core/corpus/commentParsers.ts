@@ -174,13 +174,13 @@ function parseJsonArray(text: string, relPath: string): ParsedComments {
   const tree = parseJsonTree(text);
   const { root, errors } = tree;
   acc.problems.push(...jsonTreeProblems(tree, starts, relPath));
-  if (tree.tooDeepAt !== undefined || (!root && !errors.length)) {
-    if (tree.tooDeepAt !== undefined) acc.skipped++;
-    if (!errors.length && tree.tooDeepAt === undefined) acc.problems.push({ severity: 'warning', file: relPath, code: 'empty-file', message: 'file is empty' });
+  if (tree.tooDeepAt === undefined && !root && !errors.length) {
+    acc.problems.push({ severity: 'warning', file: relPath, code: 'empty-file', message: 'file is empty' });
     return acc;
   }
+  // Too deep to parse whole: its records are looked for as in a broken file, each parsed on its own.
   const list = root?.type === 'array' ? root : propertyValue(root, 'comments') ?? propertyValue(root, 'items');
-  if (!errors.length && list?.type !== 'array') {
+  if (!errors.length && tree.tooDeepAt === undefined && list?.type !== 'array') {
     acc.problems.push({ severity: 'error', file: relPath, ...wholeFile(starts, text), code: 'invalid-comments', message: 'expected an array of comments or an object with a "comments" array; nothing read' });
     return acc;
   }
@@ -197,7 +197,7 @@ function parseJsonArray(text: string, relPath: string): ParsedComments {
     addRecord(acc, getNodeValue(el), sourceOf, at, `index-${i}`);
   }
   const first = acc.problems[0];
-  if (errors.length && first?.code === 'invalid-json') {
+  if ((errors.length && first?.code === 'invalid-json') || first?.code === 'json-too-deep') {
     first.message += `; read ${fmtCount(acc.comments.length)} comments that each parse on their own${acc.skipped ? `, skipped ${fmtCount(acc.skipped)}, each reported with its lines` : ''} — check the file`;
   }
   return acc;

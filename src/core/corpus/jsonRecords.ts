@@ -21,7 +21,7 @@
 import { createScanner, parseTree, type Node, type ParseError } from 'jsonc-parser';
 import { offsetToLineCol } from '../text/words';
 import { describeJsonError, duplicateProperty, STRICT_JSON, type JsonTree } from './jsonTree';
-import { fieldTooLong, fmtCount, MAX_FIELD_CHARS } from './limits';
+import { fieldTooLong, fmtCount, jsonDepthExceededAt, MAX_FIELD_CHARS, MAX_JSON_DEPTH } from './limits';
 import type { CorpusProblem } from './types';
 
 /** One record of the array: its node (offsets into the whole file) and its position. */
@@ -50,6 +50,7 @@ const CLOSE_BRACE = 2;
 const OPEN_BRACKET = 3;
 const CLOSE_BRACKET = 4;
 const COLON = 6;
+const STRING = 10;
 const EOF = 17;
 
 /**
@@ -64,7 +65,43 @@ const EOF = 17;
  */
 export function jsonArrayRecords(text: string, starts: readonly number[], tree: JsonTree, list: Node | undefined, names: RecordNames, relPath: string): JsonRecords {
   if (tree.errors.length === 0 && list?.type === 'array') return cleanRecords(starts, list, names, relPath);
+  if (tree.tooDeepAt !== undefined && !tree.root) {
+    // Too deep to parse whole: no tree; the records array and the document's shape are read from the tokens.
+    const shape = documentShape(text, LIST_KEYS[names.many] ?? [names.many]);
+    return recoveredRecords(text, starts, shape.listAt, shape.isObject, names, relPath);
+  }
   return recoveredRecords(text, starts, list?.type === 'array' ? list.offset : undefined, tree.root?.type === 'object', names, relPath);
+}
+
+/** The keys under which a document keeps its records, by what the records are called. */
+const LIST_KEYS: Record<string, readonly string[]> = { turns: ['turns', 'segments'], segments: ['segments', 'turns'], comments: ['comments', 'items'] };
+
+/**
+ * The shape of a document too deep to parse, from its tokens: whether it is an object, and the
+ * offset of its records array (the document itself when it is an array, else the first array
+ * that is the value of one of `keys` at its top level).
+ */
+function documentShape(text: string, keys: readonly string[]): { isObject: boolean; listAt?: number } {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  let first = true;
+  let isObject = false;
+  let keyAt = -1;
+  for (let kind: number = scanner.scan(); kind !== EOF; kind = scanner.scan()) {
+    const at = scanner.getTokenOffset();
+    if (first) {
+      first = false;
+      if (kind === OPEN_BRACKET) return { isObject: false, listAt: at };
+      isObject = kind === OPEN_BRACE;
+    }
+    if (kind === OPEN_BRACE || kind === OPEN_BRACKET) {
+      if (kind === OPEN_BRACKET && depth === 1 && keyAt >= 0) return { isObject, listAt: at };
+      depth++;
+    } else if (kind === CLOSE_BRACE || kind === CLOSE_BRACKET) depth--;
+    if (kind === STRING && depth === 1 && keys.includes(scanner.getTokenValue())) keyAt = at;
+    else if (kind !== COLON) keyAt = -1;
+  }
+  return { isObject };
 }
 
 /** A clean file: every element is a record, unless it is too long or repeats a key. */
@@ -159,10 +196,13 @@ function scanCandidates(text: string, listAt: number | undefined, documentIsObje
   return { candidates, listEnd };
 }
 
-/** The object of `text[start, end)` parsed on its own, or the first error that prevents it. */
-function parseAlone(text: string, start: number, end: number): { node: Node } | { error: ParseError | undefined } {
+/** The object of `text[start, end)` parsed on its own, or the first error that prevents it (none given when it nests too deep to parse). */
+function parseAlone(text: string, start: number, end: number): { node: Node } | { error: ParseError | undefined; tooDeep?: boolean } {
+  const slice = text.slice(start, end);
+  // The parser and every tree walk recurse: a record nesting too deep is refused unparsed.
+  if (jsonDepthExceededAt(slice) !== undefined) return { error: undefined, tooDeep: true };
   const errors: ParseError[] = [];
-  const node = parseTree(text.slice(start, end), errors, STRICT_JSON);
+  const node = parseTree(slice, errors, STRICT_JSON);
   if (errors.length || node?.type !== 'object' || node.offset !== 0 || node.length !== end - start) return { error: errors[0] };
   shift(node, start);
   return { node };
@@ -213,7 +253,9 @@ function recoveredRecords(text: string, starts: readonly number[], listAt: numbe
       }
       const e = alone.error;
       const eAt = e ? offsetToLineCol(starts, c.start + e.offset) : undefined;
-      why = `the ${names.one} at line ${at.line + 1} does not parse on its own${e && eAt ? `: ${describeJsonError(e)} at line ${eAt.line + 1}, column ${eAt.column + 1}` : ''}`;
+      why = 'tooDeep' in alone && alone.tooDeep
+        ? `the ${names.one} at line ${at.line + 1} nests more than ${MAX_JSON_DEPTH} levels deep`
+        : `the ${names.one} at line ${at.line + 1} does not parse on its own${e && eAt ? `: ${describeJsonError(e)} at line ${eAt.line + 1}, column ${eAt.column + 1}` : ''}`;
     }
     failures.set(c.start, why);
     if (c.outside) {

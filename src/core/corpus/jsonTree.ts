@@ -73,7 +73,7 @@ export function jsonTreeProblems(tree: JsonTree, starts: readonly number[], relP
       line: at.line,
       column: at.column,
       code: 'json-too-deep',
-      message: `JSON nested more than ${MAX_JSON_DEPTH} levels deep; not read`,
+      message: `JSON nested more than ${MAX_JSON_DEPTH} levels deep; not parsed as a whole`,
     }];
   }
   return jsonErrorsToProblems(tree.errors, starts, relPath);

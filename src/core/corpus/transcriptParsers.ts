@@ -66,10 +66,12 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
   const { root, errors } = tree;
   const problems = jsonTreeProblems(tree, starts, relPath);
   const segments: ParsedSegment[] = [];
-  if (tree.tooDeepAt !== undefined || (!root && !errors.length)) {
+  if (tree.tooDeepAt === undefined && !root && !errors.length) {
     return { segments, problems: problems.length ? problems : [emptyProblem(relPath)], skipped: 1 };
   }
-  const clean = errors.length === 0;
+  // Too deep to parse whole (a hostile file, or a broken one whose unclosed braces pile up): its
+  // records are looked for as in a broken file, each parsed on its own (and refused when it nests too deep).
+  const clean = errors.length === 0 && tree.tooDeepAt === undefined;
   if (clean && root) {
     const doc = transcriptJsonSchema.safeParse(getNodeValue(root));
     if (!doc.success) {
@@ -117,7 +119,7 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
       pieces,
     });
   }
-  if (!clean && problems[0]?.code === 'invalid-json') {
+  if (!clean && (problems[0]?.code === 'invalid-json' || problems[0]?.code === 'json-too-deep')) {
     problems[0].message += `; read ${fmtCount(segments.length)} ${key} that each parse on their own${skipped ? `, skipped ${fmtCount(skipped)}, each reported with its lines` : ''} — check the file`;
   }
   const titleNode = propertyValue(root, 'title');
