@@ -17,6 +17,7 @@ import { generateMarkers, type GenerateReport, type ItemReport, type MarkerEngin
 import type { ItemMarkers } from '../core/markers/schema';
 import { markerFileName, markersDir, readItemMarkers, type ReadResult } from '../core/markers/store';
 import { CorpusIndex } from '../core/search/corpusIndex';
+import { isNotFound, pooledRead, readErrorText } from '../core/storage/readPool';
 import { CancelledError, type ProgressSink } from '../core/util/abort';
 import type { Logger } from '../core/util/log';
 import type { GenerateMarkersResult, GenerateMode, ModelAccess } from '../shared/lspProtocol';
@@ -202,16 +203,25 @@ export class CorpusEngine implements EngineState {
     const seq = ++this.loadSeq;
     // A marker file with the same size and modification time as when it was last read is not read again.
     const stamps = this.markerStamps.root === corpus.root ? this.markerStamps.byId : (new Map() as MarkerFileCache);
+    // Every stat and read goes through the shared read pool; a file that exists but cannot be read is an error entry, never "no markers".
     const read = await Promise.all(
-      corpus.items.map(async (it) => {
+      corpus.items.map(async (it): Promise<readonly [string, ReadResult<ItemMarkers>]> => {
         const file = path.join(markersDir(corpus.root), markerFileName(it.id));
-        const st = await stat(file).catch(() => undefined);
-        const stamp = st ? `${st.size}:${st.mtimeMs}` : 'missing';
+        let stamp: string;
+        try {
+          const st = await pooledRead(file, () => stat(file));
+          stamp = `${st.size}:${st.mtimeMs}`;
+        } catch (e) {
+          if (!isNotFound(e)) return [it.id, { ok: false, missing: false, unreadable: true, error: readErrorText(file, e) }];
+          stamp = 'missing';
+        }
         const known = stamps.get(it.id);
-        if (known && known.stamp === stamp) return [it.id, known.result] as const;
+        if (known && known.stamp === stamp) return [it.id, known.result];
         const result = await readItemMarkers(corpus.root, it.id);
-        stamps.set(it.id, { stamp, result });
-        return [it.id, result] as const;
+        // An unreadable file is read again next time, whatever its stamp.
+        if (result.ok || !result.unreadable) stamps.set(it.id, { stamp, result });
+        else stamps.delete(it.id);
+        return [it.id, result];
       }),
     );
     const present = new Set(corpus.items.map((it) => it.id));

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { STORAGE_DIR } from '../corpus/loader';
 import type { PartKind } from '../corpus/types';
 import { writeFileAtomic } from '../storage/atomic';
+import { pooledRead } from '../storage/readPool';
 import { checkStateDir, readStateDir, readStateFile } from '../storage/safePath';
 import { decodeItemFile, encodeItemFile, itemFileName, ITEM_EXT, ITEMS_DIR, MANIFEST, parseManifest, VECTOR_FORMAT_VERSION, type DecodedItem, type Manifest } from './vectorFiles';
 
@@ -155,7 +156,7 @@ export class FlatVectorStore implements VectorStore {
     let listed: { itemId: string; file: string; contentHash: string }[] | undefined;
     let manifestText: string | undefined;
     try {
-      manifestText = await readStateFile(path.join(dir, MANIFEST), 'utf8');
+      manifestText = await pooledRead(path.join(dir, MANIFEST), () => readStateFile(path.join(dir, MANIFEST), 'utf8'));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`vectors: manifest unreadable (${errorText(error)}); reading the item files`);
     }
@@ -177,7 +178,7 @@ export class FlatVectorStore implements VectorStore {
       const file = path.join(dir, ITEMS_DIR, entry.file);
       let decoded: DecodedItem | string;
       try {
-        decoded = decodeItemFile(await readStateFile(file));
+        decoded = decodeItemFile(await pooledRead(file, () => readStateFile(file)));
       } catch (error) {
         decoded = errorText(error);
       }

@@ -10,6 +10,7 @@ import { getNodeValue } from 'jsonc-parser';
 import { countWords, lineStarts } from '../text/words';
 import { parseComments } from './commentParsers';
 import { notRegularMessage, readCorpusFile, readCorpusFileSync, type CorpusFileRead } from './regularFiles';
+import { pooledRead } from '../storage/readPool';
 import { decodeText } from './decode';
 import { describeError } from './limits';
 import { itemMetaSchema } from './schemas';
@@ -63,7 +64,7 @@ type FileRead = CorpusFileRead | { error: string };
 
 async function readBytes(f: FoundFile): Promise<FileRead> {
   try {
-    return await readCorpusFile(f.path, MAX_FILE_BYTES);
+    return await pooledRead(f.path, () => readCorpusFile(f.path, MAX_FILE_BYTES));
   } catch (e) {
     return { error: (e as Error).message };
   }

@@ -5,6 +5,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { STORAGE_DIR } from '../storage/storageDir';
+import { pooledRead } from '../storage/readPool';
 import { mapLimit, throwIfAborted, type ProgressSink } from '../util/abort';
 import { readOutline, writeOutline, type Outline, type OutlineEntry } from './corpusOutline';
 import { assignItemIds } from './itemIds';
@@ -55,7 +56,7 @@ async function itemStamp(found: FoundItem): Promise<string | undefined> {
   try {
     const lines = await Promise.all(
       found.files.map(async (f) => {
-        const st = await stat(f.path);
+        const st = await pooledRead(f.path, () => stat(f.path));
         return `${f.relPath}\t${f.part}\t${st.size}\t${st.mtimeMs}`;
       }),
     );

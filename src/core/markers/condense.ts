@@ -19,7 +19,7 @@ import { STORAGE_DIR } from '../corpus/loader';
 import type { Corpus, CorpusItem } from '../corpus/types';
 import { detectLanguage } from '../llm/langDetect';
 import { writeFileAtomic } from '../storage/atomic';
-import { isUnsafeStatePath, readStateFile } from '../storage/safePath';
+import { readStateJson } from '../storage/readStateJson';
 import { CancelledError, mapLimit, type ProgressSink } from '../util/abort';
 import { claimSimilarity, evidenceFor } from './build';
 import { alignerFor, ContextLimit, readPart, type MarkerModel, type PromptSource } from './modelEngine';
@@ -79,26 +79,12 @@ export function condensedFile(root: string, itemId: string): string {
 }
 
 /**
- * Reads an item's condensation; a missing file is `missing`, an invalid one says why, and one that
- * is not a real file inside the corpus (a symbolic link, …) is refused unread, saying what to do.
+ * Reads an item's condensation (through the shared read pool); only a file that does not exist is
+ * `missing`, one that cannot be read is `unreadable` and an invalid one says why; one that is not a
+ * real file inside the corpus (a symbolic link, …) is refused unread, saying what to do.
  */
 export async function readCondensedItem(root: string, itemId: string): Promise<ReadResult<CondensedItem>> {
-  const file = condensedFile(root, itemId);
-  let text: string;
-  try {
-    text = await readStateFile(file, 'utf8');
-  } catch (e) {
-    if (isUnsafeStatePath(e)) return { ok: false, missing: false, error: e.message };
-    return { ok: false, missing: true };
-  }
-  try {
-    const parsed = condensedItemSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return { ok: true, value: parsed.data };
-    const issue = parsed.error.issues[0];
-    return { ok: false, missing: false, error: `${file}: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}` };
-  } catch (e) {
-    return { ok: false, missing: false, error: `${file}: ${(e as Error).message}` };
-  }
+  return (await readStateJson(condensedFile(root, itemId), condensedItemSchema)).result;
 }
 
 export interface CondenseOptions {

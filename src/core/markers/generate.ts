@@ -8,14 +8,15 @@ import { createHash } from 'node:crypto';
 import type { Corpus, CorpusItem } from '../corpus/types';
 import { detectLanguage } from '../llm/langDetect';
 import type { StructuredRequest, StructuredResult } from '../llm/types';
+import { MISSING_VERSION } from '../storage/readStateJson';
 import { CancelledError, mapLimit, throwIfAborted, type ProgressSink } from '../util/abort';
 import { extractItem } from './extractive';
 import { DEFAULT_DENSITY } from './extractiveTranscript';
 import { detectCorpusSpam, type SpamDecision } from './spam';
 import { TopicStats, topicCandidates } from './keyphrases';
 import { ContextLimit, modelMarkersForItem, type MarkerModel, type PromptSource } from './modelEngine';
-import type { EngineName, ItemMarkers } from './schema';
-import { allMarkers, markerFileName, readItemMarkers, readMarkersIndex, writeItemMarkers, writeMarkersIndex } from './store';
+import type { EngineName, ItemMarkers, MarkersIndex } from './schema';
+import { allMarkers, markerFileName, readItemMarkersVersioned, readMarkersIndex, updateMarkersIndex, writeItemMarkers } from './store';
 import { DEFAULT_WINDOW_SETTINGS, type WindowSettings } from './windows';
 
 /** Bumped when the extractive engine's output changes: part of its cache key. */
@@ -73,7 +74,9 @@ async function promptVersions(e: MarkerEngine): Promise<string[]> {
 /** The cache key of an item's markers. */
 export function cacheKey(item: CorpusItem, engine: EngineName, model: string | null, versions: readonly string[], windows: WindowSettings, spamIds?: readonly string[]): string {
   // Spam is judged over the whole corpus (a template repeated under other videos counts): the item's verdict is part of the key.
-  const spam = spamIds?.length ? createHash('sha256').update([...spamIds].sort().join('\n')).digest('hex').slice(0, 16) : undefined;
+  // As a set: the verdict stored with the markers lists a comment once per record (an id can repeat), the detector once.
+  const ids = spamIds?.length ? [...new Set(spamIds)].sort() : [];
+  const spam = ids.length ? createHash('sha256').update(ids.join('\n')).digest('hex').slice(0, 16) : undefined;
   return createHash('sha256').update(JSON.stringify({ h: item.contentHash, engine, model, versions, windows: engine === 'extractive' ? null : windows, ...(spam ? { spam } : {}) })).digest('hex').slice(0, 24);
 }
 
@@ -117,17 +120,23 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
   const versions = await promptVersions(opts.engine);
   const index = await readMarkersIndex(corpus.root);
 
-  // Which items need work.
+  // Which items need work. Every marker file is read (through the shared read pool), also with
+  // `force`: its version is what the write later compares with (another writer's file is never
+  // silently replaced). A file that exists but cannot be read fails its item — it is never taken
+  // for missing and generated again.
   const existing = new Map<string, ItemMarkers>();
-  if (!opts.force) {
-    await Promise.all(
-      corpus.items.map(async (item) => {
-        const r = await readItemMarkers(corpus.root, item.id);
-        if (r.ok) existing.set(item.id, r.value);
-        else if (!r.missing) opts.log?.warn(`markers: ${r.error}; regenerating`);
-      }),
-    );
-  }
+  const fileVersions = new Map<string, string>();
+  const unreadable = new Map<string, string>();
+  await Promise.all(
+    corpus.items.map(async (item) => {
+      const { result: r, version } = await readItemMarkersVersioned(corpus.root, item.id);
+      if (version !== undefined) fileVersions.set(item.id, version);
+      if (r.ok) {
+        if (!opts.force) existing.set(item.id, r.value);
+      } else if (r.unreadable) unreadable.set(item.id, r.error ?? `${markerFileName(item.id)}: could not be read`);
+      else if (!r.missing) opts.log?.warn(`markers: ${r.error}; regenerating`);
+    }),
+  );
   // Spam is decided over the whole corpus (a template repeated under several videos counts), so an item's verdict is
   // part of its cache key. When no item was added, removed or changed since the last run, the verdicts stored with the
   // markers are still the verdicts: the detection (work over every comment) runs only when something changed.
@@ -155,6 +164,7 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
 
   let done = 0;
   const total = plan.length;
+  const indexed: MarkersIndex['items'] = {};
   // What the run learns about the model's context carries to every later item and window.
   const context = new ContextLimit();
   const failures = { calls: 0 };
@@ -164,6 +174,12 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
     async ({ item, key, cached }): Promise<ItemReport> => {
       const t0 = Date.now();
       const usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
+      const unread = unreadable.get(item.id);
+      if (unread !== undefined) {
+        opts.log?.warn(`markers: ${item.id} failed: ${unread}`);
+        opts.onProgress?.({ done: ++done, total, message: `${item.id} failed` });
+        return { itemId: item.id, status: 'failed', markers: 0, grounded: 0, coverage: null, usage, ms: 0, error: unread };
+      }
       if (cached) {
         const ms = allMarkers(cached);
         opts.onProgress?.({ done: ++done, total, message: `${item.id} (cached)` });
@@ -193,9 +209,9 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
           ...result,
           usage,
         };
-        await writeItemMarkers(corpus.root, record);
+        await writeItemMarkers(corpus.root, record, { expected: fileVersions.get(item.id) ?? MISSING_VERSION });
         const ms = allMarkers(record);
-        index.items[item.id] = { file: markerFileName(item.id), cache_key: key, engine, total_markers: ms.length, grounded: ms.filter((m) => m.grounded).length };
+        indexed[item.id] = { file: markerFileName(item.id), cache_key: key, engine, total_markers: ms.length, grounded: ms.filter((m) => m.grounded).length };
         opts.onProgress?.({ done: ++done, total, message: item.id });
         return { itemId: item.id, status: 'generated', markers: ms.length, grounded: ms.filter((m) => m.grounded).length, coverage: record.coverage, usage, ms: Date.now() - t0 };
       } catch (e) {
@@ -207,8 +223,8 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
     },
     opts.signal,
   ).finally(async () => {
-    // Whatever finished is indexed, even when the run was cancelled.
-    await writeMarkersIndex(corpus.root, index).catch(() => undefined);
+    // Whatever finished is indexed, even when the run was cancelled (merged into the index as it is now).
+    await updateMarkersIndex(corpus.root, indexed).catch(() => undefined);
   });
   // Calls of failed items count too (their successful windows cost tokens as well).
   const sum = (k: 'promptTokens' | 'completionTokens' | 'calls'): number => reports.filter((r) => r.status !== 'cached').reduce((a, r) => a + r.usage[k], 0);

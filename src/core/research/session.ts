@@ -108,23 +108,37 @@ export interface Session {
   call<T>(args: { messages: readonly ChatMessage[]; schema: z.ZodType<T>; schemaName: string; phase: string; step?: string }): Promise<StructuredResult<T>>;
 }
 
-/** Markers of every item that has them (invalid files are logged and skipped). */
-export async function loadMarkerMap(corpus: Corpus, log: Logger = nullLogger): Promise<Map<string, ItemMarkers>> {
-  const out = new Map<string, ItemMarkers>();
+/**
+ * The markers of every item that has them, read through the shared read pool. A file that does not
+ * validate is logged and skipped; one that exists but cannot be read (after the pool's retries) is
+ * listed in `unreadable` with its reason, naming the file — never taken for "no markers".
+ */
+export async function readMarkerMap(corpus: Corpus, log: Logger = nullLogger): Promise<{ markers: Map<string, ItemMarkers>; unreadable: string[] }> {
+  const markers = new Map<string, ItemMarkers>();
+  const unreadable: string[] = [];
   await Promise.all(
     corpus.items.map(async (item) => {
       const r = await readItemMarkers(corpus.root, item.id);
-      if (r.ok) out.set(item.id, r.value);
+      if (r.ok) markers.set(item.id, r.value);
+      else if (r.unreadable) unreadable.push(r.error ?? `${item.id}: marker file unreadable`);
       else if (!r.missing) log.warn(`research: ${r.error ?? item.id}`);
     }),
   );
-  return out;
+  unreadable.sort();
+  for (const e of unreadable) log.error(`research: ${e}`);
+  return { markers, unreadable };
+}
+
+/** {@link readMarkerMap}'s markers (unreadable files are logged as errors). */
+export async function loadMarkerMap(corpus: Corpus, log: Logger = nullLogger): Promise<Map<string, ItemMarkers>> {
+  return (await readMarkerMap(corpus, log)).markers;
 }
 
 /** Builds the session of a run from its context. */
 export async function openSession(ctx: ResearchContext, usage?: RunUsage): Promise<Session> {
   const log = ctx.log ?? nullLogger;
-  const markers = ctx.markers ?? (await loadMarkerMap(ctx.corpus, log));
+  const read = ctx.markers ? { markers: ctx.markers, unreadable: [] } : await readMarkerMap(ctx.corpus, log);
+  const markers = read.markers;
   const inputs = ctx.corpus.items.map((item) => ({ item, markers: markers.get(item.id) }));
   const config = researchConfigSchema.parse(ctx.config ?? {});
   const tracker = new UsageTracker(usage);
@@ -173,5 +187,10 @@ export async function openSession(ctx: ResearchContext, usage?: RunUsage): Promi
       }
     },
   };
+  if (read.unreadable.length) {
+    // Said in the plan and the report: these items are researched without the markers they have.
+    const n = read.unreadable.length;
+    session.notice('goals', `the marker files of ${n} item${n === 1 ? '' : 's'} could not be read, so ${n === 1 ? 'it is' : 'they are'} researched without ${n === 1 ? 'its' : 'their'} markers: ${read.unreadable.slice(0, 3).join('; ')}${n > 3 ? `; and ${n - 3} more` : ''}`);
+  }
   return session;
 }
