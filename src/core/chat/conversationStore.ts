@@ -4,7 +4,7 @@
  * leaves half a line; a line that does not validate is reported with its number and skipped,
  * the rest of the conversation loads.
  *
- * Writers take the chats folder's lock (`chats/.lock`, see {@link withChatsLock}) and read the
+ * Writers take the conversations' lock (`chats/conversations.lock`, see {@link withChatsLock}) and read the
  * file again inside it, so concurrent turns of one conversation (six `chat --conversation X` at
  * once, or the chat view and the CLI) each get their own turn number and citation numbers and
  * none is lost.
@@ -13,9 +13,8 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { STORAGE_DIR } from '../corpus/loader';
 import { readRun } from '../research/runStore';
-import { acquireRunLock, RunLockedError } from '../research/runLock';
-import { sleep } from '../llm/retry';
 import { writeFileAtomic } from '../storage/atomic';
+import { withFileLock } from '../storage/fileLock';
 import { isUnsafeStatePath, readStateDir, readStateFile } from '../storage/safePath';
 import { chatTurnSchema, conversationHeaderSchema, type ChatCitation, type ChatTurn, type Conversation, type ConversationHeader, type ConversationSummary } from './schema';
 
@@ -44,31 +43,13 @@ async function reportCitations(root: string, runId: string | null): Promise<Chat
   return run.sources?.citations.map((c) => ({ number: c.number, span: c.span })) ?? [];
 }
 
-/** How long a writer waits for another writer of the same corpus's conversations before giving up. */
-const LOCK_WAIT_MS = 60_000;
-
 /**
- * Runs `fn` holding the lock of the corpus's chats folder (`chats/.lock`; a lock left by a dead
- * process is taken over). Writers wait their turn — with a bounded wait — instead of failing.
- * @throws RunLockedError when another live writer holds the lock for longer than a minute.
+ * Runs `fn` holding the lock of the corpus's conversations (`chats/conversations.lock`, the shared
+ * file lock: a lock left by a dead process is taken over). Writers wait their turn instead of failing.
+ * @throws FileLockedError when another live writer holds the lock through every wait (about 20 s).
  */
-export async function withChatsLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
-  const started = Date.now();
-  for (let attempt = 0; ; attempt++) {
-    let lock;
-    try {
-      lock = await acquireRunLock(chatsDir(root), 'chats');
-    } catch (e) {
-      if (!(e instanceof RunLockedError) || Date.now() - started > LOCK_WAIT_MS) throw e;
-      await sleep(Math.min(200, 5 + attempt * 5) * (0.5 + Math.random()));
-      continue;
-    }
-    try {
-      return await fn();
-    } finally {
-      await lock.release();
-    }
-  }
+export function withChatsLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  return withFileLock(path.join(chatsDir(root), 'conversations'), fn);
 }
 
 /**

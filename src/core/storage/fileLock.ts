@@ -1,13 +1,14 @@
 /**
- * A short exclusive lock on one state file, across processes: `<file>.lock` holds the pid, host and
- * time of the holder (the approach of the research run lock, src/core/research/runLock.ts). The
- * lock file is created atomically (`wx`); a writer that finds it waits (a bounded number of short
- * pauses) for the holder to finish. A lock left by a dead process (same host, pid gone — or this
- * pid but not a lock this process holds) is taken over; an unreadable lock file older than ten
- * seconds too (its writer died between create and write).
+ * Exclusive locks on state files, across processes: a lock file (`<file>.lock` for
+ * {@link withFileLock}; the research run lock and the chats lock name their own) holds the pid,
+ * host and time of the holder. It is created atomically (`wx`: never follows a planted link); a
+ * lock left by a dead process (same host, pid gone — or this pid but not a lock this process
+ * holds) is taken over; an unreadable lock file older than ten seconds too (its writer died
+ * between create and write). {@link tryLock} makes one attempt and names the holder when it
+ * fails; {@link withFileLock} waits its turn (a bounded number of short pauses).
  *
- * For read-compare-write sections that take milliseconds (a compare-and-swap of a marker file):
- * callers hold it around the check and the rename, never around slow work.
+ * For read-compare-write sections that take milliseconds (a compare-and-swap of a marker file,
+ * appending a chat turn): callers hold it around the check and the write, never around slow work.
  */
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm, stat } from 'node:fs/promises';
@@ -16,15 +17,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pidAlive } from '../util/pidAlive';
 import { isNotFound } from './readPool';
 import { checkStatePath, readStateFile } from './safePath';
+import { asFileWriteError } from './writeError';
 
-/** What a lock file says. */
+/** What a lock file says (a lock may carry fields of its own beside these, e.g. the run's id). */
 export interface FileLockInfo {
   pid: number;
   host: string;
   /** ISO time the lock was taken. */
   since: string;
-  /** Distinguishes the locks of one process. */
+  /** Distinguishes the locks of one process ('' in a lock file written without one). */
   token: string;
+  [field: string]: string | number;
 }
 
 /** The lock of a file stayed held by another live writer for all the waits. */
@@ -60,9 +63,10 @@ export function fileLockPath(file: string): string {
 
 function parseLock(text: string): FileLockInfo | undefined {
   try {
-    const v = JSON.parse(text) as Partial<FileLockInfo>;
-    if (typeof v.pid !== 'number' || !Number.isInteger(v.pid) || typeof v.host !== 'string' || typeof v.since !== 'string' || typeof v.token !== 'string') return undefined;
-    return { pid: v.pid, host: v.host, since: v.since, token: v.token };
+    const v = JSON.parse(text) as Record<string, unknown>;
+    if (typeof v['pid'] !== 'number' || !Number.isInteger(v['pid']) || typeof v['host'] !== 'string' || typeof v['since'] !== 'string') return undefined;
+    const extra = Object.fromEntries(Object.entries(v).filter((e): e is [string, string | number] => typeof e[1] === 'string' || typeof e[1] === 'number'));
+    return { ...extra, pid: v['pid'], host: v['host'], since: v['since'], token: typeof v['token'] === 'string' ? v['token'] : '' };
   } catch {
     return undefined;
   }
@@ -82,12 +86,18 @@ async function tryCreate(lock: string, info: FileLockInfo): Promise<string | und
     handle = await open(target.real, 'wx');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
-    throw e;
+    throw asFileWriteError(e, lock);
   }
   try {
     await handle.writeFile(`${JSON.stringify(info)}\n`);
+  } catch (e) {
+    // No room for the holder's line (disk full): no half lock is left behind.
+    await handle.close().catch(() => undefined);
+    handle = undefined;
+    await rm(target.real, { force: true }).catch(() => undefined);
+    throw asFileWriteError(e, lock);
   } finally {
-    await handle.close();
+    await handle?.close();
   }
   return target.real;
 }
@@ -122,36 +132,59 @@ async function takeOver(lock: string, stale: FileLockInfo | undefined): Promise<
   await rm(aside, { force: true });
 }
 
-async function acquire(file: string): Promise<{ info: FileLockInfo; real: string }> {
-  const lock = fileLockPath(file);
-  const info: FileLockInfo = { pid: process.pid, host: hostname(), since: new Date().toISOString(), token: randomBytes(8).toString('hex') };
+/** A lock this process holds; {@link HeldLock.release} removes its file. */
+export interface HeldLock {
+  /** The lock file. */
+  readonly file: string;
+  readonly info: FileLockInfo;
+  release(): Promise<void>;
+}
+
+/**
+ * One attempt at the lock file `lock` (created with its folders when missing; a stale lock is
+ * taken over): the lock when it was free, else who holds it (undefined: a lock file being
+ * written, or one that could not be read).
+ * @throws FileWriteError when the lock file cannot be written (disk full, read-only, …), naming it.
+ * @throws UnsafeStatePathError when the lock file or a folder above it is a symbolic link.
+ */
+export async function tryLock(lock: string, fields: Readonly<Record<string, string>> = {}): Promise<{ lock: HeldLock } | { holder: FileLockInfo | undefined }> {
+  const info: FileLockInfo = { ...fields, pid: process.pid, host: hostname(), since: new Date().toISOString(), token: randomBytes(8).toString('hex') };
   let holder: FileLockInfo | undefined;
-  for (let wait = 0; wait <= WAITS; wait++) {
+  for (let attempt = 0; attempt < 5; attempt++) {
     const real = await tryCreate(lock, info);
     if (real !== undefined) {
       held.add(info.token);
-      return { info, real };
+      return { lock: { file: lock, info, release: () => release(real, info.token) } };
     }
     const current = await readLock(lock);
     if (!current) continue; // released meanwhile
     holder = current.info;
     const stale = current.info ? isStale(current.info) : current.ageMs > UNREADABLE_STALE_MS;
-    if (stale) {
-      await takeOver(lock, current.info);
-      continue;
-    }
+    if (!stale) return { holder };
+    await takeOver(lock, current.info);
+  }
+  return { holder };
+}
+
+async function acquire(file: string): Promise<HeldLock> {
+  let holder: FileLockInfo | undefined;
+  for (let wait = 0; wait <= WAITS; wait++) {
+    const got = await tryLock(fileLockPath(file));
+    if ('lock' in got) return got.lock;
+    holder = got.holder;
     await sleep(Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.min(wait, 10)));
   }
   throw new FileLockedError(file, holder);
 }
 
 /**
- * Removes a held lock. A live lock is never taken over (a parseable lock is stale only when its
- * process is gone, or is this process without holding it), so the file is still ours.
+ * Removes a held lock, when its file is still ours: a live lock is never taken over, but a lock
+ * file removed by hand may have been replaced by another writer's, which is not ours to remove.
  */
 async function release(real: string, token: string): Promise<void> {
   try {
-    await rm(real, { force: true });
+    const current = parseLock(await readStateFile(real, 'utf8').catch(() => ''));
+    if (current?.token === token) await rm(real, { force: true });
   } finally {
     // Only now: a waiter of this process that read the file meanwhile must not take it for a stale lock.
     held.delete(token);
@@ -165,10 +198,10 @@ async function release(real: string, token: string): Promise<void> {
  * @throws UnsafeStatePathError when the lock file or a folder above it is a symbolic link.
  */
 export async function withFileLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
-  const { info, real } = await acquire(file);
+  const lock = await acquire(file);
   try {
     return await fn();
   } finally {
-    await release(real, info.token);
+    await lock.release();
   }
 }
