@@ -52,9 +52,9 @@ describe('renderFullItem: the whole item, nothing truncated', () => {
     assert.match(doc, /- source: podcast\n/);
     assert.match(doc, /- duration: 512\n/);
     // the last comment (empty text) is the end of the document
-    assert.match(doc, /#6 · @quiet_viewer · 0 likes · 0 replies · 2024-03-16T10:00:00Z · c6 · line 6\n {4}\(empty\)\n$/);
+    assert.match(doc, /#6 · @quiet_viewer · 0 likes · 0 replies · 2024-03-16T10:00:00Z · c6 · line 6\n\n {4}\(empty\)\n$/);
     const zh = renderFullItem(corpus.items.find((i) => i.id === 'ev-winter-range')!);
-    assert.match(zh, /· 工程师 · line \d+\n {4}\S/);
+    assert.match(zh, /· 工程师 · line \d+\n\n {4}\S/);
   });
 
   describe('untrusted and very large input', () => {
@@ -96,7 +96,7 @@ describe('renderFullItem: the whole item, nothing truncated', () => {
       const doc = renderFullItem(items.get('quiet')!);
       assert.ok(doc.includes('- transcript: none'));
       assert.ok(doc.includes('No transcript.'));
-      assert.match(doc, /#1 · ↳ reply to gone \(not in the file\) · unknown author · 0 likes · 0 replies · q1 · line 1\n {4}only a comment\n$/);
+      assert.match(doc, /#1 · ↳ reply to gone \(not in the file\) · unknown author · 0 likes · 0 replies · q1 · line 1\n\n {4}only a comment\n$/);
     });
   });
 });

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadCorpus } from '../../src/core/corpus/loader';
 import type { Corpus, CorpusItem, PartKind, TextRange } from '../../src/core/corpus/types';
-import { BLOCK_INDENT, layoutFullItem, renderFullItem, type ReadableItem } from '../../src/core/markers/fullItem';
+import { BLOCK_INDENT, layoutFullItem, renderFullItem, TEXT_BELOW_HEADER, type ReadableItem } from '../../src/core/markers/fullItem';
 import { generateMarkers } from '../../src/core/markers/generate';
 import { readablePlaceAt, readableRanges } from '../../src/core/markers/readableSpans';
 import { allMarkers, readItemMarkers } from '../../src/core/markers/store';
@@ -57,7 +57,8 @@ describe('readableRanges: a span in the readable view is exactly the span', () =
       assert.equal(layout.lineCount, lines.length);
       for (const b of layout.blocks) {
         if (!b.text.trim()) continue;
-        assert.equal(lines[b.header + 1], `${' '.repeat(BLOCK_INDENT)}${b.text.split('\n')[0]}`, `${item.id} block at ${b.header}`);
+        assert.equal(lines[b.header + 1], '', `${item.id}: a blank line between header and text (the text is a code block)`);
+        assert.equal(lines[b.header + TEXT_BELOW_HEADER], `${' '.repeat(BLOCK_INDENT)}${b.text.split('\n')[0]}`, `${item.id} block at ${b.header}`);
         assert.match(lines[b.header]!, / · line \d+$/);
       }
     }
@@ -189,8 +190,8 @@ describe('readableRanges: multi-line units, empty comments, line breaks in names
     const lines = layout.text.split('\n');
     const first = layout.blocks[0]!;
     assert.match(lines[first.header]!, /^\[1\] · 0:01 → 0:05 · Ana María · line \d+$/);
-    assert.equal(lines[first.header + 1], '    First line.');
-    assert.equal(lines[first.header + 2], '    Second line of the same turn.');
+    assert.equal(lines[first.header + 2], '    First line.');
+    assert.equal(lines[first.header + 3], '    Second line of the same turn.');
     assert.match(layout.text, /@x y · 1 like/);
   });
 
@@ -207,7 +208,7 @@ describe('readableRanges: multi-line units, empty comments, line breaks in names
     }
     // the second line of the first turn, column 4 + 3: "Sec|ond"
     const t = layout.blocks[0]!;
-    const p = readablePlaceAt(layout, t.header + 2, BLOCK_INDENT + 3)!;
+    const p = readablePlaceAt(layout, t.header + TEXT_BELOW_HEADER + 1, BLOCK_INDENT + 3)!;
     assert.equal(item.transcript!.text.slice(p.offset, p.offset + 4), 'ond ');
     // round trip: the start of every range maps back to its offset
     const text = item.transcript!.text;

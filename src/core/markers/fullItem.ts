@@ -1,10 +1,14 @@
 /**
  * "Retrieve Full Item": one item's whole transcript and every comment as a
  * single text, nothing truncated or dropped — the fallback when markers are not
- * enough. The text is Markdown whose corpus content sits in indented blocks, so
- * whatever a comment contains is shown verbatim and never read as markup.
+ * enough. The text is Markdown whose corpus content sits in indented code blocks (a blank line
+ * between a unit's header and its text: an indented line right after a paragraph would continue
+ * the paragraph, and its text would be read as markup — a `[link](command:…)` in a comment live
+ * in the editor), so whatever a comment contains is shown verbatim; corpus values in headers
+ * (title, speakers, authors, ids, paths, metadata) are kept to one line and never form a link.
  */
 import type { CommentRecord, CorpusItem, PartKind } from '../corpus/types';
+import { readableHeaderText } from '../text/markdownSafe';
 
 /** Where one turn's or comment's text sits in the rendered document. */
 export interface ReadableBlock {
@@ -15,7 +19,7 @@ export interface ReadableBlock {
   offset: number;
   /** The unit's text, as in the part's normalised text. */
   text: string;
-  /** Zero-based line of the unit's header; its text starts on the next line. */
+  /** Zero-based line of the unit's header; its text starts {@link TEXT_BELOW_HEADER} lines below. */
   header: number;
 }
 
@@ -30,6 +34,9 @@ export interface ReadableItem {
 
 /** Columns every line of a unit's text is indented by. */
 export const BLOCK_INDENT = 4;
+
+/** Lines from a unit's header to the first line of its text (a blank line between: the text is a code block). */
+export const TEXT_BELOW_HEADER = 2;
 
 function time(seconds: number): string {
   const tenths = Math.floor(Math.max(0, seconds) * 10 + 1e-6);
@@ -49,20 +56,19 @@ function block(text: string): string[] {
   return text.split(/\r\n?|\n/).map((l) => `${pad}${l}`);
 }
 
-/** A header or list line: corpus values (authors, ids, speakers) may hold line breaks; the layout needs one line. */
-function oneLine(s: string): string {
-  return s.replace(/[\r\n]+/g, ' ');
+/** A corpus value in a header or list line: one line, never a link. */
+function value(s: string): string {
+  return readableHeaderText(s);
 }
 
 function metaValue(v: unknown): string {
-  if (typeof v === 'string') return v.replace(/\s+/g, ' ');
-  return JSON.stringify(v) ?? String(v);
+  return value(typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
 }
 
 /** A comment author as `@name` (a name written with its own `@`, as YouTube's, is not doubled). */
 function handle(author: string | undefined): string {
   const name = author?.trim().replace(/^@+/, '');
-  return name ? `@${name}` : 'unknown author';
+  return name ? `@${value(name)}` : 'unknown author';
 }
 
 /** `#3 · ↳ reply to #1 · @lena · 31 likes · 0 replies · 2024-03-14T13:05:00Z · c3 · line 3`: who and when first, the id and source line last. */
@@ -70,14 +76,14 @@ function commentHeader(c: CommentRecord, n: number, children: ReadonlyMap<string
   const parts = [`#${n}`];
   if (c.parentId) {
     const parent = positions.get(c.parentId);
-    parts.push(parent !== undefined ? `↳ reply to #${parent}` : `↳ reply to ${c.parentId} (not in the file)`);
+    parts.push(parent !== undefined ? `↳ reply to #${parent}` : `↳ reply to ${value(c.parentId)} (not in the file)`);
   }
   parts.push(handle(c.author));
   parts.push(plural(c.likes ?? 0, 'like'));
   const replies = c.replyCount ?? children.get(c.id) ?? 0;
   parts.push(plural(replies, 'reply', 'replies'));
-  if (c.publishedAt) parts.push(c.publishedAt);
-  parts.push(c.id);
+  if (c.publishedAt) parts.push(value(c.publishedAt));
+  parts.push(value(c.id));
   parts.push(`line ${c.source.startLine + 1}`);
   return parts.join(' · ');
 }
@@ -99,25 +105,25 @@ export function renderFullItem(item: CorpusItem): string {
  * what maps a span onto the readable view (`readableRanges`).
  */
 export function layoutFullItem(item: CorpusItem): ReadableItem {
-  const out: string[] = [`# ${item.title.replace(/\s+/g, ' ')}`, ''];
+  const out: string[] = [`# ${value(item.title)}`, ''];
   const blocks: ReadableBlock[] = [];
   const t = item.transcript;
   const c = item.comments;
-  out.push(oneLine(`- item: ${item.id}`));
+  out.push(`- item: ${value(item.id)}`);
   out.push(`- words: ${item.wordCount.toLocaleString('en-US')}`);
-  if (t) out.push(oneLine(`- transcript: ${plural(t.segments.length, 'segment')} · ${plural(t.wordCount, 'word')} · ${t.file.relPath} (${t.format})`));
+  if (t) out.push(`- transcript: ${plural(t.segments.length, 'segment')} · ${plural(t.wordCount, 'word')} · ${value(t.file.relPath)} (${t.format})`);
   else out.push('- transcript: none');
   if (c) {
     const replies = c.comments.filter((x) => x.parentId).length;
     const empty = c.comments.filter((x) => !x.text.trim()).length;
     out.push(
-      oneLine(`- comments: ${plural(c.comments.length, 'comment')} (${(c.comments.length - replies).toLocaleString('en-US')} top-level, ${plural(replies, 'reply', 'replies')}${empty ? `, ${empty.toLocaleString('en-US')} empty` : ''}) · ${plural(c.wordCount, 'word')} · ${c.file.relPath} (${c.format})`),
+      `- comments: ${plural(c.comments.length, 'comment')} (${(c.comments.length - replies).toLocaleString('en-US')} top-level, ${plural(replies, 'reply', 'replies')}${empty ? `, ${empty.toLocaleString('en-US')} empty` : ''}) · ${plural(c.wordCount, 'word')} · ${value(c.file.relPath)} (${c.format})`,
     );
   } else out.push('- comments: none');
   const meta = Object.entries(item.meta).filter(([k, v]) => k !== 'title' && v !== undefined && v !== null && v !== '');
-  for (const [k, v] of meta) out.push(oneLine(`- ${k}: ${metaValue(v)}`));
-  if (item.metaFile) out.push(oneLine(`- meta: ${item.metaFile.relPath}`));
-  for (const f of item.ignoredFiles) out.push(oneLine(`- ignored file: ${f.relPath}`));
+  for (const [k, v] of meta) out.push(`- ${value(k)}: ${metaValue(v)}`);
+  if (item.metaFile) out.push(`- meta: ${value(item.metaFile.relPath)}`);
+  for (const f of item.ignoredFiles) out.push(`- ignored file: ${value(f.relPath)}`);
 
   out.push('', `## Transcript${t ? ` (${plural(t.segments.length, 'segment')})` : ''}`, '');
   if (!t) out.push('No transcript.', '');
@@ -125,10 +131,10 @@ export function layoutFullItem(item: CorpusItem): ReadableItem {
     t.segments.forEach((s, position) => {
       const head: string[] = [`[${s.index + 1}]`];
       if (s.start !== undefined) head.push(s.end !== undefined ? `${time(s.start)} → ${time(s.end)}` : time(s.start));
-      if (s.speaker) head.push(s.speaker);
+      if (s.speaker) head.push(value(s.speaker));
       head.push(`line ${s.source.startLine + 1}`);
       blocks.push({ part: 'transcript', position, offset: s.offset, text: s.text, header: out.length });
-      out.push(oneLine(head.join(' · ')), ...block(s.text), '');
+      out.push(head.join(' · '), '', ...block(s.text), '');
     });
   }
 
@@ -141,7 +147,7 @@ export function layoutFullItem(item: CorpusItem): ReadableItem {
     c.comments.forEach((x, i) => positions.has(x.id) || positions.set(x.id, i + 1));
     c.comments.forEach((x, i) => {
       blocks.push({ part: 'comments', position: i, offset: x.offset, text: x.text, header: out.length });
-      out.push(oneLine(commentHeader(x, i + 1, children, positions)), ...block(x.text), '');
+      out.push(commentHeader(x, i + 1, children, positions), '', ...block(x.text), '');
     });
   }
   while (out.length && out[out.length - 1] === '') out.pop();

@@ -6,7 +6,7 @@
  * is the span's text.
  */
 import type { PartKind, TextRange } from '../corpus/types';
-import { BLOCK_INDENT, type ReadableBlock, type ReadableItem } from './fullItem';
+import { BLOCK_INDENT, TEXT_BELOW_HEADER, type ReadableBlock, type ReadableItem } from './fullItem';
 
 /** The blocks of a part whose text is in the part's normalised text, in offset order (empty comments are kept out of it). */
 const textBlocksCache = new WeakMap<ReadableItem, Map<PartKind, ReadableBlock[]>>();
@@ -34,11 +34,11 @@ function lineSpans(text: string): { start: number; end: number }[] {
 
 /** The (zero-based) document line and column of `k`, an offset into `b.text`; inside a line break it is the end of the line. */
 function positionIn(b: ReadableBlock, lines: readonly { start: number; end: number }[], k: number): { line: number; column: number } {
-  if (!b.text.trim()) return { line: b.header + 1, column: BLOCK_INDENT }; // shown as "(empty)"
+  if (!b.text.trim()) return { line: b.header + TEXT_BELOW_HEADER, column: BLOCK_INDENT }; // shown as "(empty)"
   let i = lines.length - 1;
   while (i > 0 && lines[i]!.start > k) i--;
   const l = lines[i]!;
-  return { line: b.header + 1 + i, column: BLOCK_INDENT + Math.min(k, l.end) - l.start };
+  return { line: b.header + TEXT_BELOW_HEADER + i, column: BLOCK_INDENT + Math.min(k, l.end) - l.start };
 }
 
 /**
@@ -106,7 +106,7 @@ export function readablePlaceAt(layout: ReadableItem, line: number, column: numb
   const block = blocks[lo]!;
   if (block.part === 'comments' && !block.text.trim()) return undefined;
   const lines = lineSpans(block.text);
-  const i = line - block.header - 1;
+  const i = line - block.header - TEXT_BELOW_HEADER;
   if (i < 0) return { part: block.part, block, offset: block.offset };
   if (i >= lines.length) return { part: block.part, block, offset: block.offset + block.text.length };
   const l = lines[i]!;

@@ -112,3 +112,16 @@ export function markdownCode(text: string): string {
   const pad = /^[ `]|[ `]$/.test(one) && one.trim() !== '' ? ' ' : '';
   return `${fence}${pad}${one}${pad}${fence}`;
 }
+
+/**
+ * Untrusted text in a header line of the readable view (a Markdown document read raw in the text
+ * editor, where the Markdown language's link finder looks for `[…](…)`, `[…][…]`, `[…]: …` and
+ * `<scheme:…>`, and the editor's for bare URLs): one line, `[`, `]` and `<` backslash-escaped and
+ * bare URLs broken — and nothing else, so a name such as `speaker_1` reads as it is.
+ *
+ * @example
+ * readableHeaderText('[free](command:x)') // '\\[free\\](command\u2060:x)'
+ */
+export function readableHeaderText(text: string): string {
+  return breakAutolinks(text.replace(/\s+/g, ' ')).replace(/[[\]<\\]/g, (c) => `\\${c}`);
+}
