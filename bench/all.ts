@@ -22,6 +22,7 @@ import { REPO, SUMMARY_ENV, type BenchSummary } from './benchSupport';
 export const BENCHES: readonly { name: string; script: string; quick: boolean }[] = [
   { name: 'retrieval', script: 'bench/run.ts', quick: true },
   { name: 'markers', script: 'bench/markers.ts', quick: true },
+  { name: 'markerScale', script: 'bench/markerScale.ts', quick: true },
   { name: 'research', script: 'bench/research.ts', quick: false },
   { name: 'askProbes', script: 'bench/askProbes.ts', quick: false },
   { name: 'ask', script: 'bench/ask.ts', quick: true },

@@ -13,6 +13,7 @@ import type { CommentsSummary, Coverage } from './schema';
 import { polarity, sentimentOf } from './sentiment';
 import { partSentences, type Sentence } from './sentences';
 import { detectSpam, spamInputOf, stripLinks, SUSPECT_THRESHOLD, type SpamDecision } from './spam';
+import { countWork } from './workMeter';
 
 export { polarity, sentimentOf } from './sentiment';
 
@@ -30,8 +31,13 @@ export interface CommentsPassOptions {
 
 /** True when a candidate can label a theme: a noun-like word or phrase, not praise, filler, number, link piece or clause. */
 export function isThemeLabel(candidate: string): boolean {
+  return themeLabel(candidate, polarity);
+}
+
+/** {@link isThemeLabel} with the polarity of a word given (a cache of it, when many candidates are judged). */
+function themeLabel(candidate: string, polarityOf: (word: string) => number): boolean {
   const words = candidate.split(' ');
-  if (words.some((w) => NOT_A_THEME.has(w) || polarity(w) !== 0 || /^\d[\d.,]*$/.test(w) || /^(?:https?|www|com|net|org|html?|php)$/.test(w))) return false;
+  if (words.some((w) => NOT_A_THEME.has(w) || polarityOf(w) !== 0 || /^\d[\d.,]*$/.test(w) || /^(?:https?|www|com|net|org|html?|php)$/.test(w))) return false;
   if (/\d/.test(candidate) && !/\p{L}{3}/u.test(candidate)) return false;
   const last = words[words.length - 1]!;
   if (words.length > 1 && (NOT_A_PHRASE_END.has(last) || /(?:ly|ing|ed)$/.test(last))) return false;
@@ -62,11 +68,30 @@ function labelKey(label: string): string {
  */
 export function commentThemes(texts: readonly string[], stats: TopicStats, k = 6): string[] {
   // A comment's themes show in its first 2,000 characters; the cap bounds the work on a hostile one.
-  const docs = texts.map((t) => new Set(topicCandidates(stripLinks(t.slice(0, THEME_CHARS))).filter(isThemeLabel)));
+  // A candidate's verdict (and a word's polarity) is the same in every comment: judged once.
+  const polarities = new Map<string, number>();
+  const polarityOf = (w: string): number => {
+    let p = polarities.get(w);
+    if (p === undefined) polarities.set(w, (p = polarity(w)));
+    return p;
+  };
+  const labels = new Map<string, boolean>();
+  const isLabel = (c: string): boolean => {
+    let ok = labels.get(c);
+    if (ok === undefined) labels.set(c, (ok = themeLabel(c, polarityOf)));
+    return ok;
+  };
+  const docs = texts.map((t) => new Set(topicCandidates(stripLinks(t.slice(0, THEME_CHARS))).filter(isLabel)));
   const minDf = Math.max(2, Math.ceil(texts.length * 0.01));
+  // The comments holding each candidate, in order (appended in place: no list is copied).
   const holders = new Map<string, number[]>();
   docs.forEach((d, i) => {
-    for (const c of d) holders.set(c, [...(holders.get(c) ?? []), i]);
+    countWork('themes', d.size);
+    for (const c of d) {
+      const list = holders.get(c);
+      if (list) list.push(i);
+      else holders.set(c, [i]);
+    }
   });
   const weight = (c: string, df: number): number => df * stats.idf(c) * (c.includes(' ') ? 1.5 : 1);
   const covered = new Set<number>();
@@ -76,6 +101,7 @@ export function commentThemes(texts: readonly string[], stats: TopicStats, k = 6
     let best: { c: string; w: number } | undefined;
     for (const [c, hs] of holders) {
       if (used.has(c)) continue;
+      countWork('themes', hs.length);
       const df = hs.filter((i) => !covered.has(i)).length;
       if (df < minDf) continue;
       const w = weight(c, df);
@@ -87,6 +113,7 @@ export function commentThemes(texts: readonly string[], stats: TopicStats, k = 6
     const joined = [best.c];
     for (const [c, hs] of holders) {
       if (used.has(c) || c === best.c) continue;
+      countWork('themes', hs.length);
       const inside = hs.filter((i) => members.has(i)).length;
       if (hs.length >= minDf && inside / hs.length >= 0.6) joined.push(c);
     }
@@ -148,19 +175,23 @@ export function extractComments(item: CorpusItem, stats: TopicStats, options: Co
     return (1 + Math.log1p(c?.likes ?? 0) + Math.log1p(c ? repliesOf(c) : 0)) * trust(c);
   };
   const scored = scoreSentences(sentences, weights, likesBoost);
-  const top = Math.max(0, ...scored.map((x) => x.score));
+  let top = 0;
+  for (const x of scored) top = Math.max(top, x.score);
   const used = new Set<number>();
   const fallback = themes[0] ?? topics[0] ?? item.title;
+  const opinion = new Map(scored.map((x) => [x, isOpinion(x.s.text)]));
   const data = toMarkers(item, 'comments', 'DATA', pick(scored.filter((x) => hasNumber(x.s.text) && !isQuestion(x.s.text)), n, used), top, fallback);
-  const opinions = toMarkers(item, 'comments', 'OPINION', pick(scored.filter((x) => isOpinion(x.s.text) || polarity(x.s.text) !== 0), n, used), top, fallback);
-  const facts = toMarkers(item, 'comments', 'FACT', pick(scored.filter((x) => !isQuestion(x.s.text) && !isOpinion(x.s.text)), n, used), top, fallback);
+  const opinions = toMarkers(item, 'comments', 'OPINION', pick(scored.filter((x) => opinion.get(x) || polarity(x.s.text) !== 0), n, used), top, fallback);
+  const facts = toMarkers(item, 'comments', 'FACT', pick(scored.filter((x) => !isQuestion(x.s.text) && !opinion.get(x)), n, used), top, fallback);
 
+  const firstSentence = new Map<number, Sentence>();
+  for (const s of sentences) if (!firstSentence.has(s.unit)) firstSentence.set(s.unit, s);
   const engagement = [...witnesses]
     .sort((a, b) => (b.likes ?? 0) + 2 * repliesOf(b) - ((a.likes ?? 0) + 2 * repliesOf(a)) || a.index - b.index)
     .slice(0, Math.max(2, Math.min(8, Math.round(witnesses.length / 20))))
     .filter((c) => (c.likes ?? 0) + repliesOf(c) > 0 && /\p{L}{3}|\p{Script=Han}{2}/u.test(c.text))
     .map((c) => {
-      const first = sentences.find((s) => s.unit === c.index) ?? { start: c.offset, end: c.offset + c.text.length, text: c.text, unit: c.index };
+      const first = firstSentence.get(c.index) ?? { start: c.offset, end: c.offset + c.text.length, text: c.text, unit: c.index };
       const ev = evidenceFor(item, 'comments', first.start, first.end, 'extractive');
       const topic = topicCandidates(stripLinks(c.text.slice(0, THEME_CHARS))).find((t) => weights.has(t) && isThemeLabel(t)) ?? fallback;
       return makeMarker(item.id, 'ENGAGEMENT', first.text, topic, 0.6, ev ? [ev] : [], { likes: c.likes ?? 0, replies: repliesOf(c) });

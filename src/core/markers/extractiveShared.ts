@@ -6,7 +6,7 @@
 import type { CorpusItem } from '../corpus/types';
 import { countWords } from '../text/words';
 import { evidenceFor, makeMarker } from './build';
-import { topicCandidates, topTopics, type TopicStats } from './keyphrases';
+import { topicCandidates, topicCounts, topTopicsOfCounts, type TopicStats } from './keyphrases';
 import { DIGIT_NUMBER, OPINION_CUES_EN, OPINION_CUES_ES, OPINION_CUES_ZH, ZH_NUMBER } from './lexicons';
 import type { Coverage, Marker, MarkerKind } from './schema';
 import type { Sentence } from './sentences';
@@ -28,10 +28,14 @@ export function hasNumber(text: string): boolean {
   return DIGIT_NUMBER.test(text.replace(NOISE, ' ')) || ZH_NUMBER.test(text);
 }
 
+/** The cues as they are looked for: a whole phrase, followed by a space or a comma (Spanish: a space). */
+const PADDED_EN = OPINION_CUES_EN.flatMap((c) => [` ${c} `, ` ${c},`]);
+const PADDED_ES = OPINION_CUES_ES.map((c) => ` ${c} `);
+
 export function isOpinion(text: string): boolean {
-  const lower = ` ${text.toLowerCase()} `;
   if (CJK.test(text)) return OPINION_CUES_ZH.some((c) => text.includes(c));
-  return OPINION_CUES_EN.some((c) => lower.includes(` ${c} `) || lower.includes(` ${c},`)) || OPINION_CUES_ES.some((c) => lower.includes(` ${c} `));
+  const lower = ` ${text.toLowerCase()} `;
+  return PADDED_EN.some((c) => lower.includes(c)) || PADDED_ES.some((c) => lower.includes(c));
 }
 
 export function isQuestion(text: string): boolean {
@@ -91,12 +95,11 @@ export function fullCoverage(words: number): Coverage {
 }
 
 export function weightsOf(text: string, stats: TopicStats, k: number): { topics: string[]; weights: Map<string, number> } {
-  const candidates = topicCandidates(text);
-  const top = topTopics(candidates, stats, k);
+  // Counted as they come: the candidates of a long item are never all held at once.
+  const tf = topicCounts(text);
+  const top = topTopicsOfCounts(tf, stats, k);
   const weights = new Map<string, number>();
   // Every candidate gets its tf·idf weight, not only the top topics: centrality needs them all.
-  const tf = new Map<string, number>();
-  for (const c of candidates) tf.set(c, (tf.get(c) ?? 0) + 1);
   for (const [c, f] of tf) weights.set(c, Math.log(1 + f) * stats.idf(c));
   return { topics: top.map((t) => t.topic), weights };
 }

@@ -20,6 +20,7 @@ import type { Coverage, Marker, MarkerKind, TranscriptSummary } from './schema';
 import { splitSections } from './sections';
 import { partSentences } from './sentences';
 import { isOpinion } from './stance';
+import { countWork } from './workMeter';
 
 /** Markers per 1,000 words of transcript by default. */
 export const DEFAULT_DENSITY = 3;
@@ -64,12 +65,69 @@ function kindOf(text: string): { kind: MarkerKind; data: number } {
   return { kind: isOpinion(text) ? 'OPINION' : 'FACT', data: 0 };
 }
 
-/** Token-set overlap of two sentences (for near duplicates). */
-function overlap(a: readonly string[], b: readonly string[]): number {
-  if (!a.length || !b.length) return 0;
-  const sb = new Set(b);
-  const shared = new Set(a.filter((t) => sb.has(t))).size;
-  return shared / Math.min(new Set(a).size, sb.size);
+/** A marker is compared for near duplicates with this many picked sentences nearest to it in the text (every pick of an item under ~40,000 words at the default density). */
+export const NEAR_PICKS = 128;
+
+/** Token-set overlap of two sentences' term sets (for near duplicates): shared terms ÷ the smaller set. */
+function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (!a.size || !b.size) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const t of small) if (large.has(t)) shared++;
+  return shared / Math.min(a.size, b.size);
+}
+
+/** The largest of `values` and `floor`, as `Math.max` gives it, without spreading a long list into arguments. */
+function maxOf(values: Iterable<number>, floor: number): number {
+  let top = floor;
+  for (const v of values) top = Math.max(top, v);
+  return top;
+}
+
+/**
+ * The sentences picked so far, for the near-duplicate check: a sentence clashes with a pick of
+ * its own segment (any), or with one of the {@link NEAR_PICKS} picks nearest to it by position
+ * whose terms overlap its own by 70 % or more. Bounded work per check, however long the item.
+ */
+class Picks {
+  private readonly segments = new Set<number>();
+  /** Picked units by start offset. */
+  private readonly byStart: Unit[] = [];
+  private readonly termSets = new Map<Unit, Set<string>>();
+
+  private termsOf(u: Unit): Set<string> {
+    let set = this.termSets.get(u);
+    if (!set) this.termSets.set(u, (set = new Set(u.terms)));
+    return set;
+  }
+
+  /** Index of the first pick starting at or after `start`. */
+  private place(start: number): number {
+    let lo = 0;
+    let hi = this.byStart.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.byStart[mid]!.start < start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  clashes(u: Unit): boolean {
+    if (this.segments.has(u.segment)) return true;
+    const at = this.place(u.start);
+    const from = Math.max(0, Math.min(at - NEAR_PICKS / 2, this.byStart.length - NEAR_PICKS));
+    const to = Math.min(this.byStart.length, from + NEAR_PICKS);
+    countWork('clash', to - from);
+    const mine = this.termsOf(u);
+    for (let i = from; i < to; i++) if (overlap(this.termsOf(this.byStart[i]!), mine) >= 0.7) return true;
+    return false;
+  }
+
+  add(u: Unit): void {
+    this.segments.add(u.segment);
+    this.byStart.splice(this.place(u.start), 0, u);
+  }
 }
 
 /** Transcript markers of one item. */
@@ -79,6 +137,14 @@ export function extractTranscript(item: CorpusItem, stats: TopicStats, opts: Tra
   const density = Math.max(0.5, opts.density ?? DEFAULT_DENSITY);
   const bySegment = new Map<number, TranscriptSegment>(t.segments.map((s) => [s.index, s]));
   const units: Unit[] = [];
+  // One string per distinct term: a long item repeats its terms millions of times.
+  const interned = new Map<string, string>();
+  const intern = (term: string): string => {
+    const known = interned.get(term);
+    if (known !== undefined) return known;
+    interned.set(term, term);
+    return term;
+  };
   for (const s of partSentences(t)) {
     const c = cleanSpan(t.text, s.start, s.end);
     if (!c) continue;
@@ -87,7 +153,7 @@ export function extractTranscript(item: CorpusItem, stats: TopicStats, opts: Tra
       end: c.end,
       text: c.text,
       words: contentWordCount(c.text),
-      terms: tokenize(c.text),
+      terms: tokenize(c.text).map(intern),
       segment: s.unit,
       ...(bySegment.get(s.unit)?.start !== undefined ? { time: bySegment.get(s.unit)!.start } : {}),
       ...kindOf(c.text),
@@ -106,14 +172,18 @@ export function extractTranscript(item: CorpusItem, stats: TopicStats, opts: Tra
   const picked: { u: Unit; score: number }[] = [];
   // A claim has content: at least four distinct content terms ("But you know, for now, I mean" has none).
   const fits = (u: Unit): boolean => u.words >= MIN_WORDS && u.words <= MAX_WORDS && !u.question && new Set(u.terms).size >= 4;
-  const clashes = (u: Unit): boolean => picked.some((p) => p.u.segment === u.segment || overlap(p.u.terms, u.terms) >= 0.7);
+  const picks = new Picks();
+  const pick = (x: { u: Unit; score: number }): void => {
+    picked.push(x);
+    picks.add(x.u);
+  };
   const scoreOf = new Map<Unit, number>();
   starts.forEach((a, j) => {
     const b = j + 1 < starts.length ? starts[j + 1]! : units.length;
     const section = units.slice(a, b);
     const words = section.reduce((n, u) => n + u.words, 0);
     const central = lexRank(section.map((u) => u.terms), idf);
-    const top = Math.max(...central, 1e-9);
+    const top = maxOf(central, 1e-9);
     const ranked = section
       .map((u, i) => {
         // Centrality first; a stated number or stance is what researchers look for; very short or long sentences read badly.
@@ -129,19 +199,23 @@ export function extractTranscript(item: CorpusItem, stats: TopicStats, opts: Tra
     let quota = Math.max(starts.length === 1 && words < 1000 ? 3 : 1, Math.round((density * words) / 1000));
     for (const x of ranked) {
       if (quota <= 0) break;
-      if (clashes(x.u)) continue;
-      picked.push(x);
+      if (picks.clashes(x.u)) continue;
+      pick(x);
       quota--;
     }
   });
   // Every kind the text has is present: its best sentence joins when no section picked one.
   for (const kind of ['DATA', 'OPINION', 'FACT'] as const) {
     if (picked.some((p) => p.u.kind === kind)) continue;
-    const best = units.filter((u) => u.kind === kind && fits(u) && !clashes(u)).sort((x, y) => (scoreOf.get(y) ?? 0) - (scoreOf.get(x) ?? 0))[0];
-    if (best) picked.push({ u: best, score: scoreOf.get(best) ?? 0 });
+    // The best of the kind that clashes with no pick (a stable sort: the first in the text wins a tie).
+    const best = units
+      .filter((u) => u.kind === kind && fits(u))
+      .sort((x, y) => (scoreOf.get(y) ?? 0) - (scoreOf.get(x) ?? 0))
+      .find((u) => !picks.clashes(u));
+    if (best) pick({ u: best, score: scoreOf.get(best) ?? 0 });
   }
   picked.sort((x, y) => x.u.start - y.u.start);
-  const topScore = Math.max(...picked.map((p) => p.score), 1e-9);
+  const topScore = maxOf(picked.map((p) => p.score), 1e-9);
   const byKind: Record<'FACT' | 'OPINION' | 'DATA', Marker[]> = { FACT: [], OPINION: [], DATA: [] };
   for (const { u, score } of picked) {
     const ev = evidenceFor(item, 'transcript', u.start, u.end, 'extractive');

@@ -13,7 +13,7 @@ import { CancelledError, mapLimit, throwIfAborted, type ProgressSink } from '../
 import { extractItem } from './extractive';
 import { DEFAULT_DENSITY } from './extractiveTranscript';
 import { detectCorpusSpam, type SpamDecision } from './spam';
-import { TopicStats, topicCandidates } from './keyphrases';
+import { TopicStats, topicCounts } from './keyphrases';
 import { ContextLimit, modelMarkersForItem, type MarkerModel, type PromptSource } from './modelEngine';
 import type { EngineName, ItemMarkers, MarkersIndex } from './schema';
 import { allMarkers, markerFileName, readItemMarkersVersioned, readMarkersIndex, updateMarkersIndex, writeItemMarkers } from './store';
@@ -159,7 +159,7 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
   let stats: TopicStats | undefined;
   if (opts.engine.kind === 'extractive' && plan.some((p) => !p.cached)) {
     stats = new TopicStats();
-    for (const item of corpus.items) stats.addDocument(topicCandidates(`${item.transcript?.text ?? ''}\n${item.comments?.text ?? ''}`));
+    for (const item of corpus.items) stats.addDocument(topicCounts(`${item.transcript?.text ?? ''}\n${item.comments?.text ?? ''}`).keys());
   }
 
   let done = 0;

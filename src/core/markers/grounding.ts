@@ -5,7 +5,7 @@
  * the highest token overlap with quote and claim. A claim that aligns nowhere
  * is kept and flagged ungrounded.
  */
-import type { CommentsPart, TranscriptPart } from '../corpus/types';
+import type { CommentRecord, CommentsPart, TranscriptPart, TranscriptSegment } from '../corpus/types';
 import { tokenize } from '../search/tokenize';
 import type { Evidence } from './schema';
 import { splitSentences, type Sentence } from './sentences';
@@ -108,13 +108,22 @@ export function alignClaim(part: TranscriptPart | CommentsPart, from: number, to
   return fuzzyAlign(part, aligner, `${quote} ${claim}`);
 }
 
+/** Sentences of the units overlapping `[from, to)`: the units are in offset order, so the first is found by halving (a window costs its own units, not the part's). */
 function unitSentences(part: TranscriptPart | CommentsPart, from: number, to: number): Sentence[] {
   const out: Sentence[] = [];
-  const units = part.kind === 'transcript' ? part.segments : part.comments.filter((c) => c.text.trim());
-  for (const u of units) {
-    const end = u.offset + u.text.length;
-    if (end <= from || u.offset >= to) continue;
-    out.push(...splitSentences(u.text, u.offset, u.index));
+  const units: readonly (TranscriptSegment | CommentRecord)[] = part.kind === 'transcript' ? part.segments : part.comments;
+  let lo = 0;
+  let hi = units.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (units[mid]!.offset + units[mid]!.text.length <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < units.length; i++) {
+    const u = units[i]!;
+    if (u.offset >= to) break;
+    if (u.offset + u.text.length <= from || !u.text.trim()) continue;
+    for (const s of splitSentences(u.text, u.offset, u.index)) out.push(s);
   }
   return out;
 }

@@ -73,9 +73,12 @@ function* segmentPieces(text: string): Generator<Intl.SegmentData> {
   }
 }
 
-/** Topic candidates of a text, lower-cased surface forms (may repeat). */
-export function topicCandidates(text: string): string[] {
-  const out: string[] = [];
+/**
+ * Calls `use` with each topic candidate of a text, in order: lower-cased surface forms (they
+ * repeat). What {@link topicCandidates} lists, without holding them all (an item of ten million
+ * words has some fifteen million).
+ */
+export function eachTopicCandidate(text: string, use: (candidate: string) => void): void {
   // Web addresses are not topics.
   text = text.replace(/\b(?:https?:\/\/|www\.)\S+/gi, ' ');
   if (CJK.test(text)) {
@@ -83,13 +86,13 @@ export function topicCandidates(text: string): string[] {
       if (!s.isWordLike) continue;
       const w = s.segment;
       if (CJK.test(w)) {
-        if ([...w].length >= 2 && !ZH_STOP.has(w) && !ZH_NUMERAL_ONLY.test(w)) out.push(w);
+        if ([...w].length >= 2 && !ZH_STOP.has(w) && !ZH_NUMERAL_ONLY.test(w)) use(w);
       } else {
         const lw = w.toLowerCase();
-        if (isTopicWord(lw)) out.push(lw);
+        if (isTopicWord(lw)) use(lw);
       }
     }
-    return out;
+    return;
   }
   let prev: string | undefined;
   for (const m of text.toLowerCase().matchAll(WORD)) {
@@ -98,11 +101,24 @@ export function topicCandidates(text: string): string[] {
       prev = undefined;
       continue;
     }
-    out.push(w);
-    if (prev && prev !== w) out.push(`${prev} ${w}`);
+    use(w);
+    if (prev && prev !== w) use(`${prev} ${w}`);
     prev = w;
   }
+}
+
+/** Topic candidates of a text, lower-cased surface forms (may repeat). */
+export function topicCandidates(text: string): string[] {
+  const out: string[] = [];
+  eachTopicCandidate(text, (c) => out.push(c));
   return out;
+}
+
+/** How often each topic candidate of a text occurs, in order of first occurrence. */
+export function topicCounts(text: string): Map<string, number> {
+  const tf = new Map<string, number>();
+  eachTopicCandidate(text, (c) => tf.set(c, (tf.get(c) ?? 0) + 1));
+  return tf;
 }
 
 /** Document frequency of candidates over items, for idf. */
@@ -128,6 +144,11 @@ export class TopicStats {
 export function topTopics(candidates: readonly string[], stats: TopicStats, k: number): { topic: string; weight: number }[] {
   const tf = new Map<string, number>();
   for (const c of candidates) tf.set(c, (tf.get(c) ?? 0) + 1);
+  return topTopicsOfCounts(tf, stats, k);
+}
+
+/** {@link topTopics} of candidates already counted (`tf`: candidate → occurrences). */
+export function topTopicsOfCounts(tf: ReadonlyMap<string, number>, stats: TopicStats, k: number): { topic: string; weight: number }[] {
   // Candidates seen twice or more come first; ones seen once only fill what is left.
   const scored = [...tf]
     .map(([t, f]) => ({ topic: t, repeated: f >= 2, weight: (t.includes(' ') ? 1.5 : 1) * Math.log(1 + f) * stats.idf(t) }))

@@ -2,8 +2,11 @@
  * Sections of an item for the extractive engine, so its markers spread over the whole item:
  * chapters from the video's description where there are any (by time), and topic shifts found
  * by lexical cohesion (TextTiling: where the words of the text before a point and after it have
- * least in common), at about one section per `targetWords` words.
+ * least in common), at about one section per `targetWords` words. A section never holds more than
+ * `maxUnits` units, and the work is linear in the units (issue 19: no loop over pairs).
  */
+
+import { countWork } from './workMeter';
 
 /** What sectioning needs of a sentence: its words, its content terms and (when known) its time. */
 export interface SectionUnit {
@@ -20,7 +23,16 @@ export interface SectionOptions {
   chapters?: readonly number[];
   /** Words per block of the cohesion comparison (default 100). */
   blockWords?: number;
+  /** Units per section at most (default {@link MAX_SECTION_UNITS}): a longer run is cut evenly. */
+  maxUnits?: number;
 }
+
+/**
+ * Units (sentences) a section holds at most: a section of 1,000 words of one-word sentences still
+ * fits; what would be more (sentences the cleaner counts no word in) is cut, so that every
+ * per-section computation of the extractive engine has a hard bound.
+ */
+export const MAX_SECTION_UNITS = 1024;
 
 /** Prefix sums of the units' words: `p[b] - p[a]` is the words of `units[a..b)`. */
 function prefixWords(units: readonly SectionUnit[]): Float64Array {
@@ -75,23 +87,36 @@ function tileBoundaries(units: readonly SectionUnit[], p: Float64Array, from: nu
     const right = counts(units, starts[g]!, blockEnd(Math.min(starts.length - 1, g + window - 1)));
     sims.push(cosine(left, right));
   }
-  // Depth of each gap's valley: how far cohesion rises on both sides before it falls again.
-  const depth = sims.map((v, i) => {
-    let l = v;
-    for (let j = i - 1; j >= 0 && sims[j]! >= l; j--) l = sims[j]!;
-    let r = v;
-    for (let j = i + 1; j < sims.length && sims[j]! >= r; j++) r = sims[j]!;
-    return l - v + (r - v);
-  });
+  // Depth of each gap's valley: how far cohesion rises on both sides before it falls again. The
+  // climb from gap i to the left goes on exactly as the climb from gap i - 1 when it can step
+  // there, so both peaks are computed in one pass each.
+  const m = sims.length;
+  const leftPeak = new Float64Array(m);
+  for (let i = 0; i < m; i++) leftPeak[i] = i > 0 && sims[i - 1]! >= sims[i]! ? leftPeak[i - 1]! : sims[i]!;
+  const rightPeak = new Float64Array(m);
+  for (let i = m - 1; i >= 0; i--) rightPeak[i] = i + 1 < m && sims[i + 1]! >= sims[i]! ? rightPeak[i + 1]! : sims[i]!;
+  countWork('sections', 2 * m);
+  const depth = sims.map((v, i) => leftPeak[i]! - v + (rightPeak[i]! - v));
   const order = depth.map((d, i) => ({ d, at: starts[i + 1]! })).sort((a, b) => b.d - a.d || a.at - b.at);
-  const chosen: number[] = [];
+  // The edges so far (the ends and the boundaries chosen), in order: word positions only grow with
+  // the index, so a candidate is far enough from all of them when it is from its two neighbours.
+  const edges = [from, to];
+  let chosen = 0;
   for (const { at } of order) {
-    if (chosen.length >= k) break;
-    const edges = [from, ...chosen, to];
-    if (edges.some((e) => Math.abs(p[at]! - p[e]!) < minWords)) continue;
-    chosen.push(at);
+    if (chosen >= k) break;
+    let lo = 0;
+    let hi = edges.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (edges[mid]! < at) lo = mid + 1;
+      else hi = mid;
+    }
+    countWork('sections', 2);
+    if ((lo < edges.length && Math.abs(p[at]! - p[edges[lo]!]!) < minWords) || (lo > 0 && Math.abs(p[at]! - p[edges[lo - 1]!]!) < minWords)) continue;
+    edges.splice(lo, 0, at);
+    chosen++;
   }
-  return chosen.sort((a, b) => a - b);
+  return edges.slice(1, -1);
 }
 
 /**
@@ -106,9 +131,22 @@ export function splitSections(units: readonly SectionUnit[], opts: SectionOption
   const p = prefixWords(units);
   const starts = new Set<number>([0]);
   if (opts.chapters && opts.chapters.length >= 2 && units.some((u) => u.time !== undefined)) {
+    // The latest time up to each unit only grows: the first unit at or after a chapter's start is found by halving.
+    const latest = new Float64Array(units.length);
+    let best = -Infinity;
+    units.forEach((u, i) => {
+      if (u.time !== undefined && u.time >= best) best = u.time;
+      latest[i] = best;
+    });
     for (const c of opts.chapters) {
-      const i = units.findIndex((u) => u.time !== undefined && u.time >= c);
-      if (i > 0) starts.add(i);
+      let lo = 0;
+      let hi = units.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (latest[mid]! >= c) hi = mid;
+        else lo = mid + 1;
+      }
+      if (lo > 0 && lo < units.length) starts.add(lo);
     }
   }
   const coarse = [...starts].sort((a, b) => a - b);
@@ -118,7 +156,16 @@ export function splitSections(units: readonly SectionUnit[], opts: SectionOption
     out.push(a);
     const words = p[b]! - p[a]!;
     const k = Math.round(words / target) - 1;
-    out.push(...tileBoundaries(units, p, a, b, k, blockWords, target / 2));
+    for (const at of tileBoundaries(units, p, a, b, k, blockWords, target / 2)) out.push(at);
   });
-  return [...new Set(out)].sort((a, b) => a - b);
+  const sorted = [...new Set(out)].sort((a, b) => a - b);
+  // A section of more units than the bound is cut evenly.
+  const maxUnits = Math.max(1, Math.floor(opts.maxUnits ?? MAX_SECTION_UNITS));
+  const bounded: number[] = [];
+  sorted.forEach((a, j) => {
+    const b = j + 1 < sorted.length ? sorted[j + 1]! : units.length;
+    const pieces = Math.ceil((b - a) / maxUnits);
+    for (let i = 0; i < pieces; i++) bounded.push(a + Math.round((i * (b - a)) / pieces));
+  });
+  return bounded;
 }

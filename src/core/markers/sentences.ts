@@ -277,13 +277,14 @@ export function partSentences(part: TranscriptPart | CommentsPart): Sentence[] {
   const lang = langOf(part.text);
   const out: Sentence[] = [];
   if (part.kind === 'comments') {
-    for (const c of part.comments) if (c.text.trim()) out.push(...segmentSentences(c.text, c.offset, c.index, lang));
+    // (Pushed one by one: a comment can hold more sentences than a call takes arguments.)
+    for (const c of part.comments) if (c.text.trim()) for (const s of segmentSentences(c.text, c.offset, c.index, lang)) out.push(s);
     return out.filter((s) => hasContent(part.text, s));
   }
   const style = transcriptStyle(part);
   if (style === 'unpunctuated') return pseudoSentences(part);
   if (style === 'captions') return captionSentences(part, lang);
-  for (const s of part.segments) out.push(...segmentSentences(s.text, s.offset, s.index, lang));
+  for (const seg of part.segments) for (const s of segmentSentences(seg.text, seg.offset, seg.index, lang)) out.push(s);
   return out.filter((s) => hasContent(part.text, s));
 }
 

@@ -35,6 +35,11 @@ const LEX: Record<'en' | 'es', { pos: Map<string, number>; neg: Map<string, numb
   en: { pos: fromList(POSITIVE_EN), neg: fromList(NEGATIVE_EN), negators: new Set(NEGATORS_EN.map(fold)), phrases: PHRASES_EN.map(([p, v]) => [fold(p), v] as [string, number]) },
   es: { pos: fromList(POSITIVE_ES), neg: fromList(NEGATIVE_ES), negators: new Set(NEGATORS_ES.map(fold)), phrases: PHRASES_ES.map(([p, v]) => [fold(p), v] as [string, number]) },
 };
+/** The idioms each language reads, its own first, each padded with spaces as it is looked for. */
+const IDIOMS: Record<'en' | 'es', readonly { padded: string; length: number; value: number }[]> = {
+  en: [...LEX.en.phrases, ...LEX.es.phrases].map(([p, v]) => ({ padded: ` ${p} `, length: p.length, value: v })),
+  es: [...LEX.es.phrases, ...LEX.en.phrases].map(([p, v]) => ({ padded: ` ${p} `, length: p.length, value: v })),
+};
 const LIKE_AFTER = new Set(LIKE_AFTER_EN);
 const CONTRAST = new Set(['but', 'however', 'pero', 'aunque', 'sino']);
 
@@ -62,11 +67,11 @@ function scoreLatin(text: string, lang: 'en' | 'es'): number {
   let t = ` ${fold(text).replace(/\s+/g, ' ')} `;
   let score = 0;
   // Idioms first; their words then no longer count.
-  for (const [p, v] of [...primary.phrases, ...other.phrases]) {
-    const at = t.indexOf(` ${p} `);
+  for (const { padded, length, value } of IDIOMS[lang]) {
+    const at = t.indexOf(padded);
     if (at < 0) continue;
-    score += v;
-    t = `${t.slice(0, at)} , ${t.slice(at + p.length + 2)}`;
+    score += value;
+    t = `${t.slice(0, at)} , ${t.slice(at + length + 2)}`;
   }
   // Tokens and clause breaks: punctuation and "but/pero" end a negation's reach.
   const tokens = t.match(/\p{L}+|[.,;:!?¡¿()\n]+|\p{Extended_Pictographic}|[♥❤]/gu) ?? [];

@@ -411,7 +411,9 @@ function templateWeights(flat: readonly Flat[], itemCount: number): Map<number, 
     const items = new Set(members.map((i) => mirror.find(flat[i]!.itemIndex))).size;
     const authors = members.map((i) => flat[i]!.comment.author?.trim().toLowerCase()).filter((a): a is string => !!a);
     const sameAuthor = authors.length > new Set(authors).size;
-    const words = Math.min(...members.map((i) => flat[i]!.words.length));
+    // (A loop, not a spread: a template can have more members than a call takes arguments.)
+    let words = Infinity;
+    for (const i of members) words = Math.min(words, flat[i]!.words.length);
     let weight = 0;
     if (members.length >= 3 && items >= 2 && words >= 10) weight = 1;
     else if ((sameAuthor || items >= 2) && words >= 8) weight = 0.6;

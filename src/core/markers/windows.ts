@@ -160,13 +160,13 @@ function cutPiece(text: string, p: Piece, maxWords: number): Piece[] {
   const out: Piece[] = [];
   let start = p.start;
   while (start < p.end) {
-    const rest = countWords(text.slice(start, p.end));
-    if (rest <= maxWords) {
-      out.push({ ...p, start, end: p.end, words: rest });
+    // The offset where word maxWords + 1 begins; the walk stops there (counting all the rest each time was quadratic).
+    const walk = walkWords(text, start, p.end, (n) => n > maxWords);
+    if (walk.words <= maxWords) {
+      out.push({ ...p, start, end: p.end, words: countWords(text.slice(start, p.end)) });
       break;
     }
-    // The offset where word maxWords + 1 begins.
-    let cut = walkWords(text, start, p.end, (n) => n > maxWords).offset;
+    let cut = walk.offset;
     if (isCjk(text[cut - 1] ?? '')) cut--;
     // Back to the start of a Latin word the cut fell inside (a CJK character before it is a word of its own).
     else while (cut > start + 1 && /[\p{L}\p{N}\p{M}]/u.test(text[cut - 1] ?? '') && !isCjk(text[cut - 1] ?? '')) cut--;
