@@ -28,7 +28,7 @@ function codeBlockLines(lines: readonly string[]): boolean[] {
   for (const l of lines) {
     const blank = l.trim() === '';
     const indented = /^ {4}/.test(l);
-    const inCode = !blank && indented && (!paragraph || code[code.length - 1] === true);
+    const inCode: boolean = !blank && indented && (!paragraph || code[code.length - 1] === true);
     const continuesCode = blank && code[code.length - 1] === true;
     code.push(inCode || continuesCode);
     paragraph = !blank && !inCode && !/^#{1,6} /.test(l);
