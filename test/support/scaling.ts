@@ -6,6 +6,16 @@
  * one about `factor`.
  */
 import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * A full garbage collection before each measured run, so that neither size is charged for the
+ * other's garbage or for a major collection the other one made due (the test's own large inputs
+ * and results live on the same heap).
+ */
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 /** CPU time (user + system, ms) this process spent in `fn`. */
 export async function cpuMs(fn: () => unknown): Promise<number> {
@@ -28,7 +38,7 @@ export interface ScalingCheck {
   factor?: number;
   /** The largest accepted ratio (default: halfway between linear and quadratic on a log scale, `factor^1.5`, ×1.25). */
   maxRatio?: number;
-  /** Tries per size (default 3); the least CPU time of each size counts. */
+  /** Tries per size (at least 3); the least CPU time of each size counts. */
   tries?: number;
 }
 
@@ -39,7 +49,7 @@ export interface ScalingCheck {
 export async function assertNearLinear(check: ScalingCheck): Promise<{ smallMs: number; largeMs: number; ratio: number }> {
   const factor = check.factor ?? 4;
   const maxRatio = check.maxRatio ?? Math.pow(factor, 1.5) * 1.25;
-  const tries = check.tries ?? 3;
+  const tries = Math.max(3, check.tries ?? 3);
   const small: unknown = await check.prepare(check.n);
   const large: unknown = await check.prepare(check.n * factor);
   const run = check.run as (input: unknown) => unknown;
@@ -47,7 +57,9 @@ export async function assertNearLinear(check: ScalingCheck): Promise<{ smallMs: 
   let smallMs = Infinity;
   let largeMs = Infinity;
   for (let i = 0; i < tries; i++) {
+    collectGarbage();
     smallMs = Math.min(smallMs, await cpuMs(() => run(small)));
+    collectGarbage();
     largeMs = Math.min(largeMs, await cpuMs(() => run(large)));
   }
   // Below a few milliseconds the clock's grain dominates: count such a small size as 2 ms.
