@@ -54,7 +54,12 @@ const LINE_BREAKS = /\r\n|[\r\n\u0085\u2028\u2029]/g;
 const TRAILING_BLANK = /[ \t]*(?:(?:\r\n|[\r\n\u0085\u2028\u2029])[ \t]*)+$/u;
 
 /** Characters escaped wherever they are: each can start a link, image, HTML, entity, code, emphasis, table cell, strikethrough, math or heading. */
-const ALWAYS = /[\\`*_[\]<&|~#$]/g;
+const ALWAYS = /[\\`*[\]<&|~#$]/g;
+/**
+ * An underscore that can open or close emphasis: one not between two letters or digits (an
+ * intraword `_` never does, so `speaker_4` and `Temu_sW` stay as they are in the raw text).
+ */
+const EMPHASIS_UNDERSCORE = /(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
 
 /** At the start of a line, what would start a block: a list (`-`, `+`, `1.`, `1)`), a quote, a setext underline. */
 function escapeLineStart(escaped: string): string {
@@ -67,7 +72,7 @@ function escapeLineStart(escaped: string): string {
 
 /** One line of untrusted text, escaped (shared by {@link markdownText} and {@link hoverText}). */
 function escapeLine(line: string): string {
-  return escapeLineStart(breakAutolinks(line).replace(ALWAYS, (c) => `\\${c}`));
+  return escapeLineStart(breakAutolinks(line).replace(ALWAYS, (c) => `\\${c}`).replace(EMPHASIS_UNDERSCORE, '\\_'));
 }
 
 /**
