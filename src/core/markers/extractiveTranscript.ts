@@ -12,6 +12,7 @@ import type { CorpusItem, TranscriptSegment } from '../corpus/types';
 import { tokenize } from '../search/tokenize';
 import { cleanSpan, contentWordCount } from '../text/clean';
 import { findNumbers, hasDataPoint } from '../text/spokenNumbers';
+import { firstIndex } from '../util/sortedSearch';
 import { dedupeMarkers, evidenceFor, makeMarker } from './build';
 import { lexRank } from './centrality';
 import { fullCoverage, isQuestion, weightsOf } from './extractiveShared';
@@ -103,14 +104,7 @@ class Picks {
 
   /** Index of the first pick starting at or after `start`. */
   private place(start: number): number {
-    let lo = 0;
-    let hi = this.byStart.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.byStart[mid]!.start < start) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return firstIndex(this.byStart.length, (i) => this.byStart[i]!.start >= start);
   }
 
   clashes(u: Unit): boolean {

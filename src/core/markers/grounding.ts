@@ -7,6 +7,7 @@
  */
 import type { CommentRecord, CommentsPart, TranscriptPart, TranscriptSegment } from '../corpus/types';
 import { tokenize } from '../search/tokenize';
+import { firstIndex } from '../util/sortedSearch';
 import type { Evidence } from './schema';
 import { splitSentences, type Sentence } from './sentences';
 
@@ -112,14 +113,7 @@ export function alignClaim(part: TranscriptPart | CommentsPart, from: number, to
 function unitSentences(part: TranscriptPart | CommentsPart, from: number, to: number): Sentence[] {
   const out: Sentence[] = [];
   const units: readonly (TranscriptSegment | CommentRecord)[] = part.kind === 'transcript' ? part.segments : part.comments;
-  let lo = 0;
-  let hi = units.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (units[mid]!.offset + units[mid]!.text.length <= from) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < units.length; i++) {
+  for (let i = firstIndex(units.length, (k) => units[k]!.offset + units[k]!.text.length > from); i < units.length; i++) {
     const u = units[i]!;
     if (u.offset >= to) break;
     if (u.offset + u.text.length <= from || !u.text.trim()) continue;

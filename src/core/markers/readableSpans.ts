@@ -6,6 +6,7 @@
  * is the span's text.
  */
 import type { PartKind, TextRange } from '../corpus/types';
+import { firstIndex } from '../util/sortedSearch';
 import { BLOCK_INDENT, TEXT_BELOW_HEADER, type ReadableBlock, type ReadableItem } from './fullItem';
 
 /** The blocks of a part whose text is in the part's normalised text, in offset order (empty comments are kept out of it). */
@@ -35,15 +36,8 @@ function lineSpans(text: string): { start: number; end: number }[] {
 /** The (zero-based) document line and column of `k`, an offset into `b.text`; inside a line break it is the end of the line. */
 function positionIn(b: ReadableBlock, lines: readonly { start: number; end: number }[], k: number): { line: number; column: number } {
   if (!b.text.trim()) return { line: b.header + TEXT_BELOW_HEADER, column: BLOCK_INDENT }; // shown as "(empty)"
-  // The last line starting at or before k (the first line when none does), by halving.
-  let lo = 0;
-  let hi = lines.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lines[mid]!.start <= k) lo = mid;
-    else hi = mid - 1;
-  }
-  const i = lo;
+  // The last line starting at or before k (the first line when none does).
+  const i = Math.max(0, firstIndex(lines.length, (j) => lines[j]!.start > k) - 1);
   const l = lines[i]!;
   return { line: b.header + TEXT_BELOW_HEADER + i, column: BLOCK_INDENT + Math.min(k, l.end) - l.start };
 }
@@ -68,15 +62,8 @@ export function readableRanges(layout: ReadableItem, part: PartKind, start: numb
   start = Math.max(0, Math.min(start, length));
   end = Math.max(start, Math.min(end, length));
   const out: TextRange[] = [];
-  // The first block ending at or after `start`, by halving (a span costs the blocks it covers, not the part's).
-  let lo = 0;
-  let hi = blocks.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (blocks[mid]!.offset + blocks[mid]!.text.length < start) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < blocks.length; i++) {
+  // From the first block ending at or after `start` (a span costs the blocks it covers, not the part's).
+  for (let i = firstIndex(blocks.length, (k) => blocks[k]!.offset + blocks[k]!.text.length >= start); i < blocks.length; i++) {
     const b = blocks[i]!;
     const bEnd = b.offset + b.text.length;
     if (bEnd < start) continue;

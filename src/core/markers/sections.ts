@@ -6,6 +6,7 @@
  * `maxUnits` units, and the work is linear in the units (issue 19: no loop over pairs).
  */
 
+import { firstIndex } from '../util/sortedSearch';
 import { countWork } from './workMeter';
 
 /** What sectioning needs of a sentence: its words, its content terms and (when known) its time. */
@@ -104,13 +105,7 @@ function tileBoundaries(units: readonly SectionUnit[], p: Float64Array, from: nu
   let chosen = 0;
   for (const { at } of order) {
     if (chosen >= k) break;
-    let lo = 0;
-    let hi = edges.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (edges[mid]! < at) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = firstIndex(edges.length, (i) => edges[i]! >= at);
     countWork('sections', 2);
     if ((lo < edges.length && Math.abs(p[at]! - p[edges[lo]!]!) < minWords) || (lo > 0 && Math.abs(p[at]! - p[edges[lo - 1]!]!) < minWords)) continue;
     edges.splice(lo, 0, at);
@@ -139,14 +134,8 @@ export function splitSections(units: readonly SectionUnit[], opts: SectionOption
       latest[i] = best;
     });
     for (const c of opts.chapters) {
-      let lo = 0;
-      let hi = units.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (latest[mid]! >= c) hi = mid;
-        else lo = mid + 1;
-      }
-      if (lo > 0 && lo < units.length) starts.add(lo);
+      const i = firstIndex(units.length, (k) => latest[k]! >= c);
+      if (i > 0 && i < units.length) starts.add(i);
     }
   }
   const coarse = [...starts].sort((a, b) => a - b);
