@@ -39,6 +39,11 @@ export function numberSpans(known: readonly ChatCitation[], spans: readonly Span
 
 const BRACKET = /\[(\s*\d{1,5}(?:\s*[,，]\s*\d{1,5})*\s*)\]/g;
 
+/** `answer` with the number of every `[n]` (and each of `[n, m]`) replaced by `to(n)`. */
+export function renumberCitations(answer: string, to: (n: number) => number): string {
+  return answer.replace(BRACKET, (_whole, inner: string) => `[${inner.replace(/\d+/g, (d) => String(to(Number(d))))}]`);
+}
+
 /**
  * Keeps the `[n]` of `answer` that are in `allowed`, removes the others.
  * @returns the cleaned answer, the numbers it cites (in order of first use) and those removed

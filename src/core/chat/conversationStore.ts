@@ -16,6 +16,7 @@ import { readRun } from '../research/runStore';
 import { writeFileAtomic } from '../storage/atomic';
 import { withFileLock } from '../storage/fileLock';
 import { isUnsafeStatePath, readStateDir, readStateFile } from '../storage/safePath';
+import { renumberCitations } from './citationNumbering';
 import { chatTurnSchema, conversationHeaderSchema, type ChatCitation, type ChatTurn, type Conversation, type ConversationHeader, type ConversationSummary } from './schema';
 
 /** Conversation ids are file names: letters, digits, `-` and `_`. */
@@ -146,7 +147,7 @@ export function fitTurn(onDisk: Conversation, turn: ChatTurn): ChatTurn {
   return {
     ...turn,
     turn: onDisk.turns.length + 1,
-    answer: renumber.size ? turn.answer.replace(/\[(\s*\d{1,5}(?:\s*[,，]\s*\d{1,5})*\s*)\]/g, (_w, inner: string) => `[${inner.replace(/\d+/g, (d) => String(to(Number(d))))}]`) : turn.answer,
+    answer: renumber.size ? renumberCitations(turn.answer, to) : turn.answer,
     citations: turn.citations.map((c) => (renumber.has(c.number) ? { ...c, number: to(c.number), span: { ...c.span, source_id: `C${to(c.number)}` } } : c)),
     loaded: turn.loaded.map((l) => ({ ...l, number: to(l.number) })),
   };
