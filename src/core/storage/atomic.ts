@@ -7,7 +7,7 @@
  * write of a process into a folder sweeps those left by processes that are gone
  * ({@link sweepTempFiles}).
  */
-import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { pidAlive } from '../util/pidAlive';
 import { checkStatePath } from './safePath';
@@ -40,16 +40,11 @@ export async function sweepTempFiles(dir: string): Promise<string[]> {
     if (!m) continue;
     const file = path.join(dir, name);
     if (inFlight.has(file)) continue;
-    const pid = Number(m[1]);
-    let stale = pid === process.pid || !pidAlive(pid);
-    if (!stale) {
-      const st = await stat(file).catch(() => undefined);
-      stale = !!st && st.isFile() && Date.now() - st.mtimeMs > FOREIGN_TEMP_STALE_MS;
-    }
-    if (!stale) continue;
-    // Only regular files: nothing planted under a temporary-looking name is followed or removed.
-    const st = await stat(file).catch(() => undefined);
+    // Only regular files (lstat: a link is not followed): nothing planted under a temporary-looking name is removed.
+    const st = await lstat(file).catch(() => undefined);
     if (!st?.isFile()) continue;
+    const pid = Number(m[1]);
+    if (pid !== process.pid && pidAlive(pid) && Date.now() - st.mtimeMs <= FOREIGN_TEMP_STALE_MS) continue;
     await rm(file, { force: true }).catch(() => undefined);
     removed.push(name);
   }
