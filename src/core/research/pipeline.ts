@@ -27,6 +27,7 @@ import { synthesize } from './synthesis';
 
 export type { ResearchContext, ResearchEngine, ResearchEvent } from './session';
 export { RunLockedError } from './runLock';
+export { ScopeError } from './session';
 
 /** Options of {@link discoverGoals}. */
 export interface DiscoverOptions {

@@ -53,6 +53,36 @@ export interface ResearchContext {
   config?: ResearchConfigInput;
   /** Markers by item id (default: read from the corpus's marker store). */
   markers?: ReadonlyMap<string, ItemMarkers>;
+  /**
+   * The items a run may research (ids of the corpus; default every item): goals, plans and the
+   * "Not covered" list are about these only. Citations still resolve into the whole corpus.
+   * Unknown ids are refused ({@link ScopeError}).
+   */
+  scope?: readonly string[];
+}
+
+/** A scope (`--items`) that names items the corpus does not have. */
+export class ScopeError extends Error {
+  constructor(
+    readonly unknown: readonly string[],
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ScopeError';
+  }
+}
+
+/**
+ * The corpus's items a scope keeps, in corpus order (every item without a scope).
+ * @throws ScopeError naming the ids the corpus does not have.
+ */
+export function scopedItems(items: readonly CorpusItem[], scope: readonly string[] | undefined): CorpusItem[] {
+  if (!scope) return [...items];
+  const known = new Set(items.map((i) => i.id));
+  const unknown = [...new Set(scope.filter((id) => !known.has(id)))];
+  if (unknown.length) throw new ScopeError(unknown, `research: the scope names ${unknown.length} item id${unknown.length === 1 ? '' : 's'} the corpus does not have: ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ', …' : ''}`);
+  const wanted = new Set(scope);
+  return items.filter((i) => wanted.has(i.id));
 }
 
 /** Token accounting of a run by phase and by `execute/<step_id>`. */
@@ -90,6 +120,7 @@ export interface Session {
   corpus: Corpus;
   items: Map<string, CorpusItem>;
   markers: ReadonlyMap<string, ItemMarkers>;
+  /** The items in scope ({@link ResearchContext.scope}; every item by default) with their markers. */
   inputs: OverviewInput[];
   config: ResearchConfig;
   engine: ResearchEngine;
@@ -137,9 +168,10 @@ export async function loadMarkerMap(corpus: Corpus, log: Logger = nullLogger): P
 /** Builds the session of a run from its context. */
 export async function openSession(ctx: ResearchContext, usage?: RunUsage): Promise<Session> {
   const log = ctx.log ?? nullLogger;
+  const scoped = scopedItems(ctx.corpus.items, ctx.scope);
   const read = ctx.markers ? { markers: ctx.markers, unreadable: [] } : await readMarkerMap(ctx.corpus, log);
   const markers = read.markers;
-  const inputs = ctx.corpus.items.map((item) => ({ item, markers: markers.get(item.id) }));
+  const inputs = scoped.map((item) => ({ item, markers: markers.get(item.id) }));
   const config = researchConfigSchema.parse(ctx.config ?? {});
   const tracker = new UsageTracker(usage);
   const prompts = new Map<string, Promise<Prompt>>();
