@@ -6,6 +6,7 @@ import { ASK_USAGE, askCommand } from './askCommand';
 import { CHAT_USAGE, chatCommand } from './chatCommand';
 import { EVAL_USAGE, evalCommand } from './evalCommand';
 import { EXPORT_USAGE, exportCommand } from './exportCommand';
+import { GOALS_USAGE, goalsCommand } from './goalsCommand';
 import { indexCommand } from './indexCommand';
 import { MARKERS_USAGE, markersCommand } from './markersCommand';
 import { RESEARCH_USAGE, researchCommand } from './researchCommand';
@@ -25,6 +26,7 @@ Commands:
   ${CHAT_USAGE.replace(/\n/g, '\n  ')}
   ${EVAL_USAGE.replace(/\n/g, '\n  ')}
   ${MARKERS_USAGE.replace(/\n/g, '\n  ')}
+  ${GOALS_USAGE.replace(/\n/g, '\n  ')}
   ${RESEARCH_USAGE.replace(/\n/g, '\n  ')}
   ${CONDENSE_USAGE.replace(/\n/g, '\n  ')}
   ${EXPORT_USAGE.replace(/\n/g, '\n  ')}
@@ -41,6 +43,7 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   chat: chatCommand,
   eval: evalCommand,
   markers: markersCommand,
+  goals: goalsCommand,
   research: researchCommand,
   condense: condenseCommand,
   export: exportCommand,

@@ -2,50 +2,53 @@
  * `marker-research research <corpusDir> [--goal "<text>" | --goal auto] [--complexity …] …`:
  * the research pipeline (goals, plan, steps, cited report), offline by default. Generates
  * missing markers first with the same engine; prints the run folder, the steps with their
- * status, tokens per phase and, last, `report: <path>`.
+ * status, tokens per phase and, last, `report: <path>`. `--plan-only` stops after planning and
+ * says where the plan is and how to run it; `--run <id>` runs that planned run after review
+ * (plan.json may have been edited); `--items` scopes a new run to some items.
  */
 import { readFile } from 'node:fs/promises';
-import { loadCorpus } from '../core/corpus/loader';
-import { formatProblem } from '../core/corpus/types';
-import { createMarkerEngine } from '../core/markers/engineFactory';
-import { generateMarkers } from '../core/markers/generate';
+import * as path from 'node:path';
 import { resumeResearch, runResearch, type ResearchContext, type RunResult } from '../core/research/pipeline';
-import { listRuns, readRun, runExists, runsDir, RunStoreError } from '../core/research/runStore';
-import { COMPLEXITIES, researchConfigSchema, type Complexity, type ResearchConfigInput, type RunManifest } from '../core/research/schema';
-import { consoleLogger } from '../core/util/log';
+import { validatePlan } from '../core/research/plan';
+import { listRuns, readRun, runDir, runExists, runsDir, RunStoreError } from '../core/research/runStore';
+import { COMPLEXITIES, type Complexity, type RunManifest } from '../core/research/schema';
+import { openSession } from '../core/research/session';
+import { consoleLogger, nullLogger } from '../core/util/log';
 import { parseCommandArgs, table, UsageError, type CliContext } from './io';
+import { readItemsOption } from './itemScope';
+import { plannedJson, renderPlanned } from './plannedRun';
+import { ENGINE_USAGE, engineOptions, ITEMS_USAGE, OVERVIEW_USAGE, prepareResearch, RESEARCH_DEFAULTS, researchConfigOptions, SHARED_RESEARCH_OPTIONS } from './researchSetup';
 import { writeStatus } from './terminalText';
-import { concurrencyOption, intOption, promptsDir, timeoutMsOption } from './markersCommand';
-
-/** Defaults of the research limits (the extension's `markerResearch.*` settings have the same). */
-const RESEARCH_DEFAULTS = researchConfigSchema.parse({});
 
 export const RESEARCH_USAGE = `marker-research research <corpusDir> [options]
   --goal TEXT|auto    the research goal, or auto (default): the first discovered goal
   --complexity C      light | medium (default) | deep | epic
-  --provider P        extractive (default, no model) | openai | ollama
-  --base-url URL      OpenAI-compatible API root (…/v1) or Ollama host
-  --model NAME        model name
-  --concurrency N     model calls at once, 1–64 (default 4)
-  --timeout SECONDS   deadline of one model request (default 120; a timed-out request is retried once)
+${ITEMS_USAGE}
+${ENGINE_USAGE}
   --max-followups N   follow-up rounds a step may take to request more content, 0–20 (default ${RESEARCH_DEFAULTS.max_followups_per_step})
   --max-items-per-turn N
                       content items served to a step in one round, 1–50 (default ${RESEARCH_DEFAULTS.max_content_items_per_turn})
   --context-window-limit TOKENS
                       context budget of a step across its rounds, ≥ 200 (default ${RESEARCH_DEFAULTS.context_window_limit});
                       past it whole items are deferred, never cut
-  --overview-max-items N
-                      items in the marker overview (the most relevant), ≥ 1 (default ${RESEARCH_DEFAULTS.marker_overview_max_items})
+${OVERVIEW_USAGE}
+  --plan-only         plan, save the run (status "planned") and stop without running a step: prints
+                      the run id, the plan.json path, the steps and the command that runs it
+  --run RUN_ID        run a planned run (--plan-only) after review; its plan.json may be edited
+                      (steps dropped or changed) and is checked first; a run that is not planned is
+                      refused (--resume continues a cancelled, failed or partial one)
   --plan FILE         run this (edited) plan.json instead of planning
-  --resume RUN_ID     resume a run from its last finished step
+  --resume RUN_ID     resume a cancelled, failed or partial run from its last finished step
   --json              JSON on stdout
   Runs land in <corpus>/.marker-research/runs/<run-id>/.
   Exit code 0 when the run is done (or stopped after planning); 1 when it is partial (some steps
   failed, or the report is a fallback) or failed (no step succeeded, nothing to research: no items
   or none with readable text) — the cause is printed on stderr and kept in run.json ("error",
-  "causes"); 2 for a bad option or an unknown --resume RUN_ID; 3 when a run file cannot be written
-  (disk full: the file is named, run.json says failed); 130 when cancelled (the run is left
-  "cancelled"). --resume RUN_ID runs the failed steps again.`;
+  "causes"); 2 for a bad option, an unknown --resume / --run RUN_ID, a --run of a run that is not
+  planned, an edited plan.json that does not validate (the file is named) or --items ids the corpus
+  does not have; 3 when a run file cannot be written (disk full: the file is named, run.json says
+  failed); 130 when cancelled (the run is left "cancelled"). --resume RUN_ID runs the failed steps
+  again.`;
 
 /** Runs the research command. */
 export async function researchCommand(ctx: CliContext): Promise<number> {
@@ -53,41 +56,31 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
     args: ctx.args,
     allowPositionals: true,
     options: {
-      goal: { type: 'string' }, complexity: { type: 'string', default: 'medium' }, provider: { type: 'string', default: 'extractive' }, 'base-url': { type: 'string' },
-      model: { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' },
-      'max-followups': { type: 'string' }, 'max-items-per-turn': { type: 'string' }, 'context-window-limit': { type: 'string' }, 'overview-max-items': { type: 'string' }, plan: { type: 'string' }, resume: { type: 'string' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false },
+      ...SHARED_RESEARCH_OPTIONS,
+      goal: { type: 'string' }, complexity: { type: 'string', default: 'medium' },
+      'max-followups': { type: 'string' }, 'max-items-per-turn': { type: 'string' }, 'context-window-limit': { type: 'string' },
+      plan: { type: 'string' }, resume: { type: 'string' }, run: { type: 'string' }, 'plan-only': { type: 'boolean', default: false },
     },
   });
   if (positionals.length !== 1) throw new UsageError('research: expected exactly one corpus folder');
-  const provider = values.provider;
-  if (provider !== 'extractive' && provider !== 'openai' && provider !== 'ollama') throw new UsageError('--provider expects extractive, openai or ollama');
-  if (provider !== 'extractive' && !values.model) throw new UsageError(`--provider ${provider} needs --model`);
+  const engine = engineOptions(values);
   if (!(COMPLEXITIES as readonly string[]).includes(values.complexity)) throw new UsageError('--complexity expects light, medium, deep or epic');
-  if (values.plan && values.resume) throw new UsageError('--plan and --resume cannot be combined');
+  checkCombinations(values);
   const config = researchConfigOptions(values);
-  const concurrency = concurrencyOption(values.concurrency);
-  const timeoutMs = timeoutMsOption(values.timeout);
+  const scope = await readItemsOption(values.items);
   const log = consoleLogger(ctx.err, { level: values.verbose ? 'debug' : 'warn' });
-  const corpus = await loadCorpus(positionals[0]!, { signal: ctx.signal });
-  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
-    ctx.err.write(`marker-research research: ${positionals[0]}: corpus folder does not exist or is not a folder\n`);
-    return 1;
-  }
-  if (values.resume) await checkResumable(corpus.root, values.resume);
-  for (const p of corpus.problems) if (p.severity === 'error' && !values.json) ctx.err.write(`${formatProblem(p)}\n`);
-  const { engine, client } = createMarkerEngine(
-    { provider, baseUrl: values['base-url'], model: values.model, concurrency, timeoutMs },
-    { promptsDir: promptsDir(), apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], log },
-  );
-  const markers = await generateMarkers(corpus, { engine, signal: ctx.signal, log });
-  if (markers.generated) ctx.err.write(`markers: ${markers.generated} generated, ${markers.cached} cached, ${markers.failed} failed\n`);
-  const research: ResearchContext = {
-    corpus,
-    engine: client ?? 'extractive',
-    promptsDir: promptsDir(),
-    log,
-    signal: ctx.signal,
+  const research = await prepareResearch(ctx, {
+    command: 'research',
+    dir: positionals[0]!,
+    engine,
     config,
+    ...(scope ? { scope } : {}),
+    json: values.json,
+    log,
+    check: async (c) => {
+      if (values.resume) await checkRunId(c.root, values.resume, '--resume');
+      if (values.run) await checkPlanned(c.root, values.run);
+    },
     onEvent: (e) => {
       if (e.type === 'step') writeStatus(ctx.err, `${e.step_id}: ${e.status}${e.round !== undefined ? ` (round ${e.round + 1})` : ''}`);
       // Planning that fell short is said whatever the terminal (it is also at the top of the report).
@@ -96,9 +89,12 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
         ctx.err.write(`marker-research research: note: ${e.message}\n`);
       }
     },
-  };
+  });
+  if (!research) return 1;
+  const corpus = research.corpus;
   let result: RunResult;
-  if (values.resume) result = await resumeResearch(research, values.resume);
+  if (values.run) result = await runPlanned(research, values.run);
+  else if (values.resume) result = await resumeResearch(research, values.resume);
   else {
     let plan: unknown;
     if (values.plan) {
@@ -108,10 +104,15 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
         throw new UsageError(`--plan ${values.plan}: ${(e as Error).message}`);
       }
     }
-    result = await runResearch(research, { goal: values.goal ?? 'auto', complexity: values.complexity as Complexity, ...(plan !== undefined ? { plan } : {}) });
+    result = await runResearch(research, { goal: values.goal ?? 'auto', complexity: values.complexity as Complexity, ...(plan !== undefined ? { plan } : {}), ...(values['plan-only'] ? { stopAfterPlan: true } : {}) });
   }
   writeStatus(ctx.err);
   const stored = await readRun(corpus.root, result.runId);
+  // --plan-only: where the plan is, its steps, and the command that runs it.
+  if (result.manifest.status === 'planned' && stored.plan) {
+    ctx.out.write(values.json ? `${JSON.stringify(plannedJson(corpus.root, result, stored.plan), null, 2)}\n` : renderPlanned(corpus.root, result, stored.plan));
+    return 0;
+  }
   const code = exitCodeFor(result.manifest);
   // A run that is not done says why on stderr (also with --json): exit 1.
   if (code !== 0) ctx.err.write(`${failureLine(result.manifest)}\n`);
@@ -137,6 +138,8 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
   ];
   if (result.manifest.dedup) lines.push(`epic findings: ${result.manifest.dedup.findings_before} → ${result.manifest.dedup.findings_after}; cross-phase duplicates ${(result.manifest.dedup.cross_phase_rate_before * 100).toFixed(1)} % → ${(result.manifest.dedup.rate_after * 100).toFixed(1)} %`);
   lines.push(`citations: ${stored.sources?.citations.length ?? 0} resolved${result.manifest.removed_citations?.length ? `, ${result.manifest.removed_citations.length} unresolvable removed` : ''}`);
+  const support = result.manifest.finding_support;
+  if (support && (support.unsupported || support.unsourced)) lines.push(`findings not supported by their cited spans: ${support.unsupported} of ${support.checked}${support.unsourced ? `; citing no source: ${support.unsourced}` : ''} (kept, marked in the report)`);
   if (result.manifest.fallback_report) lines.push(`report is a FALLBACK (not written by the model): ${result.manifest.fallback_report}`);
   lines.push(`report: ${result.reportPath ?? '(none)'}`);
   ctx.out.write(`${lines.join('\n')}\n`);
@@ -144,37 +147,89 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
 }
 
 /**
- * `--resume RUN_ID` names a run of this corpus.
+ * At most one of `--plan`, `--resume`, `--run`; `--plan-only` plans a new run; `--items` scopes
+ * planning (a stored or given plan names its own items).
+ * @throws UsageError naming the flags that cannot go together.
+ */
+function checkCombinations(values: { plan?: string | undefined; resume?: string | undefined; run?: string | undefined; items?: string | undefined; 'plan-only'?: boolean | undefined }): void {
+  const given = (['plan', 'resume', 'run'] as const).filter((k) => values[k] !== undefined).map((k) => `--${k}`);
+  if (given.length > 1) throw new UsageError(`${given.join(' and ')} cannot be combined`);
+  if (values['plan-only'] && (values.resume !== undefined || values.run !== undefined)) {
+    throw new UsageError(`--plan-only plans a new run and cannot be combined with ${values.run !== undefined ? '--run' : '--resume'}`);
+  }
+  if (values.items !== undefined && given.length) throw new UsageError(`--items scopes the planning of a new run; the plan of ${given[0]} names its own items (edit plan.json to change them)`);
+}
+
+/**
+ * `flag RUN_ID` names a run of this corpus.
  * @throws UsageError naming the runs folder and the newest runs there (or saying there are none).
  */
-async function checkResumable(root: string, runId: string): Promise<void> {
+async function checkRunId(root: string, runId: string, flag: '--resume' | '--run'): Promise<void> {
   let exists: boolean;
   try {
     exists = await runExists(root, runId);
   } catch (e) {
-    if (e instanceof RunStoreError) throw new UsageError(`--resume: ${e.message.replace(/^research: /, '')}`);
+    if (e instanceof RunStoreError) throw new UsageError(`${flag}: ${e.message.replace(/^research: /, '')}`);
     throw e;
   }
   if (exists) return;
   const runs = await listRuns(root).catch(() => []);
-  const known = runs.length ? `the runs there, newest first: ${runs.slice(0, 5).map((r) => `${r.run_id} (${r.status})`).join(', ')}${runs.length > 5 ? ', …' : ''}` : 'there are no runs yet: start one without --resume';
-  throw new UsageError(`--resume ${runId}: no run "${runId}" in ${runsDir(root)}; ${known}`);
+  const known = runs.length
+    ? `the runs there, newest first: ${runs.slice(0, 5).map((r) => `${r.run_id} (${r.status})`).join(', ')}${runs.length > 5 ? ', …' : ''}`
+    : `there are no runs yet: start one without ${flag}${flag === '--run' ? ' (--plan-only plans one to review)' : ''}`;
+  throw new UsageError(`${flag} ${runId}: no run "${runId}" in ${runsDir(root)}; ${known}`);
+}
+
+/** What to do with a run that `--run` refuses, by its status. */
+function insteadOfRun(m: RunManifest): string {
+  switch (m.status) {
+    case 'done':
+      return `it has run to the end (report: ${path.join(runDir(m.corpus, m.run_id), 'report.md')}); there is nothing left to run — plan a new run with --plan-only`;
+    case 'running':
+      return `another process may be running it; if none is, continue it with --resume ${m.run_id}`;
+    case 'planned':
+      return `it has no plan.json yet (it was interrupted while planning); --resume ${m.run_id} plans it again`;
+    default:
+      return `--run runs a planned run only; continue this one with --resume ${m.run_id}`;
+  }
 }
 
 /**
- * The research limits given on the command line (`--max-followups`, `--max-items-per-turn`,
- * `--context-window-limit`, `--overview-max-items`), checked against the ranges of the
- * extension's settings; a flag not given keeps the default.
- * @throws UsageError naming the flag when a value is not a whole number in range.
+ * `--run RUN_ID` names a planned run of this corpus with a plan.json that parses.
+ * @throws UsageError (exit 2): an unknown run; a run that is not planned, saying its status and
+ * what to use instead; a plan.json that is not valid JSON or not a plan, naming the file.
  */
-export function researchConfigOptions(values: Partial<Record<'max-followups' | 'max-items-per-turn' | 'context-window-limit' | 'overview-max-items', string>>): ResearchConfigInput {
-  const config: ResearchConfigInput = {};
-  const v = (k: keyof typeof values): string | undefined => values[k];
-  if (v('max-followups') !== undefined) config.max_followups_per_step = intOption('max-followups', v('max-followups')!, { min: 0, max: 20 });
-  if (v('max-items-per-turn') !== undefined) config.max_content_items_per_turn = intOption('max-items-per-turn', v('max-items-per-turn')!, { min: 1, max: 50 });
-  if (v('context-window-limit') !== undefined) config.context_window_limit = intOption('context-window-limit', v('context-window-limit')!, { min: 200 });
-  if (v('overview-max-items') !== undefined) config.marker_overview_max_items = intOption('overview-max-items', v('overview-max-items')!, { min: 1 });
-  return config;
+async function checkPlanned(root: string, runId: string): Promise<void> {
+  await checkRunId(root, runId, '--run');
+  const planFile = path.join(runDir(root, runId), 'plan.json');
+  let stored: Awaited<ReturnType<typeof readRun>>;
+  try {
+    stored = await readRun(root, runId);
+  } catch (e) {
+    if (e instanceof RunStoreError && e.reason === 'invalid-file' && e.message.includes(planFile)) throw new UsageError(`--run ${runId}: ${e.message.replace(/^research: /, '')}; fix the file and run again`);
+    throw e;
+  }
+  const m = stored.manifest;
+  if (m.status !== 'planned' || !stored.plan) throw new UsageError(`--run ${runId}: run "${runId}" is ${m.status}, not planned: ${insteadOfRun({ ...m, corpus: root })}`);
+}
+
+/**
+ * Runs planned run `runId` (checked by {@link checkPlanned}): its plan.json, possibly edited, is
+ * validated against the corpus as strictly as `--plan FILE` (unknown item ids, unsafe or
+ * duplicate step ids are refused, not renamed), then every step it lists runs.
+ * @throws UsageError naming plan.json when the edited plan does not validate (the run stays planned).
+ */
+async function runPlanned(research: ResearchContext, runId: string): Promise<RunResult> {
+  const stored = await readRun(research.corpus.root, runId);
+  const planFile = path.join(stored.dir, 'plan.json');
+  // Quiet: the run itself logs what validation corrects (dropped unknown marker ids).
+  const session = await openSession({ ...research, log: nullLogger });
+  try {
+    validatePlan(session, stored.plan);
+  } catch (e) {
+    throw new UsageError(`--run ${runId}: ${planFile}: ${(e as Error).message.replace(/^research: plan: /, '')}; fix the file and run again`);
+  }
+  return resumeResearch(research, runId);
 }
 
 /**
