@@ -47,7 +47,11 @@ function responder(failStep?: string): (req: ChatRequestInfo) => string {
     const name = schemaName(req);
     if (name === 'research_step') {
       if (stepOf(req) === failStep) return '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
-      return JSON.stringify({ findings: [{ finding_id: 'f1', text: `finding of ${stepOf(req)}`, confidence: 0.7, source_ids: [] }], insights: ['i'], confidence: 0.7, requests: [], done: true });
+      // Reads its item, then cites what was served: a run whose findings all cite nothing is partial (issue 20).
+      const item = /\*\*(?:Item|内容项) \d+: ([^*]+)\*\*/.exec(firstUser(req))?.[1];
+      if (item && !req.messages.some((m) => m.role === 'assistant')) return JSON.stringify({ findings: [], insights: [], confidence: 0.5, requests: [{ type: 'full_content_item', item_id: item, part: 'transcript' }], done: false });
+      const served = [...new Set([...(req.messages.at(-1)?.content ?? '').matchAll(/\[(S\d+)\]/g)].map((m) => m[1]!))].slice(0, 2);
+      return JSON.stringify({ findings: [{ finding_id: 'f1', text: `finding of ${stepOf(req)}`, confidence: 0.7, source_ids: served }], insights: ['i'], confidence: 0.7, requests: [], done: true });
     }
     if (name === 'research_synthesis') return JSON.stringify({ title: 'Report', summary: 'Summary.', sections: [{ heading: 'Findings', body: 'Body.' }], conclusion: 'Done.' });
     return defaultResponder(req);

@@ -45,7 +45,8 @@ function responder(stepDelayMs = 0): (req: ChatRequestInfo) => Promise<string> {
     }
     if (name === 'research_step') {
       if (stepDelayMs) await new Promise((r) => setTimeout(r, stepDelayMs).unref());
-      return JSON.stringify({ findings: [{ finding_id: 'f1', text: 'a finding', confidence: 0.7, source_ids: [] }], insights: ['i'], confidence: 0.7, requests: [], done: true });
+      // Cites the markers of its overview (the grounded ones resolve): a run whose findings all cite nothing is partial (issue 20).
+      return JSON.stringify({ findings: [{ finding_id: 'f1', text: 'a finding', confidence: 0.7, source_ids: [...firstUser(req).matchAll(/\[([^\]\s]+:[FODE]:[0-9a-f]{10})\]/g)].map((m) => m[1]!) }], insights: ['i'], confidence: 0.7, requests: [], done: true });
     }
     if (name === 'research_synthesis') return JSON.stringify({ title: 'Report', summary: 'Summary.', sections: [{ heading: 'Findings', body: 'Body.' }], conclusion: 'Done.' });
     return defaultResponder(req);

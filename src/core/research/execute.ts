@@ -19,6 +19,7 @@ import { CancelledError, throwIfAborted } from '../util/abort';
 import { dedupeFindings } from './citations';
 import { describeCondensed, loadCondensedClaims } from './condensedSource';
 import { failureCause } from './failures';
+import { checkFinding, supportMark } from './findingSupport';
 import type { RetrievalHandler } from './handler';
 import { formatMarkerOverview, type MarkerOverview } from './overview';
 import { stepReplyWireSchema, type PlanStep, type RequestLogEntry, type SourceSpan, type StepResult } from './schema';
@@ -212,7 +213,11 @@ async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHand
   return { result, entries };
 }
 
-/** Runs one step with the model: overview first, then requested content round by round. */
+/**
+ * Runs one step with the model: overview first, then requested content round by round. Each
+ * finding is checked against the spans it cites (`findingSupport.ts`) and kept, marked
+ * `unsupported` or `unsourced` when they do not support it.
+ */
 async function modelStep(s: Session, step: PlanStep, handler: RetrievalHandler, base: StepResult, runGoal: string): Promise<StepOutcome> {
   const prompt = await s.prompt('research-step');
   /** The step's overview at a size (markers per kind, items), and the first message built on it. */
@@ -339,7 +344,9 @@ async function modelStep(s: Session, step: PlanStep, handler: RetrievalHandler, 
     for (const f of reply.findings) {
       const sources = resolveSourceIds(f.source_ids, handler, s, step.step_id);
       const id = `${step.step_id}-${String(f.finding_id).replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || findings.size + 1}`;
-      findings.set(id, { finding_id: id, text: f.text, confidence: f.confidence, source_ids: sources, ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+      // Checked against the spans it cites: an unsupported or unsourced finding is kept, marked.
+      const support = supportMark(checkFinding({ text: f.text, source_ids: sources }, handler));
+      findings.set(id, { finding_id: id, text: f.text, confidence: f.confidence, source_ids: sources, ...(step.phase_name ? { phase_name: step.phase_name } : {}), ...(support ? { support } : {}) });
     }
     if (reply.insights.length) insights = reply.insights;
     confidence = reply.confidence;

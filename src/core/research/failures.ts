@@ -1,8 +1,9 @@
 /**
  * How a run tells the truth about failures (issue 10, class 1): the plain cause of a failed model
  * call (from the `LlmError` reason and HTTP status), and the status of a run from its steps and
- * report — `done` only when every step did and the report is not a fallback; `failed` when no
- * step succeeded; `partial` otherwise, with the count ("2 of 3 steps failed") and the causes.
+ * report — `done` only when every step did, the report is not a fallback and its findings cite
+ * something; `failed` when no step succeeded; `partial` otherwise, with the count ("2 of 3 steps
+ * failed") and the causes.
  *
  * @example
  * failureCause(new LlmError('auth', 'not authorised: 401 …', { status: 401 }));
@@ -78,19 +79,38 @@ export function stepFailureSummary(stepIds: readonly string[], results: Readonly
   return { failed, causes, text: `${failed.length} of ${stepIds.length} step${stepIds.length === 1 ? '' : 's'} failed (${ids}): ${causes.join('; ')}` };
 }
 
+/** How many of a run's findings there are, and how many cite no source that resolves to a span. */
+export interface FindingSources {
+  total: number;
+  unsourced: number;
+}
+
+/** "none of the 4 findings cites a source that resolves to the corpus" — undefined unless every finding (of at least one) is unsourced. */
+export function unsourcedSummary(findings: FindingSources | undefined): string | undefined {
+  if (!findings || findings.total === 0 || findings.unsourced < findings.total) return undefined;
+  return `none of the ${findings.total} finding${findings.total === 1 ? '' : 's'} cites a source that resolves to the corpus, so the report cites nothing`;
+}
+
 /**
- * The status of a finished run: `done` only when every step is done and the report is not a
- * fallback; `failed` when no step succeeded; `partial` otherwise.
+ * The status of a finished run: `done` only when every step is done, the report is not a
+ * fallback and some finding cites a source (or there are no findings); `failed` when no step
+ * succeeded; `partial` otherwise.
  * @param fallback why the report is a fallback (the model could not write it), if it is one.
+ * @param findings the report's findings and how many are unsourced: all of them unsourced makes the run `partial`.
  */
-export function runOutcome(stepIds: readonly string[], results: ReadonlyMap<string, StepResult>, fallback?: string): RunOutcome {
+export function runOutcome(stepIds: readonly string[], results: ReadonlyMap<string, StepResult>, fallback?: string, findings?: FindingSources): RunOutcome {
   const steps = stepFailureSummary(stepIds, results);
-  if (!steps && !fallback) return { status: 'done' };
+  const unsourced = unsourcedSummary(findings);
+  if (!steps && !fallback && !unsourced) return { status: 'done' };
   const causes = [...(steps?.causes ?? [])];
   const parts = steps ? [steps.text] : [];
   if (fallback) {
     parts.push(`the report is a fallback: ${fallback}`);
     if (!causes.includes(fallback)) causes.push(fallback);
+  }
+  if (unsourced) {
+    parts.push(unsourced);
+    causes.push(unsourced);
   }
   return {
     status: steps && steps.failed.length === stepIds.length ? 'failed' : 'partial',

@@ -16,6 +16,7 @@ import { CancelledError, mapLimit, throwIfAborted } from '../util/abort';
 import { dedupeFindings, duplicateRate } from './citations';
 import { executeStep, type StepOutcome } from './execute';
 import { failureCause, runOutcome, stepFailureSummary } from './failures';
+import { citedTexts } from './findingSupport';
 import { RetrievalHandler, SourceRegistry } from './handler';
 import { goalFromText, goalsPhase, planPhase, validatePlan } from './plan';
 import { NothingToResearchError, nothingToResearch } from './nothingToResearch';
@@ -294,6 +295,7 @@ async function execute(s: Session, writer: RunWriter, manifest: RunManifest, pla
   delete manifest.failed_steps;
   delete manifest.causes;
   delete manifest.fallback_report;
+  delete manifest.finding_support;
   // The manifest lists exactly the plan's (stored, sanitised) step ids.
   manifest.steps = Object.fromEntries(plan.steps.map((st) => [st.step_id, done.has(st.step_id) ? ('done' as const) : ('pending' as const)]));
   await writer.manifest(manifest);
@@ -344,7 +346,10 @@ async function execute(s: Session, writer: RunWriter, manifest: RunManifest, pla
     const report = await synthesize(s, plan, findings, handler, { runId: manifest.run_id, ...(stepFailure ? { stepFailure: stepFailure.text } : {}), skipModel: !anyDone });
     await writer.report(report.markdown, report.sources);
     const reportPath = path.join(writer.dir, 'report.md');
-    const outcome = runOutcome(stepIds, results, anyDone ? report.fallback : undefined);
+    // Findings checked against their spans (model runs): counted; all of them citing nothing makes the run partial.
+    const unsourced = findings.filter((f) => f.support?.status === 'unsourced' || !citedTexts(f.source_ids, handler).length).length;
+    if (s.engine !== 'extractive') manifest.finding_support = { checked: findings.length, unsupported: findings.filter((f) => f.support?.status === 'unsupported').length, unsourced };
+    const outcome = runOutcome(stepIds, results, anyDone ? report.fallback : undefined, { total: findings.length, unsourced });
     manifest.report = 'report.md';
     manifest.status = outcome.status;
     if (outcome.error) manifest.error = outcome.error;

@@ -79,6 +79,22 @@ export const findingSchema = z.object({
 });
 export type Finding = z.infer<typeof findingSchema>;
 
+/**
+ * A model's finding its cited spans do not support (`findingSupport.ts`): kept, marked in the
+ * report. `unsupported`: a number of the finding is not in its spans, or too few of its words are;
+ * `unsourced`: none of its source ids resolves to a span. Absent on supported findings and on the
+ * extractive engine's (quoted from their spans by construction). Not part of the model's reply.
+ */
+export const findingSupportSchema = z.object({
+  status: z.enum(['unsupported', 'unsourced']),
+  reason: z.enum(['no_sources', 'numbers_not_in_sources', 'no_overlap']),
+  /** The finding's numbers (as it writes them) that none of its spans has. */
+  missing_numbers: z.array(z.string()).optional(),
+  /** Share of the finding's content words found in its spans. */
+  overlap: z.number().min(0).max(1),
+});
+export type FindingSupportMark = z.infer<typeof findingSupportSchema>;
+
 export const stepReplySchema = z.object({
   findings: z.array(findingSchema),
   insights: z.array(z.string()),
@@ -110,7 +126,7 @@ export const stepResultSchema = z.object({
   status: stepStatusSchema,
   phase_name: z.string().optional(),
   rounds: z.number().int().nonnegative(),
-  findings: z.array(findingSchema.extend({ phase_name: z.string().optional() })),
+  findings: z.array(findingSchema.extend({ phase_name: z.string().optional(), support: findingSupportSchema.optional() })),
   insights: z.array(z.string()),
   confidence: z.number().min(0).max(1),
   sources: z.array(sourceSpanSchema),
@@ -193,7 +209,7 @@ export const dedupStatsSchema = z.object({
 export type DedupStats = z.infer<typeof dedupStatsSchema>;
 
 /** A finding as the synthesis sees it: its step and phase. */
-export const runFindingSchema = findingSchema.extend({ step_id: z.string(), phase_name: z.string().optional() });
+export const runFindingSchema = findingSchema.extend({ step_id: z.string(), phase_name: z.string().optional(), support: findingSupportSchema.optional() });
 export type RunFinding = z.infer<typeof runFindingSchema>;
 
 /** The model's report: sections citing served source ids as `[S3]`. */
@@ -244,5 +260,7 @@ export const runManifestSchema = z.object({
   dedup: dedupStatsSchema.optional(),
   /** The report's citations that could not be resolved and were removed. */
   removed_citations: z.array(z.string()).optional(),
+  /** Model runs: the report's findings checked against their cited spans, and how many their spans do not support or that cite nothing that resolves. */
+  finding_support: z.object({ checked: z.number().int().nonnegative(), unsupported: z.number().int().nonnegative(), unsourced: z.number().int().nonnegative() }).optional(),
 });
 export type RunManifest = z.infer<typeof runManifestSchema>;

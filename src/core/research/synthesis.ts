@@ -2,7 +2,9 @@
  * Synthesis: the report. The model writes sections that cite the run's source ids; the
  * extractive engine lists the findings per step. Either way citations are resolved to numbered
  * `[n]` that each map to a stored span (unresolvable ones are removed and logged), epic reports
- * come in one chapter per phase, and a source list closes the report.
+ * come in one chapter per phase, and a source list closes the report. Findings their cited spans
+ * do not support (`findingSupport.ts`) are kept and marked: in the findings the model is given, on
+ * their lines of an extractive or fallback report, and counted in a line at the top.
  *
  * Everything written here that the project did not write itself is untrusted: corpus text, item
  * titles, paths and speakers, the goal, and the model's plan and findings are escaped as text
@@ -49,6 +51,51 @@ function cites(f: RunFinding): string {
   return f.source_ids.map((id) => `[${id}]`).join('');
 }
 
+/**
+ * Why a finding's cited spans do not support it, in words (raw: the caller escapes), or
+ * undefined for a supported (or unchecked) finding — "unsupported: numbers 42, 3.5 not in the
+ * cited span", "unsupported: 10 % of its words are in the cited span", "unsourced: cites no
+ * source that resolves".
+ */
+export function supportNote(f: Pick<RunFinding, 'support'>, zh: boolean): string | undefined {
+  const sp = f.support;
+  if (!sp) return undefined;
+  if (sp.status === 'unsourced') return zh ? '无来源：未引用任何可解析的来源' : 'unsourced: cites no source that resolves';
+  if (sp.reason === 'numbers_not_in_sources' && sp.missing_numbers?.length) {
+    return zh ? `无依据：数字 ${sp.missing_numbers.join('、')} 不在所引片段中` : `unsupported: number${sp.missing_numbers.length === 1 ? '' : 's'} ${sp.missing_numbers.join(', ')} not in the cited span`;
+  }
+  const share = Math.round(sp.overlap * 100);
+  return zh ? `无依据：其内容只有 ${share} % 出现在所引片段中` : `unsupported: only ${share} % of its words are in the cited span`;
+}
+
+/** A finding as a report line: its text and citations, and what its spans do not support, marked. */
+function findingLine(f: RunFinding, zh: boolean): string {
+  const note = supportNote(f, zh);
+  return `- ${markdownText(f.text.replace(/\s+/g, ' '))} ${cites(f)}${note ? ` **⚠ ${markdownText(note)}**` : ''}`;
+}
+
+/**
+ * The line near the top of a report counting the findings their cited spans do not support and
+ * those that cite nothing that resolves (no line when there are none).
+ */
+function supportLines(zh: boolean, findings: readonly RunFinding[], modelWritten: boolean): string[] {
+  const unsupported = findings.filter((f) => f.support?.status === 'unsupported').length;
+  const unsourced = findings.filter((f) => f.support?.status === 'unsourced').length;
+  if (!unsupported && !unsourced) return [];
+  const n = findings.length;
+  if (zh) {
+    const parts = [...(unsupported ? [`${unsupported} 条得不到所引片段的支持（数字不在片段中，或与片段几乎没有共同内容）`] : []), ...(unsourced ? [`${unsourced} 条没有可解析的来源`] : [])];
+    const tail = modelWritten ? '撰写报告的模型已被告知是哪些；请对照来源核实。' : '这些发现仍保留在下文，并标有“⚠ 无依据”或“⚠ 无来源”。';
+    return [`> **⚠ ${n} 条发现中，${parts.join('；')}。** ${tail}`, ''];
+  }
+  const parts = [
+    ...(unsupported ? [`${unsupported} ${unsupported === 1 ? 'is' : 'are'} not supported by the spans ${unsupported === 1 ? 'it cites' : 'they cite'} (a number not in the span, or too few words in common)`] : []),
+    ...(unsourced ? [`${unsourced} cite${unsourced === 1 ? 's' : ''} no source that resolves`] : []),
+  ];
+  const tail = modelWritten ? 'The model writing the report was told which; check them against their sources.' : 'They are kept below, marked “⚠ unsupported” or “⚠ unsourced”.';
+  return [`> **⚠ Of ${n} finding${n === 1 ? '' : 's'}, ${parts.join('; ')}.** ${tail}`, ''];
+}
+
 /** Epic reports, and deep ones whose material split into phases, come in one chapter per phase. */
 function chaptered(plan: Plan): boolean {
   return plan.complexity === 'epic' || ((plan.phases?.length ?? 0) >= 2 && plan.steps.some((st) => st.phase_name));
@@ -67,8 +114,8 @@ function phaseOrder(plan: Plan, findings: readonly RunFinding[]): string[] {
   return names;
 }
 
-/** The findings as the synthesis prompt lists them. */
-function findingsText(plan: Plan, findings: readonly RunFinding[]): string {
+/** The findings as the synthesis prompt lists them, each unsupported one marked. */
+function findingsText(plan: Plan, findings: readonly RunFinding[], zh: boolean): string {
   const out: string[] = [];
   const byStep = new Map<string, RunFinding[]>();
   for (const f of findings) byStep.set(f.step_id, [...(byStep.get(f.step_id) ?? []), f]);
@@ -76,14 +123,18 @@ function findingsText(plan: Plan, findings: readonly RunFinding[]): string {
     const fs = byStep.get(st.step_id) ?? [];
     if (!fs.length) continue;
     out.push(`## Step ${st.step_id}${st.phase_name ? ` [phase: ${st.phase_name}]` : ''}: ${st.goal}`);
-    for (const f of fs) out.push(`- ${f.text} ${cites(f)} (confidence ${f.confidence})`);
+    for (const f of fs) {
+      // The model is told which findings their spans do not support, so it does not state them as facts.
+      const note = supportNote(f, zh);
+      out.push(`- ${f.text} ${cites(f)} (confidence ${f.confidence})${note ? (zh ? ` [⚠ ${note}；不要把它当作事实陈述]` : ` [⚠ ${note}; do not state it as a fact]`) : ''}`);
+    }
     out.push('');
   }
   return out.join('\n');
 }
 
 /** Renders the model's reply; epic sections are grouped into one chapter per phase. */
-function renderModelReport(reply: SynthesisReply, plan: Plan, findings: readonly RunFinding[], header: string, banner: readonly string[]): string {
+function renderModelReport(reply: SynthesisReply, plan: Plan, findings: readonly RunFinding[], header: string, banner: readonly string[], zh: boolean): string {
   const out: string[] = [`# ${markdownText(reply.title.replace(/\s+/g, ' '))}`, '', ...banner, header, '', modelMarkdown(reply.summary, 3), ''];
   if (chaptered(plan)) {
     const phases = phaseOrder(plan, findings);
@@ -91,7 +142,7 @@ function renderModelReport(reply: SynthesisReply, plan: Plan, findings: readonly
       const secs = reply.sections.filter((x) => x.phase_name === p || (!x.phase_name && x.heading.includes(p)));
       out.push(`## Chapter ${i + 1}: ${markdownText(p)}`, '');
       if (!secs.length) {
-        for (const f of findings.filter((x) => x.phase_name === p)) out.push(`- ${markdownText(f.text)} ${cites(f)}`);
+        for (const f of findings.filter((x) => x.phase_name === p)) out.push(findingLine(f, zh));
         out.push('');
       }
       for (const sec of secs) out.push(`### ${markdownText(sec.heading)}`, '', modelMarkdown(sec.body, 4), '');
@@ -131,7 +182,7 @@ function renderExtractiveReport(s: Session, plan: Plan, findings: readonly RunFi
     const fs = findings.filter((f) => f.step_id === st.step_id);
     out.push(`${level} ${markdownText(st.goal)}`, '');
     if (!fs.length) out.push(zh ? '（无发现）' : '(no findings)');
-    for (const f of fs) out.push(`- ${markdownText(f.text.replace(/\s+/g, ' '))} ${cites(f)}`);
+    for (const f of fs) out.push(findingLine(f, zh));
     out.push('');
   };
   if (chaptered(plan)) {
@@ -195,12 +246,12 @@ export async function synthesize(s: Session, plan: Plan, findings: readonly RunF
       const prompt = await s.prompt('research-synthesis');
       const chapters = chaptered(plan) ? `Write one section per phase, in this order, and set each section's "phase_name" to the phase: ${phaseOrder(plan, findings).join(' | ')}.` : 'Write one section per theme of the findings.';
       const r = await s.call({
-        messages: prompt.render({ goal: plan.goal, complexity: plan.complexity, chapters, findings: findingsText(plan, findings) }),
+        messages: prompt.render({ goal: plan.goal, complexity: plan.complexity, chapters, findings: findingsText(plan, findings, zh) }),
         schema: synthesisReplySchema,
         schemaName: 'research_synthesis',
         phase: 'synthesis',
       });
-      markdown = renderModelReport(r.value, plan, findings, header, [...bannerLines(zh, undefined, meta.stepFailure), ...planNoteLines(zh, plan)]);
+      markdown = renderModelReport(r.value, plan, findings, header, [...bannerLines(zh, undefined, meta.stepFailure), ...planNoteLines(zh, plan), ...supportLines(zh, findings, true)], zh);
     } catch (error) {
       if (error instanceof CancelledError || isCancellation(error) || s.signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError('research: cancelled');
       const cause = failureCause(error);
@@ -209,7 +260,7 @@ export async function synthesize(s: Session, plan: Plan, findings: readonly RunF
       extractive = true;
     }
   }
-  markdown ??= renderExtractiveReport(s, plan, findings, header, [...bannerLines(zh, fallback, meta.stepFailure), ...planNoteLines(zh, plan)], fallback !== undefined);
+  markdown ??= renderExtractiveReport(s, plan, findings, header, [...bannerLines(zh, fallback, meta.stepFailure), ...planNoteLines(zh, plan), ...supportLines(zh, findings, false)], fallback !== undefined);
   const resolved = resolveCitations(markdown, (id) => handler.registry.get(id) ?? (handler.marker(id) ? handler.sourceForMarker(id) : undefined), s.log);
   const items = new Map(s.corpus.items.map((it) => [it.id, it]));
   const list = resolved.sources.citations.map((c) => describeSource(c.number, c.span, items.get(c.span.item_id)));
