@@ -32,6 +32,9 @@ ${ENGINE_USAGE}
                       context budget of a step across its rounds, ≥ 200 (default ${RESEARCH_DEFAULTS.context_window_limit});
                       past it whole items are deferred, never cut
 ${OVERVIEW_USAGE}
+  --max-steps N       steps a plan may have, 1–1000 (default ${RESEARCH_DEFAULTS.max_plan_steps}): a step takes at most as many
+                      items as its overview shows and its rounds serve, so a larger scope gets more
+                      steps; items past the budget are listed under "Not covered" in plan.json and the report
   --plan-only         plan, save the run (status "planned") and stop without running a step: prints
                       the run id, the plan.json path, the steps and the command that runs it
   --run RUN_ID        run a planned run (--plan-only) after review; its plan.json may be edited
@@ -58,7 +61,7 @@ export async function researchCommand(ctx: CliContext): Promise<number> {
     options: {
       ...SHARED_RESEARCH_OPTIONS,
       goal: { type: 'string' }, complexity: { type: 'string', default: 'medium' },
-      'max-followups': { type: 'string' }, 'max-items-per-turn': { type: 'string' }, 'context-window-limit': { type: 'string' },
+      'max-followups': { type: 'string' }, 'max-items-per-turn': { type: 'string' }, 'context-window-limit': { type: 'string' }, 'max-steps': { type: 'string' },
       plan: { type: 'string' }, resume: { type: 'string' }, run: { type: 'string' }, 'plan-only': { type: 'boolean', default: false },
     },
   });

@@ -70,17 +70,18 @@ export function engineOptions(values: EngineOptionValues): EngineSettings {
 
 /**
  * The research limits given on the command line (`--max-followups`, `--max-items-per-turn`,
- * `--context-window-limit`, `--overview-max-items`), checked against the ranges of the
+ * `--context-window-limit`, `--overview-max-items`, `--max-steps`), checked against the ranges of the
  * extension's settings; a flag not given keeps the default.
  * @throws UsageError naming the flag when a value is not a whole number in range.
  */
-export function researchConfigOptions(values: Partial<Record<'max-followups' | 'max-items-per-turn' | 'context-window-limit' | 'overview-max-items', string>>): ResearchConfigInput {
+export function researchConfigOptions(values: Partial<Record<'max-followups' | 'max-items-per-turn' | 'context-window-limit' | 'overview-max-items' | 'max-steps', string>>): ResearchConfigInput {
   const config: ResearchConfigInput = {};
   const v = (k: keyof typeof values): string | undefined => values[k];
   if (v('max-followups') !== undefined) config.max_followups_per_step = intOption('max-followups', v('max-followups')!, { min: 0, max: 20 });
   if (v('max-items-per-turn') !== undefined) config.max_content_items_per_turn = intOption('max-items-per-turn', v('max-items-per-turn')!, { min: 1, max: 50 });
   if (v('context-window-limit') !== undefined) config.context_window_limit = intOption('context-window-limit', v('context-window-limit')!, { min: 200 });
   if (v('overview-max-items') !== undefined) config.marker_overview_max_items = intOption('overview-max-items', v('overview-max-items')!, { min: 1 });
+  if (v('max-steps') !== undefined) config.max_plan_steps = intOption('max-steps', v('max-steps')!, { min: 1, max: 1000 });
   return config;
 }
 

@@ -248,6 +248,7 @@ export class ResearchRuns {
         max_content_items_per_turn: s.maxContentItemsPerTurn,
         context_window_limit: s.contextWindowLimit,
         marker_overview_max_items: s.markerOverviewMaxItems,
+        max_plan_steps: s.maxPlanSteps,
       };
       this.log.info(`research: ${title} with the ${engine.kind === 'extractive' ? 'extractive engine' : `${s.provider} provider`} (${s.complexity})`);
       return await fn(

@@ -51,8 +51,10 @@ export const settingsSchema = z.object({
   maxContentItemsPerTurn: z.number().int().min(1).max(50).default(3),
   /** Context budget of a step, in tokens across all its rounds: past it, whole items are deferred (never cut). */
   contextWindowLimit: z.number().int().min(200).default(24000),
-  /** Items in the marker overview of a large corpus (the most relevant to the goal); the overview says what it left out. */
+  /** Items in one page of the marker overview: a larger scope is shown to the model in pages (each item once), and a research step takes at most this many items. */
   markerOverviewMaxItems: z.number().int().min(1).default(20),
+  /** Steps a research plan may have: a larger scope gets more steps up to this; items past it are listed as not covered. */
+  maxPlanSteps: z.number().int().min(1).max(1000).default(48),
   /** Local condensation (seed 001, option B): after Generate Markers, condense every item with a local Ollama model. */
   condensation: z.boolean().default(false),
   /** Ollama model for the condensation pass (e.g. `qwen2.5:7b`). */
@@ -88,7 +90,8 @@ export const SETTING_DESCRIPTIONS: Record<keyof Settings, string> = {
   maxFollowupsPerStep: 'Follow-up rounds a research step may take to request more content (full items, marker evidence, topics).',
   maxContentItemsPerTurn: 'Content items served to a research step in one round.',
   contextWindowLimit: 'Context budget of a research step in tokens, across its rounds. Past it whole items are deferred (the model is told), never cut.',
-  markerOverviewMaxItems: 'Items in the marker overview of a large corpus: the most relevant to the goal; the overview says what it left out.',
+  markerOverviewMaxItems: 'Items in one page of the marker overview: a larger scope is shown to the model in pages, each item once, and a research step takes at most this many items.',
+  maxPlanSteps: 'Steps a research plan may have. A step takes at most as many items as it can read, so a larger scope gets more steps up to this; items past it are listed under "Not covered" in the plan and the report.',
   condensation: 'After Generate Markers, condense every item with a local Ollama model (claims with evidence spans, counterpoints, categories), cached in .marker-research/condensed/.',
   condenseModel: 'Ollama model for the condensation pass, e.g. qwen2.5:7b.',
   condenseBaseUrl: 'Ollama host for the condensation pass. Empty: http://127.0.0.1:11434.',

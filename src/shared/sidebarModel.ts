@@ -10,7 +10,9 @@
 import { locationLabel } from '../core/corpus/locationLabel';
 import { factsOf, type Corpus, type CorpusItem } from '../core/corpus/types';
 import type { EngineName, ItemMarkers, Marker } from '../core/markers/schema';
-import type { Goal, Plan, RequestLogEntry, RunManifest, StepResult } from '../core/research/schema';
+import type { Goal, NotCovered, Plan, RequestLogEntry, RunManifest, StepResult } from '../core/research/schema';
+// Pure as well (host side only; tree-shaken out of the webview bundle): a reviewed plan's not-covered items.
+import { reviewedCoverage } from '../core/research/planCoverage';
 import { foldText } from './textFold';
 import { ITEM_SPEAKERS_MAX } from './webviewProtocol';
 import type {
@@ -499,5 +501,13 @@ export function runViewFor(f: RunFiles): RunView {
     createdAt: m.created_at,
     steps,
     report: m.report,
+    coverage: f.plan?.scope_item_ids ? { scope: f.plan.scope_item_ids.length, notCovered: coverageCounts(reviewedCoverage(f.plan)) } : null,
   };
+}
+
+/** Not-covered items counted by reason, in the order the reasons first appear. */
+function coverageCounts(list: readonly NotCovered[]): { reason: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const x of list) counts.set(x.reason, (counts.get(x.reason) ?? 0) + 1);
+  return [...counts].map(([reason, count]) => ({ reason, count }));
 }

@@ -178,6 +178,8 @@ export interface RunView {
   steps: StepView[];
   /** Path of report.md relative to the corpus root, when the run has one. */
   report: string | null;
+  /** The plan's coverage: items of the goal's scope, and how many of them no step researches, by reason (null: a plan without coverage, of an older version). */
+  coverage: { scope: number; notCovered: { reason: string; count: number }[] } | null;
 }
 
 export interface ResearchState {

@@ -295,6 +295,7 @@ export class ResearchPanel {
     const done = run.steps.filter((s) => s.status === 'done').length;
     const failedSteps = run.steps.filter((s) => s.status === 'failed').length;
     box.append(el('div', 'run-meta', `${run.runId} · ${run.complexity} · ${run.engine}${run.model ? ` ${run.model}` : ''} · ${done}/${plural(run.steps.length, 'step')} done${failedSteps ? ` · ${failedSteps} failed` : ''}`));
+    if (run.coverage) box.append(coverageLine(run.coverage));
     const ol = el('ol', 'steps');
     ol.setAttribute('aria-label', 'Plan steps');
     ol.append(...run.steps.map((s) => this.renderStep(s)));
@@ -309,4 +310,23 @@ export class ResearchPanel {
     }
     return box;
   }
+}
+
+/** What the plan's reasons for leaving an item out say, in a few words. */
+const NOT_COVERED_WORDS: Record<string, string> = {
+  no_text: 'no text',
+  no_matching_part: 'nothing matching the goal',
+  over_budget: 'over the step budget',
+  not_in_plan: 'left out of the edited plan',
+};
+
+/** "Covers 58 of 60 items · 2 not covered: no text 1, over the step budget 1" (the report's "Not covered" lists them). */
+function coverageLine(c: NonNullable<RunView['coverage']>): HTMLElement {
+  const left = c.notCovered.reduce((a, x) => a + x.count, 0);
+  const text = left
+    ? `Covers ${c.scope - left} of ${plural(c.scope, 'item')} · ${left} not covered: ${c.notCovered.map((x) => `${NOT_COVERED_WORDS[x.reason] ?? x.reason} ${x.count}`).join(', ')}`
+    : `Covers all ${plural(c.scope, 'item')} of the goal`;
+  const line = el('div', left ? 'run-coverage run-coverage-gaps' : 'run-coverage', text);
+  line.title = left ? 'Items of the goal no step researches, with the reason: listed under "Not covered" in the report and in plan.json (not_covered)' : 'Every item of the goal is in some step of the plan';
+  return line;
 }

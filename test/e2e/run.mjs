@@ -1215,8 +1215,15 @@ async function main() {
       const planned = JSON.parse(fs.readFileSync(path.join(runDir, 'plan.json'), 'utf8')).steps.map((st) => st.step_id);
       if (JSON.stringify(ids) !== JSON.stringify(planned)) throw new Error(`li.step ids ${JSON.stringify(ids)} are not plan.json's ${JSON.stringify(planned)}`);
       const requests = (await research.locator('li.step .step-requests').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+      // The plan's coverage is said above its steps: every item of the goal's scope, or how many are not covered and why.
+      const planJson = JSON.parse(fs.readFileSync(path.join(runDir, 'plan.json'), 'utf8'));
+      const scope = planJson.scope_item_ids?.length ?? 0;
+      const left = (planJson.not_covered ?? []).length;
+      const coverage = (await research.locator('.run .run-coverage').first().innerText({ timeout: 5_000 }).catch(() => '')).trim();
+      const want = left ? `Covers ${scope - left} of ${scope} item` : `Covers all ${scope} item`;
+      if (!scope || !coverage.startsWith(want)) throw new Error(`the run's coverage line is "${coverage}", expected it to start with "${want}" (plan.json scope ${scope}, not covered ${left})`);
       runInfo = { runId, runDir, steps: ids.length };
-      console.log(`     run ${runId}: ${ids.length} steps done in ${secs(t0)} s (statuses seen ${JSON.stringify([...seen])}); ${manifest.status}; requests: ${JSON.stringify(requests.slice(0, 3))}`);
+      console.log(`     run ${runId}: ${ids.length} steps done in ${secs(t0)} s (statuses seen ${JSON.stringify([...seen])}); ${manifest.status}; "${coverage}"; requests: ${JSON.stringify(requests.slice(0, 3))}`);
     });
 
     // 15. Open Report: report.md of that run, with numbered citations

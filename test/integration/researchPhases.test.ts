@@ -91,11 +91,13 @@ describe('planning that says what it could not do; phases for deep and epic', ()
       server.setResponder(plannerFailing(failing));
       const events: ResearchEvent[] = [];
       const result = await runResearch({ corpus, engine: client(), promptsDir: PROMPTS, onEvent: (e) => events.push(e) }, { goal: 'auto', complexity: 'light' });
-      const notices = events.filter((e): e is Extract<ResearchEvent, { type: 'notice' }> => e.type === 'notice');
-      assert.equal(notices.length, 1, JSON.stringify(notices));
+      // The failure is one notice; coverage may add others (the fake planner's steps leave items out, and steps are added for them).
+      const notices = events.filter((e): e is Extract<ResearchEvent, { type: 'notice' }> => e.type === 'notice' && / failed /.test(e.message));
+      assert.equal(notices.length, 1, JSON.stringify(events.filter((e) => e.type === 'notice')));
       assert.match(notices[0]!.message, failing === 'research_goals' ? /goals from the model failed \(.+\); extractive goals are used instead/ : /the plan from the model failed \(.+\); the extractive plan is used instead/);
       const stored = await readRun(corpus.root, result.runId);
-      assert.deepEqual(stored.plan!.notes, [notices[0]!.message]);
+      assert.ok(stored.plan!.notes!.includes(notices[0]!.message), JSON.stringify(stored.plan!.notes));
+      for (const e of events) if (e.type === 'notice') assert.ok(stored.plan!.notes!.includes(e.message), 'every notice is in the plan notes');
       const report = await readFile(result.reportPath!, 'utf8');
       assert.ok(report.includes(`> **⚠ Planning:** ${notices[0]!.message}.`), report.slice(0, 600));
     });

@@ -47,7 +47,8 @@ function responder(onPlan?: () => void): (req: ChatRequestInfo) => string {
       const ids = ['../s1', 's 1', 's 1'];
       return JSON.stringify({ steps: ids.map((step_id, i) => ({ step_id, goal: `Examine ${items[i % items.length]}`, required_content_items: [items[i % items.length]], required_data: 'transcript', marker_relevance: [], retrieval_strategy: 'selective_by_markers' })) });
     }
-    if (name === 'research_step') return JSON.stringify({ findings: [{ finding_id: 'f1', text: 'a finding', confidence: 0.7, source_ids: [] }], insights: ['i'], confidence: 0.7, requests: [], done: true });
+    // The finding cites a marker of the step's overview (a run whose findings all cite nothing is partial).
+    if (name === 'research_step') return JSON.stringify({ findings: [{ finding_id: 'f1', text: 'a finding', confidence: 0.7, source_ids: [/\[([^\]\s]+:[FODE]:[0-9a-f]{10})\]/.exec(firstUser(req))?.[1] ?? ''] }], insights: ['i'], confidence: 0.7, requests: [], done: true });
     if (name === 'research_synthesis') return JSON.stringify({ title: 'Report', summary: 'Summary.', sections: [{ heading: 'Findings', body: 'Body.' }], conclusion: 'Done.' });
     return defaultResponder(req);
   };

@@ -14,6 +14,7 @@
 import { estimateTokens } from '../llm/tokens';
 import { isCancellation, isContextLengthError, type ChatMessage } from '../llm/types';
 import type { MarkerKind } from '../markers/schema';
+import { allMarkers } from '../markers/store';
 import { tokenize } from '../search/tokenize';
 import { CancelledError, throwIfAborted } from '../util/abort';
 import { dedupeFindings } from './citations';
@@ -98,8 +99,8 @@ function relevantClaims(e: RequestLogEntry, handler: RetrievalHandler, query: Re
 
 const SENTENCE = /[^.!?。！？\n]+[.!?。！？]?/gu;
 
-/** The sentence of `text` that shares the most tokens with `query`. */
-function bestSentence(text: string, query: ReadonlySet<string>): string | undefined {
+/** The sentence of `text` that shares the most tokens with `query`, and how many it shares. */
+function bestSentence(text: string, query: ReadonlySet<string>): { text: string; score: number } | undefined {
   let best: string | undefined;
   let bestScore = 0;
   for (const m of text.matchAll(SENTENCE)) {
@@ -113,7 +114,7 @@ function bestSentence(text: string, query: ReadonlySet<string>): string | undefi
       best = sentence;
     }
   }
-  return best && best.length > 400 ? `${best.slice(0, 400)}…` : best;
+  return best ? { text: best.length > 400 ? `${best.slice(0, 400)}…` : best, score: bestScore } : undefined;
 }
 
 /** One load of the corpus's condensations per handler (a run's steps share it). */
@@ -140,28 +141,73 @@ function withCondensedNote(ov: MarkerOverview, handler: RetrievalHandler, lang: 
   return { text, tokens: estimateTokens(text) };
 }
 
-/** Runs one step with the extractive engine: requests markers and passages, findings from what was served. */
-async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHandler, base: StepResult): Promise<StepOutcome> {
+/** Markers a `selective_by_markers` step reads around, per item, when the plan names none of the item's. */
+const MARKERS_PER_ITEM = 2;
+/** Sentences a step quotes at most from one item it reads in full (the ones that share most words with the step's goal and the item's topics). */
+const SENTENCES_PER_ITEM = 3;
+
+/**
+ * The first requests of an extractive step, one set per item, following the plan's strategy:
+ * `selective_by_markers` reads the neighbourhoods of the item's relevant markers (the plan's, else
+ * its best of the step's kinds and part; an item without markers is read in full);
+ * `full_content` reads the whole item, paged in chunks when it is larger than the budget;
+ * `markers_only` lists the item's markers of the step's kinds. Items with fresh condensed claims are
+ * read at that level instead.
+ */
+function extractiveRequests(s: Session, step: PlanStep, handler: RetrievalHandler, condensedItems: readonly string[]): unknown[] {
   const kinds = kindsFor(step);
+  const part = step.required_data === 'transcript_with_comments' ? {} : { part: step.required_data };
+  const requests: unknown[] = condensedItems.map((id) => ({ type: 'condensed_claims', item_id: id, ...part }));
+  const planned = new Map<string, string[]>();
+  for (const id of step.marker_relevance) {
+    const m = handler.marker(id);
+    if (m) planned.set(m.itemId, [...(planned.get(m.itemId) ?? []), id]);
+  }
+  const inPart = (ev: { part: string } | undefined): boolean => !ev || step.required_data === 'transcript_with_comments' || ev.part === step.required_data;
+  for (const id of step.required_content_items) {
+    if (condensedItems.includes(id) || !handler.item(id)) continue;
+    if (step.retrieval_strategy === 'full_content') requests.push({ type: 'full_content_item', item_id: id, ...part });
+    else if (step.retrieval_strategy === 'markers_only') requests.push({ type: 'selective_markers', item_id: id, kinds });
+    else {
+      const own = s.markers.get(id);
+      const ids = planned.get(id) ?? (own ? allMarkers(own).filter((m) => kinds.includes(m.kind) && inPart(m.evidence[0])).sort((a, b) => b.confidence - a.confidence).slice(0, MARKERS_PER_ITEM).map((m) => m.id) : []);
+      if (ids.length) requests.push(...ids.map((marker_id) => ({ type: 'by_marker', marker_id, context_words: s.config.context_words })));
+      else requests.push({ type: 'full_content_item', item_id: id, ...part });
+    }
+  }
+  return requests;
+}
+
+/** The next page of a `full_content_item` served in chunks ("chunk k of n", k < n); undefined otherwise. */
+function nextChunk(e: RequestLogEntry): unknown {
+  const m = /chunk (\d+) of (\d+)/.exec(e.reason ?? '');
+  if (e.status !== 'chunked' || !m || Number(m[1]) >= Number(m[2])) return undefined;
+  return { ...(e.request as Record<string, unknown>), chunk: Number(m[1]) + 1 };
+}
+
+/** Runs one step with the extractive engine: reads what the plan's strategy says, findings from what was served. */
+async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHandler, base: StepResult): Promise<StepOutcome> {
   const ov = formatMarkerOverview(
     s.inputs.filter((x) => step.required_content_items.includes(x.item.id)),
     { goal: step.goal, maxItems: s.config.marker_overview_max_items, markersPerKind: s.config.overview_markers_per_kind, lang: s.lang },
   );
   const budget = { used: withCondensedNote(ov, handler, s.lang).tokens };
-  const markerIds = step.marker_relevance.filter((id) => handler.marker(id));
   // Items with condensed claims are read at that level, before (instead of) their passages or marker lists.
   const condensedItems = step.required_content_items.filter((id) => handler.condensed?.isFresh(id));
-  const otherItems = step.required_content_items.filter((id) => !condensedItems.includes(id));
-  const part = step.required_data === 'transcript_with_comments' ? {} : { part: step.required_data };
-  let pending: unknown[] = [
-    ...markerIds.map((id) => ({ type: 'by_marker', marker_id: id })),
-    ...condensedItems.map((id) => ({ type: 'condensed_claims', item_id: id, ...part })),
-    ...(step.retrieval_strategy === 'full_content' && otherItems.length ? [{ type: 'by_topic', topic: step.goal, item_ids: otherItems, max_results: 3 }] : []),
-  ];
-  if (!markerIds.length) pending.push(...otherItems.slice(0, s.config.max_content_items_per_turn).map((id) => ({ type: 'selective_markers', item_id: id, kinds })));
+  let pending = extractiveRequests(s, step, handler, condensedItems);
   const query = new Set(tokenize(step.goal));
+  // An item read in full is quoted where it speaks to the goal or to its own topics (an overview goal names none).
+  const itemQuery = (id: string): Set<string> => {
+    const t = s.markers.get(id)?.transcript_summary?.topic_areas ?? [];
+    const c = s.markers.get(id)?.comments_summary?.major_themes ?? [];
+    return new Set([...query, ...tokenize([...t, ...c].join(' '))]);
+  };
   const entries: RequestLogEntry[] = [];
   const findings: StepFinding[] = [];
+  const unread: string[] = [];
+  const add = (text: string, confidence: number, sourceId: string): void => {
+    findings.push({ finding_id: `${step.step_id}-f${findings.length + 1}`, text, confidence, source_ids: [sourceId], ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+  };
   let round = 0;
   for (; round <= s.config.max_followups_per_step && pending.length; round++) {
     throwIfAborted(s.signal);
@@ -172,29 +218,39 @@ async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHand
       entries.push(e);
       s.emit({ type: 'request', step_id: step.step_id, round, request_type: String((e.request as { type?: unknown }).type), status: e.status, ...(e.reason ? { reason: e.reason } : {}) });
       const req = pending[i] as { type: string; marker_id?: string };
-      // Deferred for the per-turn item limit: asked again next round (a budget deferral would not fit later either).
+      // Deferred for the per-turn item limit: asked again next round; a budget deferral would not fit later either, so its items stay unread.
       if (e.status === 'deferred' && /max_content_items_per_turn/.test(e.reason ?? '')) next.push(req);
+      else if (e.status === 'deferred') unread.push(...requestItems(req, handler));
       if (e.status !== 'served' && e.status !== 'chunked') return;
+      // An item read in chunks is read on, one chunk a round, as the model path pages it.
+      const more = nextChunk(e);
+      if (more) next.push(more);
       if (req.type === 'by_marker' && req.marker_id) {
         const m = handler.marker(req.marker_id)!.marker;
         // The first served source of a by_marker request is the marker's exact evidence.
         const sid = e.served[0]?.source_id;
-        if (sid) findings.push({ finding_id: `${step.step_id}-f${findings.length + 1}`, text: m.text, confidence: m.confidence, source_ids: [sid], ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+        if (sid) add(m.text, m.confidence, sid);
       } else if (req.type === 'condensed_claims') {
-        for (const c of relevantClaims(e, handler, query)) findings.push({ finding_id: `${step.step_id}-f${findings.length + 1}`, text: c.text, confidence: c.confidence, source_ids: [c.sourceId], ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+        for (const c of relevantClaims(e, handler, query)) add(c.text, c.confidence, c.sourceId);
       } else {
+        const full = req.type === 'full_content_item';
+        const picked: { text: string; score: number; sourceId: string }[] = [];
         for (const sv of e.served) {
           const item = handler.item(sv.item_id);
           const part = sv.part === 'transcript' ? item?.transcript : item?.comments;
-          const sentence = part && bestSentence(part.text.slice(sv.start, sv.end), query);
-          if (sentence) findings.push({ finding_id: `${step.step_id}-f${findings.length + 1}`, text: sentence, confidence: 0.5, source_ids: [sv.source_id], ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+          const best = part && bestSentence(part.text.slice(sv.start, sv.end), full ? itemQuery(sv.item_id) : query);
+          if (best) picked.push({ ...best, sourceId: sv.source_id });
         }
+        // A whole item gives its few best sentences, not one per passage.
+        const kept = full ? [...picked].sort((a, b) => b.score - a.score).slice(0, SENTENCES_PER_ITEM) : picked;
+        for (const p of picked) if (kept.includes(p)) add(p.text, 0.5, p.sourceId);
       }
     });
     for (const src of turn.sources) if (!base.sources.some((x) => x.source_id === src.source_id)) base.sources.push(src);
-    base.deferred.push(...turn.deferred.filter((d) => !base.deferred.includes(d)));
     pending = next;
   }
+  // Deferred: what did not fit the budget and what the rounds did not get to (a per-turn deferral served later is not) — said in the step and the report, never dropped silently.
+  for (const id of [...unread, ...pending.flatMap((q) => requestItems(q, handler))]) if (!base.deferred.includes(id)) base.deferred.push(id);
   const deduped = dedupeFindings(findings, 0.8).map((f, i) => ({ ...f, finding_id: `${step.step_id}-f${i + 1}` }));
   linkCitations(entries, deduped);
   const claimSources = new Set(entries.filter((e) => (e.request as { type?: unknown }).type === 'condensed_claims').flatMap((e) => e.served.map((x) => x.source_id)));

@@ -161,8 +161,10 @@ export function distinctiveTopics(inputs: readonly OverviewInput[], lang: GoalLa
     drafts.push({ keys: [c.key], labels: [label(c)], items, df, score });
   }
 
+  // A goal is about every item its topics come up in (what its text says it covers), not only the items whose markers are about them.
+  const mentions = (key: string, t: { folded: string; words: Set<string> }): boolean => (CJK.test(key) ? t.folded.includes(key) : wordsOf(key).every((w) => t.words.has(w)));
   return drafts.flatMap((d) => {
-    const order = inputs.map((x) => x.item.id).filter((id) => d.items.has(id));
+    const order = inputs.map((x) => x.item.id).filter((id) => d.items.has(id) || d.keys.some((k) => mentions(k, texts.get(id)!)));
     const supporting: { marker: Marker; part: 'transcript' | 'comments'; rank: number }[] = [];
     for (const id of order) {
       for (const x of lists.get(id) ?? []) {
@@ -178,7 +180,7 @@ export function distinctiveTopics(inputs: readonly OverviewInput[], lang: GoalLa
     if (!kept.length) return [];
     const fromComments = supporting.filter((x) => x.part === 'comments').length / supporting.length;
     const labels = d.labels.map((l) => displayForm(l, supporting.map((x) => x.marker.text)));
-    return [{ labels, itemIds: order, markerIds: kept.map((x) => x.marker.id), commentShare: fromComments, df: Math.max(d.df, order.length), score: d.score }];
+    return [{ labels, itemIds: order, markerIds: kept.map((x) => x.marker.id), commentShare: fromComments, df: order.length, score: d.score }];
   });
 }
 

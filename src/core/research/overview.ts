@@ -33,6 +33,8 @@ export interface OverviewOptions {
   log?: Logger;
   /** Show fewer markers per kind (down to one) until the overview fits this many tokens. */
   maxTokens?: number;
+  /** This overview is page `k` of `n` of a scope of `total` items shown in pages (each item in one page). */
+  page?: { k: number; n: number; total: number };
 }
 
 /** The rendered overview and what went into it. */
@@ -56,6 +58,7 @@ const LABELS = {
   en: {
     heading: '**Marker overview of the available content items**',
     count: (n: number, shown: number) => (n === shown ? `${n} content items:` : `${n} content items; showing the ${shown} most relevant:`),
+    page: (k: number, n: number, total: number) => `Page ${k} of ${n} of the overview: the scope has ${total} items, shown in ${n} pages; each item is on exactly one page. Work with the items of this page only.`,
     omitted: (ids: string[]) => `Left out as less relevant (${ids.length}): ${ids.join(', ')}`,
     item: (k: number, id: string) => `**Item ${k}: ${id}**`,
     source: 'Source',
@@ -81,6 +84,7 @@ const LABELS = {
   zh: {
     heading: '**可用的内容项标记概览**',
     count: (n: number, shown: number) => (n === shown ? `共 ${n} 个内容项：` : `共 ${n} 个内容项；显示最相关的 ${shown} 个：`),
+    page: (k: number, n: number, total: number) => `概览第 ${k}/${n} 页：范围内共 ${total} 个内容项，分 ${n} 页展示，每个内容项只出现在一页中。请只处理本页的内容项。`,
     omitted: (ids: string[]) => `因相关度较低未列出（${ids.length} 个）：${ids.join(', ')}`,
     item: (k: number, id: string) => `**内容项 ${k}: ${id}**`,
     source: '来源',
@@ -253,7 +257,7 @@ export function formatMarkerOverview(inputs: readonly OverviewInput[], opts: Ove
   const shown = ranked.slice(0, maxItems);
   const omitted = ranked.slice(maxItems).map((x) => x.item.id);
   const rank = (m: Marker): number => markerScores.get(m.id) ?? 0;
-  const lines: string[] = [L.heading, '', L.count(inputs.length, shown.length)];
+  const lines: string[] = [L.heading, '', ...(opts.page ? [L.page(opts.page.k, opts.page.n, opts.page.total), ''] : []), L.count(inputs.length, shown.length)];
   if (omitted.length) lines.push(L.omitted(omitted));
   const fallback: string[] = [];
   shown.forEach(({ item, markers }, i) => {

@@ -19,6 +19,7 @@ import { failureCause, runOutcome, stepFailureSummary } from './failures';
 import { citedTexts } from './findingSupport';
 import { RetrievalHandler, SourceRegistry } from './handler';
 import { goalFromText, goalsPhase, planPhase, validatePlan } from './plan';
+import { reviewedCoverage } from './planCoverage';
 import { NothingToResearchError, nothingToResearch } from './nothingToResearch';
 import { acquireRunLock, lockFile, RunLockedError } from './runLock';
 import { listRuns as listStoredRuns, newRunId, readRun as readStoredRun, readRunFiles, runDir as runFolder, runExists, runsDir, RunStoreError, RunWriter, type StoredRun } from './runStore';
@@ -287,7 +288,7 @@ function rebuiltManifest(s: Session, runId: string, plan: Pick<Plan, 'goal' | 'c
 /** Phase 3 and synthesis, with persistence after every step. */
 async function execute(s: Session, writer: RunWriter, manifest: RunManifest, plan: Plan, done: Map<string, StepResult>, log: RequestLogEntry[], stepConcurrency?: number): Promise<RunResult> {
   const registry = new SourceRegistry([...done.values()].flatMap((r) => r.sources));
-  const handler = new RetrievalHandler(s.corpus, s.markers, s.config, registry, s.ctx.index);
+  const handler = new RetrievalHandler(s.corpus, s.markers, s.config, registry, s.builtIndex());
   const results = new Map(done);
   manifest.status = 'running';
   // A resumed partial / failed run starts clean: what it says at the end is about this attempt.
@@ -343,7 +344,8 @@ async function execute(s: Session, writer: RunWriter, manifest: RunManifest, pla
     const stepFailure = stepFailureSummary(stepIds, results);
     const anyDone = stepIds.some((id) => results.get(id)?.status === 'done');
     s.emit({ type: 'phase', phase: 'synthesis', status: 'running' });
-    const report = await synthesize(s, plan, findings, handler, { runId: manifest.run_id, ...(stepFailure ? { stepFailure: stepFailure.text } : {}), skipModel: !anyDone });
+    const coverage = { notCovered: reviewedCoverage(plan), deferred: plan.steps.flatMap((st) => results.get(st.step_id)?.deferred ?? []), ...(plan.scope_item_ids ? { scopeSize: plan.scope_item_ids.length } : {}) };
+    const report = await synthesize(s, plan, findings, handler, { runId: manifest.run_id, ...(stepFailure ? { stepFailure: stepFailure.text } : {}), skipModel: !anyDone, coverage });
     await writer.report(report.markdown, report.sources);
     const reportPath = path.join(writer.dir, 'report.md');
     // Findings checked against their spans (model runs): counted; all of them citing nothing makes the run partial.

@@ -12,12 +12,23 @@ export type Complexity = z.infer<typeof complexitySchema>;
 
 // ---- Phase 1: goals -----------------------------------------------------------------------
 
+/**
+ * Why an item of a goal's scope is in no step: it has no text to read (`no_text`); nothing in it
+ * (text or markers) matches the goal (`no_matching_part`); the run would need more steps than
+ * `max_plan_steps` (`over_budget`); a reviewed plan's steps no longer name it (`not_in_plan`).
+ */
+export const NOT_COVERED_REASONS = ['no_text', 'no_matching_part', 'over_budget', 'not_in_plan'] as const;
+export const notCoveredSchema = z.object({ item_id: z.string(), reason: z.enum(NOT_COVERED_REASONS), detail: z.string().optional() });
+export type NotCovered = z.infer<typeof notCoveredSchema>;
+
 export const goalSchema = z.object({
   goal_id: z.string().describe('short id, e.g. g1'),
   title: z.string().describe('the research goal in one sentence'),
   rationale: z.string().describe('why the markers support it'),
   item_ids: z.array(z.string()).min(1).describe('ids of the content items that support it'),
   marker_ids: z.array(z.string()).describe('ids of the markers that support it'),
+  /** Items in reach that the goal is not about, with the reason (a goal the user wrote: the items that mention none of its terms). */
+  left_out: z.array(notCoveredSchema).optional(),
 });
 export type Goal = z.infer<typeof goalSchema>;
 export const goalsReplySchema = z.object({ goals: z.array(goalSchema).min(1) });
@@ -40,6 +51,7 @@ export const planStepSchema = z.object({
 });
 export type PlanStep = z.infer<typeof planStepSchema>;
 
+
 export const planSchema = z.object({
   goal: z.string(),
   complexity: complexitySchema,
@@ -48,6 +60,10 @@ export const planSchema = z.object({
   phases: z.array(z.object({ name: z.string(), description: z.string(), item_ids: z.array(z.string()), time_range: z.tuple([z.string(), z.string()]).optional() })).optional(),
   /** What planning could not do as asked, said at the top of the report: a model call that failed and the extractive goals or plan used instead; an epic run with one phase, and why. */
   notes: z.array(z.string()).optional(),
+  /** The items the goal is about (its scope), when planned by this version: every one is in some step or in `not_covered`. */
+  scope_item_ids: z.array(z.string()).optional(),
+  /** Items of the scope that no step researches, each with the reason; listed in the report under "Not covered". */
+  not_covered: z.array(notCoveredSchema).optional(),
 });
 export type Plan = z.infer<typeof planSchema>;
 export const planReplySchema = z.object({ steps: z.array(planStepSchema).min(1) });
@@ -163,6 +179,8 @@ export type ReportSources = z.infer<typeof reportSourcesSchema>;
 export const researchConfigSchema = z.object({
   max_followups_per_step: z.number().int().min(0).max(20).default(3),
   max_content_items_per_turn: z.number().int().min(1).max(50).default(3),
+  /** Steps a plan may have at most: a scope larger than its steps can take is split into more steps up to this, and what is still left is listed as not covered (`over_budget`). */
+  max_plan_steps: z.number().int().min(1).max(1000).default(48),
   context_window_limit: z.number().int().min(200).default(24_000),
   marker_overview_max_items: z.number().int().min(1).default(20),
   /** Markers listed per kind and item in an overview (the most relevant first; the rest are counted). */
@@ -193,6 +211,8 @@ export const epicPhaseSchema = z.object({
   item_ids: z.array(z.string()).min(1),
   time_range: z.tuple([z.string(), z.string()]).optional(),
   threads: z.array(z.string().min(1)).min(1).max(3).describe('two or three research threads (dimensions) for this phase'),
+  /** Offline phases: the items each thread is about (a topic thread, its topic's items); absent: every item of the phase. */
+  thread_item_ids: z.array(z.array(z.string())).optional(),
 });
 export type EpicPhase = z.infer<typeof epicPhaseSchema>;
 export const epicPhasesReplySchema = z.object({ phases: z.array(epicPhaseSchema).min(1).max(8) });

@@ -9,7 +9,7 @@ import { loadPrompt, type Prompt } from '../llm/prompts';
 import type { ChatMessage, StructuredResult } from '../llm/types';
 import type { ItemMarkers } from '../markers/schema';
 import { readItemMarkers } from '../markers/store';
-import type { CorpusIndex } from '../search/corpusIndex';
+import { CorpusIndex } from '../search/corpusIndex';
 import type { ProgressSink } from '../util/abort';
 import { nullLogger, type Logger } from '../util/log';
 import type { z } from 'zod';
@@ -134,6 +134,10 @@ export interface Session {
   /** Says out loud that planning fell short of what was asked: logged, emitted as a `notice` event, and kept for the plan and report. */
   notice(phase: 'goals' | 'plan', message: string): void;
   ctx: ResearchContext;
+  /** The search index of the corpus: the context's, or built in memory on first use (once per session). */
+  searchIndex(): CorpusIndex;
+  /** The index if the context gave one or {@link Session.searchIndex} built it; undefined otherwise. */
+  builtIndex(): CorpusIndex | undefined;
   prompt(name: string): Promise<Prompt>;
   /** One structured model call, accounted under `phase` / `step`. */
   call<T>(args: { messages: readonly ChatMessage[]; schema: z.ZodType<T>; schemaName: string; phase: string; step?: string }): Promise<StructuredResult<T>>;
@@ -176,6 +180,7 @@ export async function openSession(ctx: ResearchContext, usage?: RunUsage): Promi
   const tracker = new UsageTracker(usage);
   const prompts = new Map<string, Promise<Prompt>>();
   const lang = overviewLanguage(inputs);
+  let index = ctx.index;
   const session: Session = {
     corpus: ctx.corpus,
     items: new Map(ctx.corpus.items.map((i) => [i.id, i])),
@@ -196,6 +201,8 @@ export async function openSession(ctx: ResearchContext, usage?: RunUsage): Promi
       }
     },
     notes: [],
+    searchIndex: () => (index ??= CorpusIndex.build(ctx.corpus)),
+    builtIndex: () => index,
     notice(phase, message) {
       log.warn(`research: ${message}`);
       if (!this.notes.includes(message)) this.notes.push(message);

@@ -16,12 +16,13 @@ import { CancelledError } from '../util/abort';
 import { isCitationText, resolveCitations, type ResolvedCitations } from './citations';
 import { failureCause } from './failures';
 import type { RetrievalHandler } from './handler';
-import { synthesisReplySchema, type Plan, type RunFinding, type SourceSpan, type SynthesisReply } from './schema';
+import { synthesisReplySchema, type NotCovered, type Plan, type RunFinding, type SourceSpan, type SynthesisReply } from './schema';
 import type { Session } from './session';
 import { locationLabel, storedLocationLabel } from '../corpus/locationLabel';
 import type { CorpusItem } from '../corpus/types';
 import { reduceMarkdown } from '../text/markdownReduce';
 import { markdownText } from '../text/markdownSafe';
+import { notCoveredLines } from './notCoveredSection';
 
 /**
  * Model-written Markdown (summary, section bodies, conclusion) reduced to the safe subset; its
@@ -211,6 +212,8 @@ export interface SynthesisMeta {
   stepFailure?: string;
   /** No step succeeded: do not ask the model for a report, write the fallback (saying this). */
   skipModel?: boolean;
+  /** The plan's coverage: items of the goal's scope no step researched (with reasons) and items a step read only in part (deferred for its budget). */
+  coverage?: { notCovered: readonly NotCovered[]; deferred: readonly string[]; scopeSize?: number };
 }
 
 /** The loud lines at the top of a fallback or partial report (a Markdown blockquote and a blank line). */
@@ -264,6 +267,9 @@ export async function synthesize(s: Session, plan: Plan, findings: readonly RunF
   const resolved = resolveCitations(markdown, (id) => handler.registry.get(id) ?? (handler.marker(id) ? handler.sourceForMarker(id) : undefined), s.log);
   const items = new Map(s.corpus.items.map((it) => [it.id, it]));
   const list = resolved.sources.citations.map((c) => describeSource(c.number, c.span, items.get(c.span.item_id)));
-  const body = list.length ? `${resolved.markdown.trimEnd()}\n\n## ${s.lang === 'zh' ? '来源' : 'Sources'}\n\n${list.join('\n')}\n` : `${resolved.markdown.trimEnd()}\n`;
+  // What the run did not research, or read only in part, comes before the sources (never silently left out).
+  const gaps = notCoveredLines(meta.coverage?.notCovered ?? [], meta.coverage?.deferred ?? [], items, zh, meta.coverage?.scopeSize);
+  const main = gaps.length ? `${resolved.markdown.trimEnd()}\n\n${gaps.join('\n').trimEnd()}` : resolved.markdown;
+  const body = list.length ? `${main.trimEnd()}\n\n## ${s.lang === 'zh' ? '来源' : 'Sources'}\n\n${list.join('\n')}\n` : `${main.trimEnd()}\n`;
   return { ...resolved, markdown: body, extractive, ...(fallback !== undefined ? { fallback } : {}) };
 }
