@@ -25,6 +25,7 @@ export const BENCHES: readonly { name: string; script: string; quick: boolean }[
   { name: 'markerScale', script: 'bench/markerScale.ts', quick: true },
   { name: 'research', script: 'bench/research.ts', quick: false },
   { name: 'researchCoverage', script: 'bench/researchCoverage.ts', quick: true },
+  { name: 'findingSupport', script: 'bench/findingSupport.ts', quick: false },
   { name: 'askProbes', script: 'bench/askProbes.ts', quick: false },
   { name: 'ask', script: 'bench/ask.ts', quick: true },
   { name: 'chat', script: 'bench/chat.ts', quick: false },
