@@ -91,6 +91,29 @@ describe('runs that always resume', () => {
     assert.equal(Object.keys(resumed.manifest.steps).length, 3);
   });
 
+  test('a scoped run interrupted while planning plans again within its scope (run.json keeps the scope)', async () => {
+    const corpus = await freshDemo('scoped');
+    const ids = corpus.items.map((i) => i.id);
+    // Every proper subset of two or more items the demo has, in turn: the scope is what the run remembers.
+    for (let k = 0; k + 2 <= ids.length && k < 3; k++) {
+      const scope = ids.slice(k, k + 2);
+      const runId = `scoped-${k}`;
+      const r = await runResearch({ corpus, engine: 'extractive', promptsDir: PROMPTS, scope }, { goal: 'auto', runId, stopAfterPlan: true });
+      assert.deepEqual(r.manifest.scope, scope);
+      // As if killed while planning: the plan and goals are gone, run.json says running.
+      const dir = runPath(corpus, runId);
+      await rm(path.join(dir, 'plan.json'));
+      await rm(path.join(dir, 'goals.json'));
+      await writeFile(path.join(dir, 'run.json'), JSON.stringify({ ...r.manifest, status: 'running', steps: {} }));
+      const resumed = await resumeResearch({ corpus, engine: 'extractive', promptsDir: PROMPTS }, runId);
+      const plan = (await readRun(corpus.root, runId)).plan!;
+      const planned = new Set(plan.steps.flatMap((st) => st.required_content_items));
+      assert.ok([...planned].every((id) => scope.includes(id)), `${runId}: planned ${[...planned].join(', ')} outside ${scope.join(', ')}`);
+      assert.deepEqual([...plan.scope_item_ids!].sort(), [...scope].sort());
+      assert.equal(resumed.manifest.status, 'done');
+    }
+  });
+
   test('a run folder with plan.json but no run.json (killed by an older version) resumes through the CLI', async () => {
     const corpus = await freshDemo('no-manifest');
     const r = await runResearch({ corpus, engine: 'extractive', promptsDir: PROMPTS }, { goal: 'winter range of electric cars', runId: 'lost-manifest', stopAfterPlan: true });

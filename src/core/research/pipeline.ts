@@ -130,6 +130,7 @@ export async function runResearch(ctx: ResearchContext, opts: RunOptions = {}): 
       status: given ? 'planned' : 'running',
       steps: {},
       report: null,
+      ...(ctx.scope ? { scope: [...ctx.scope] } : {}),
     };
     await writer.manifest(manifest);
     const nothing = nothingToResearch(s.corpus);
@@ -221,7 +222,12 @@ export async function resumeResearch(ctx: ResearchContext, runId: string, opts: 
   let s: Session | undefined;
   try {
     const stored = await readRunFiles(ctx.corpus.root, runId, ctx.log);
-    s = await openSession(ctx, stored.usage);
+    // A scoped run stays in its scope (planning again, it plans within it).
+    const known = new Set(ctx.corpus.items.map((i) => i.id));
+    const stale = (stored.manifest?.scope ?? []).filter((id) => !known.has(id));
+    if (stale.length) ctx.log?.warn(`research: ${stale.length} item(s) of run ${runId}'s scope are no longer in the corpus: ${stale.slice(0, 5).join(', ')}`);
+    const scope = ctx.scope ?? stored.manifest?.scope?.filter((id) => known.has(id));
+    s = await openSession(scope ? { ...ctx, scope } : ctx, stored.usage);
     const writer = new RunWriter(stored.dir);
     let plan: Plan;
     let manifest: RunManifest;

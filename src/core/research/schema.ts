@@ -280,6 +280,8 @@ export const runManifestSchema = z.object({
   dedup: dedupStatsSchema.optional(),
   /** The report's citations that could not be resolved and were removed. */
   removed_citations: z.array(z.string()).optional(),
+  /** The items the run was scoped to (`--items`), when it was: a run resumed while planning plans within them again. */
+  scope: z.array(z.string()).optional(),
   /** Model runs: the report's findings checked against their cited spans, and how many their spans do not support or that cite nothing that resolves. */
   finding_support: z.object({ checked: z.number().int().nonnegative(), unsupported: z.number().int().nonnegative(), unsourced: z.number().int().nonnegative() }).optional(),
 });
