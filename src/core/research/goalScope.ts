@@ -14,8 +14,9 @@ import { isStopword } from '../text/stopwords';
 /**
  * Words and phrases that say what kind of answer a research question wants, not what it is
  * about: kinds of findings, the items and their parts, the audience, verbs of saying and
- * reacting, scope words. English and Spanish are matched as whole words (case- and
- * accent-insensitively), Chinese as substrings, longest first.
+ * reacting, change over time ("how do the topics change over time", "随时间如何变化"), scope
+ * words. English and Spanish are matched as whole words (case- and accent-insensitively),
+ * Chinese as substrings, longest first.
  */
 const RESEARCH_VOCABULARY = {
   latin: `
@@ -28,17 +29,22 @@ const RESEARCH_VOCABULARY = {
     across all every each whole entire both throughout research study analyse analyze analysis compare comparison differ difference differences
     what which how why who whom where when whether there their they them is are was were do does did the a an and or of in on about to for from with
     by as at this that these those it its
+    change changes changed changing evolve evolves evolved evolving evolution develop develops developed developing development trend trends over time
+    times year years period periods show shows showed shown
     hecho hechos opinion opiniones cifra cifras dato datos numero numeros estadistica estadisticas principal principales clave importante importantes
     general generales resumen resumir contenido contenidos video videos reunion reuniones episodio episodios programa programas transcripcion
     comentario comentarios comentarista comentaristas audiencia publico espectadores seguidores responden responde responder respuesta respuestas
     reaccion reacciones reaccionan reciben recibe recepcion opina opinan opinar piensan piensa dicen dice dijo dijeron decir habla hablan hablaron hablo discuten discusion argumento
     argumentos tema temas asunto todos todas cada cuales cual que como por sobre entre
+    cambia cambian cambio cambios cambiado cambiaron evoluciona evolucionan evolucion evolucionado tendencia tendencias desarrollo desarrollan largo tiempo
+    ano anos periodo periodos muestra muestran
   `,
   cjk: `
     主要事实 事实 观点 看法 数据点 数据 数字 统计 主要 关键 重要 总体 总结 概述 概览 要点 发现 全部 所有 每个 每场 每一 各个 各场 内容项 内容 视频 影片 会议 节目 录音
     转录 评论者 评论区 评论 留言 网友 观众 听众 粉丝 回应 反应 如何 怎样 怎么 什么 哪些 有哪些 是什么 讨论 说了 提到 关于 话题 主题 之间 以及 中的 其中
     事實 觀點 數據點 數據 數字 統計 總體 總結 概述 要點 發現 全部 所有 每個 各個 內容項 內容 視頻 影片 會議 節目 評論者 評論區 評論 留言 網友 觀眾 聽眾 回應 反應
     如何 怎樣 怎麼 什麼 哪些 有哪些 是什麼 討論 說了 提到 關於 話題 主題 之間 以及
+    随着时间 随时间 随着 时间 变化 演变 变迁 趋势 发展 隨著時間 隨時間 隨著 時間 變化 演變 變遷 趨勢 發展
   `,
 };
 
