@@ -419,8 +419,8 @@ describe('offline steps follow the plan\'s retrieval strategy', () => {
       }
       const deferred = [...new Set([...stored.steps.values()].flatMap((x) => x.deferred))];
       if (deferred.length) {
-        const line = section.split('\n').find((l) => l.startsWith('- **read in part')) ?? '';
-        assert.ok(line.startsWith(`- **read in part: the rest did not fit the context budget of its step** (${deferred.length}): `), section);
+        const line = section.split('\n').find((l) => l.startsWith('- **not read in full')) ?? '';
+        assert.ok(line.startsWith(`- **not read in full: it did not fit the context budget of its step, or its rounds** (${deferred.length}): `), section);
         for (const id of deferred.slice(0, 12)) assert.ok(line.includes(`(${id})`), `${id} named in "read in part"`);
       }
       totals.paged += paged;

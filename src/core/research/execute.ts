@@ -143,6 +143,8 @@ function withCondensedNote(ov: MarkerOverview, handler: RetrievalHandler, lang: 
 
 /** Markers a `selective_by_markers` step reads around, per item, when the plan names none of the item's. */
 const MARKERS_PER_ITEM = 2;
+/** Rounds an offline step takes at most: a bound on the loop, far above what the per-turn item limit and an item's chunks need. */
+const OFFLINE_ROUND_LIMIT = 1000;
 /** Sentences a step quotes at most from one item it reads in full (the ones that share most words with the step's goal and the item's topics). */
 const SENTENCES_PER_ITEM = 3;
 
@@ -191,7 +193,8 @@ async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHand
     s.inputs.filter((x) => step.required_content_items.includes(x.item.id)),
     { goal: step.goal, maxItems: s.config.marker_overview_max_items, markersPerKind: s.config.overview_markers_per_kind, lang: s.lang },
   );
-  const budget = { used: withCondensedNote(ov, handler, s.lang).tokens };
+  const overviewTokens = withCondensedNote(ov, handler, s.lang).tokens;
+  const budget = { used: overviewTokens };
   // Items with condensed claims are read at that level, before (instead of) their passages or marker lists.
   const condensedItems = step.required_content_items.filter((id) => handler.condensed?.isFresh(id));
   let pending = extractiveRequests(s, step, handler, condensedItems);
@@ -209,8 +212,12 @@ async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHand
     findings.push({ finding_id: `${step.step_id}-f${findings.length + 1}`, text, confidence, source_ids: [sourceId], ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
   };
   let round = 0;
-  for (; round <= s.config.max_followups_per_step && pending.length; round++) {
+  // No model holds the rounds in its context offline, and no call costs anything: each round has the whole budget after
+  // the overview, and rounds go on until every request is served — an item read in chunks to its last chunk, items past
+  // the per-turn limit in later rounds — bounded by OFFLINE_ROUND_LIMIT, not by the model's follow-up rounds.
+  for (; pending.length > 0 && round < OFFLINE_ROUND_LIMIT; round++) {
     throwIfAborted(s.signal);
+    budget.used = overviewTokens;
     s.emit({ type: 'step', step_id: step.step_id, status: 'retrieving', round, ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
     const turn = handler.serveTurn(pending, budget, { stepId: step.step_id, round, itemScores: ov.itemScores, markerScores: ov.markerScores, defaultPart: step.required_data, lang: s.lang });
     const next: unknown[] = [];

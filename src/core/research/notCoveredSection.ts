@@ -17,14 +17,14 @@ const REASONS: Record<'en' | 'zh', Record<NotCovered['reason'] | 'deferred', str
     no_matching_part: 'nothing in the item matches the goal',
     over_budget: 'over the step budget of the run',
     not_in_plan: 'left out of the reviewed plan',
-    deferred: 'read in part: the rest did not fit the context budget of its step',
+    deferred: 'not read in full: it did not fit the context budget of its step, or its rounds',
   },
   zh: {
     no_text: '没有可读的文本（无转录、无评论）',
     no_matching_part: '内容项中没有与目标相关的部分',
     over_budget: '超出本次运行的步骤上限',
     not_in_plan: '审阅后的计划未包含',
-    deferred: '只读了一部分：其余内容超出所在步骤的上下文预算',
+    deferred: '未完整读取：超出所在步骤的上下文预算或轮数',
   },
 };
 
