@@ -668,3 +668,18 @@ export function noiseIn(text: string): string[] {
 export function contentWordCount(text: string): number {
   return countWords(cleanText(text));
 }
+
+/**
+ * True when `word` alone is a spoken filler by the cleaner's own rules: "uh", "ummm", "hmmm",
+ * "mm-hmm", "uh-huh", "ehh" (case-insensitive), or a Chinese filler character (嗯, 呃, and the
+ * clause-initial 啊, 额, 哦, 噢). The vocabulary {@link cleanText} takes out, for callers that
+ * judge words rather than clean text (see `contentFree.ts`).
+ *
+ * @example isSpokenFiller('Mmm') === true; isSpokenFiller('嗯') === true; isSpokenFiller('mm5') === false
+ */
+export function isSpokenFiller(word: string): boolean {
+  const w = word.trim().toLowerCase();
+  if (!w) return false;
+  if (ZH_FILLERS_ANYWHERE.has(w) || ZH_FILLERS_AT_CLAUSE_START.has(w)) return true;
+  return isFillerWord(w);
+}
