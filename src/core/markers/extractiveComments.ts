@@ -8,7 +8,7 @@ import type { CommentRecord, CorpusItem } from '../corpus/types';
 import { dedupeMarkers, evidenceFor, makeMarker } from './build';
 import { NOT_A_PHRASE_END, NOT_A_THEME } from './commentLexicons';
 import { fullCoverage, hasNumber, isOpinion, isQuestion, markersPerKind, pick, scoreSentences, toMarkers, weightsOf } from './extractiveShared';
-import { topicCandidates, topTopics, type TopicStats } from './keyphrases';
+import { topicCandidates, topicLanguage, topTopics, type TopicLang, type TopicStats } from './keyphrases';
 import type { CommentsSummary, Coverage } from './schema';
 import { polarity, sentimentOf } from './sentiment';
 import { partSentences, type Sentence } from './sentences';
@@ -65,8 +65,10 @@ function labelKey(label: string): string {
  * corpus) founds a theme, phrases that mostly occur in the same comments join it,
  * and the next theme is sought among the comments not yet covered. Each theme is
  * labelled by its best phrase (a two-word phrase when it covers half the theme).
+ * Candidates are judged in `lang` (default: read from the first comments): never a stopword of
+ * it, and never one common to nearly every item of the corpus ({@link TopicStats.common}).
  */
-export function commentThemes(texts: readonly string[], stats: TopicStats, k = 6): string[] {
+export function commentThemes(texts: readonly string[], stats: TopicStats, k = 6, lang: TopicLang = topicLanguage(texts.slice(0, 200).join('\n'))): string[] {
   // A comment's themes show in its first 2,000 characters; the cap bounds the work on a hostile one.
   // A candidate's verdict (and a word's polarity) is the same in every comment: judged once.
   const polarities = new Map<string, number>();
@@ -81,7 +83,8 @@ export function commentThemes(texts: readonly string[], stats: TopicStats, k = 6
     if (ok === undefined) labels.set(c, (ok = themeLabel(c, polarityOf)));
     return ok;
   };
-  const docs = texts.map((t) => new Set(topicCandidates(stripLinks(t.slice(0, THEME_CHARS))).filter(isLabel)));
+  // Never a candidate common to nearly every item of the corpus: it tells this item's comments from no other's.
+  const docs = texts.map((t) => new Set(topicCandidates(stripLinks(t.slice(0, THEME_CHARS)), lang).filter((c) => isLabel(c) && !stats.common(c))));
   const minDf = Math.max(2, Math.ceil(texts.length * 0.01));
   // The comments holding each candidate, in order (appended in place: no list is copied).
   const holders = new Map<string, number[]>();
@@ -165,8 +168,9 @@ export function extractComments(item: CorpusItem, stats: TopicStats, options: Co
     return !c || (!isSpam(c) && !suspect(c));
   });
   const keptText = live.map((c) => c.text).join('\n');
-  const { topics, weights } = weightsOf(keptText, stats, 6);
-  const themes = commentThemes(live.map((c) => c.text), stats);
+  const model = weightsOf(keptText, stats, 6);
+  const { topics, weights } = model;
+  const themes = commentThemes(live.map((c) => c.text), stats, 6, model.lang);
   const n = markersPerKind(cp.wordCount);
   // A comment with promotion cues below the spam threshold (a link, "subscribe" in passing) is a weaker witness.
   const trust = (c: CommentRecord | undefined): number => (c && options.excludeSpam !== false ? Math.max(0.1, 1 - (spam.scores.get(c.id) ?? 0)) : 1);
@@ -174,7 +178,7 @@ export function extractComments(item: CorpusItem, stats: TopicStats, options: Co
     const c = byIndex.get(s.unit);
     return (1 + Math.log1p(c?.likes ?? 0) + Math.log1p(c ? repliesOf(c) : 0)) * trust(c);
   };
-  const scored = scoreSentences(sentences, weights, likesBoost);
+  const scored = scoreSentences(sentences, model, likesBoost);
   let top = 0;
   for (const x of scored) top = Math.max(top, x.score);
   const used = new Set<number>();
@@ -193,7 +197,7 @@ export function extractComments(item: CorpusItem, stats: TopicStats, options: Co
     .map((c) => {
       const first = firstSentence.get(c.index) ?? { start: c.offset, end: c.offset + c.text.length, text: c.text, unit: c.index };
       const ev = evidenceFor(item, 'comments', first.start, first.end, 'extractive');
-      const topic = topicCandidates(stripLinks(c.text.slice(0, THEME_CHARS))).find((t) => weights.has(t) && isThemeLabel(t)) ?? fallback;
+      const topic = topicCandidates(stripLinks(c.text.slice(0, THEME_CHARS)), model.lang).find((t) => weights.has(t) && model.isTopic(t) && isThemeLabel(t)) ?? fallback;
       return makeMarker(item.id, 'ENGAGEMENT', first.text, topic, 0.6, ev ? [ev] : [], { likes: c.likes ?? 0, replies: repliesOf(c) });
     });
 

@@ -6,7 +6,7 @@
 import type { CorpusItem } from '../corpus/types';
 import { countWords } from '../text/words';
 import { evidenceFor, makeMarker } from './build';
-import { topicCandidates, topicCounts, topTopicsOfCounts, type TopicStats } from './keyphrases';
+import { topicCandidates, topicCounts, topicLanguage, topTopicsOfCounts, type TopicLang, type TopicStats } from './keyphrases';
 import { DIGIT_NUMBER, OPINION_CUES_EN, OPINION_CUES_ES, OPINION_CUES_ZH, ZH_NUMBER } from './lexicons';
 import type { Coverage, Marker, MarkerKind } from './schema';
 import type { Sentence } from './sentences';
@@ -54,15 +54,19 @@ export interface Scored {
   topic: string;
 }
 
-export function scoreSentences(sentences: readonly Sentence[], weights: ReadonlyMap<string, number>, boost: (s: Sentence) => number = () => 1): Scored[] {
+/**
+ * Claim-sized sentences scored by the weights of their topic candidates (`model`: the item's, see
+ * {@link weightsOf}); each sentence's topic is its best-weighted candidate that may be a topic.
+ */
+export function scoreSentences(sentences: readonly Sentence[], model: TopicModel, boost: (s: Sentence) => number = () => 1): Scored[] {
   return sentences.filter(claimSized).map((s) => {
     let score = 0;
     let topic = '';
     let best = 0;
-    for (const c of new Set(topicCandidates(s.text))) {
-      const w = weights.get(c) ?? 0;
+    for (const c of new Set(topicCandidates(s.text, model.lang))) {
+      const w = model.weights.get(c) ?? 0;
       score += w;
-      if (w > best) {
+      if (w > best && model.isTopic(c)) {
         best = w;
         topic = c;
       }
@@ -94,13 +98,43 @@ export function fullCoverage(words: number): Coverage {
   return { windows: words > 0 ? 1 : 0, totalWords: words, wordsSeen: words, duplicationRatio: words > 0 ? 1 : 0, complete: true, shrunkWindows: 0 };
 }
 
-export function weightsOf(text: string, stats: TopicStats, k: number): { topics: string[]; weights: Map<string, number> } {
+/** The topics of one item's part and the weights its sentences are scored and labelled by. */
+export interface TopicModel {
+  /** The language its candidates are judged in. */
+  lang: TopicLang;
+  /** The `k` best topics of the text, best first (none a stopword, none common to nearly every item of the corpus). */
+  topics: string[];
+  /** tf × idf of every candidate of the text (sentence scores need them all, topics or not). */
+  weights: Map<string, number>;
+  /** Whether a candidate may be a topic: not common to nearly every item of the corpus ({@link TopicStats.common}). */
+  isTopic(candidate: string): boolean;
+}
+
+/**
+ * The topic model of a text (an item's transcript, or its comments): candidates counted in the
+ * text's language (`lang`, default read from the text), weighted by tf × idf over the corpus.
+ */
+export function weightsOf(text: string, stats: TopicStats, k: number, lang: TopicLang = topicLanguage(text)): TopicModel {
   // Counted as they come: the candidates of a long item are never all held at once.
-  const tf = topicCounts(text);
+  const tf = topicCounts(text, lang);
   const top = topTopicsOfCounts(tf, stats, k);
   const weights = new Map<string, number>();
   // Every candidate gets its tf·idf weight, not only the top topics: centrality needs them all.
   for (const [c, f] of tf) weights.set(c, Math.log(1 + f) * stats.idf(c));
-  return { topics: top.map((t) => t.topic), weights };
+  return { lang, topics: top.map((t) => t.topic), weights, isTopic: (c) => !stats.common(c) };
+}
+
+/** The topic of one sentence of the text `model` was made of: its best-weighted candidate that may be a topic; '' when it has none. */
+export function topicOf(model: TopicModel, text: string): string {
+  let topic = '';
+  let best = 0;
+  for (const c of new Set(topicCandidates(text, model.lang))) {
+    const w = model.weights.get(c) ?? 0;
+    if (w > best && model.isTopic(c)) {
+      best = w;
+      topic = c;
+    }
+  }
+  return topic;
 }
 

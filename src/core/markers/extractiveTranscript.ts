@@ -15,8 +15,8 @@ import { findNumbers, hasDataPoint } from '../text/spokenNumbers';
 import { firstIndex } from '../util/sortedSearch';
 import { dedupeMarkers, evidenceFor, makeMarker } from './build';
 import { lexRank } from './centrality';
-import { fullCoverage, isQuestion, weightsOf } from './extractiveShared';
-import { topicCandidates, type TopicStats } from './keyphrases';
+import { fullCoverage, isQuestion, topicOf, weightsOf } from './extractiveShared';
+import type { TopicStats } from './keyphrases';
 import type { Coverage, Marker, MarkerKind, TranscriptSummary } from './schema';
 import { splitSections } from './sections';
 import { partSentences } from './sentences';
@@ -154,7 +154,8 @@ export function extractTranscript(item: CorpusItem, stats: TopicStats, opts: Tra
       question: isQuestion(c.text),
     });
   }
-  const { topics, weights } = weightsOf(t.text, stats, 8);
+  const model = weightsOf(t.text, stats, 8);
+  const { topics } = model;
   const fallbackTopic = topics[0] ?? item.title;
   const chapters = parseChapters(typeof item.meta.description === 'string' ? item.meta.description : '').map((c) => c.startS);
   const starts = splitSections(units, { targetWords: SECTION_WORDS, ...(chapters.length ? { chapters } : {}) });
@@ -213,15 +214,7 @@ export function extractTranscript(item: CorpusItem, stats: TopicStats, opts: Tra
   const byKind: Record<'FACT' | 'OPINION' | 'DATA', Marker[]> = { FACT: [], OPINION: [], DATA: [] };
   for (const { u, score } of picked) {
     const ev = evidenceFor(item, 'transcript', u.start, u.end, 'extractive');
-    let topic = '';
-    let best = 0;
-    for (const c of new Set(topicCandidates(u.text))) {
-      const w = weights.get(c) ?? 0;
-      if (w > best) {
-        best = w;
-        topic = c;
-      }
-    }
+    const topic = topicOf(model, u.text);
     // Confidence says how central the sentence is among those picked (0.5–0.95), not a certainty.
     byKind[u.kind as 'FACT' | 'OPINION' | 'DATA'].push(makeMarker(item.id, u.kind, u.text, topic || fallbackTopic, 0.5 + 0.45 * (score / topScore), ev ? [ev] : []));
   }

@@ -13,7 +13,7 @@ import { CancelledError, mapLimit, throwIfAborted, type ProgressSink } from '../
 import { extractItem } from './extractive';
 import { DEFAULT_DENSITY } from './extractiveTranscript';
 import { detectCorpusSpam, type SpamDecision } from './spam';
-import { TopicStats, topicCounts } from './keyphrases';
+import { storedTopics, TopicStats, topicCounts } from './keyphrases';
 import { ContextLimit, modelMarkersForItem, type MarkerModel, type PromptSource } from './modelEngine';
 import type { EngineName, ItemMarkers, MarkersIndex } from './schema';
 import { allMarkers, markerFileName, readItemMarkersVersioned, readMarkersIndex, updateMarkersIndex, writeItemMarkers } from './store';
@@ -160,6 +160,9 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
   if (opts.engine.kind === 'extractive' && plan.some((p) => !p.cached)) {
     stats = new TopicStats();
     for (const item of corpus.items) stats.addDocument(topicCounts(`${item.transcript?.text ?? ''}\n${item.comments?.text ?? ''}`).keys());
+    // Topics are chosen against this table (never one common to nearly every item); it is not part of the cache key, so a
+    // new item leaves the others cached, except an item whose stored topics have become common since: it is made again.
+    for (const p of plan) if (p.cached?.engine === 'extractive' && storedTopics(p.cached).some((t) => stats!.common(t))) p.cached = undefined;
   }
 
   let done = 0;

@@ -1,58 +1,26 @@
 /**
- * Keyphrase candidates for topics: English (and other spaced languages) words
- * and two-word phrases without stopwords; Chinese words from Intl.Segmenter
- * (two characters or more). Scored by tf × idf over the items of the corpus.
+ * Keyphrase candidates for topics: words and two-word phrases of spaced languages, Chinese words
+ * from Intl.Segmenter (two characters or more), none of them a stopword of the text's language
+ * (../text/stopwords.ts: stopwords-iso, spoken fillers and discourse words, words too general;
+ * a phrase may hold a general word, "remote work", but never begins or ends with a function
+ * word). Scored by tf × idf over the items of the corpus; a candidate common to nearly every
+ * item of the corpus ({@link TopicStats.common}) is never a topic.
  */
-import { STOPWORDS } from '../search/tokenize';
+import { detectLanguageEsEnZh } from '../llm/langDetect';
+import { wordClass, type StopwordLang } from '../text/stopwords';
+import type { ItemMarkers } from './schema';
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
-/** Chinese words too common to be a topic. */
-const ZH_STOP = new Set(
-  ('我们 你们 他们 她们 它们 这个 那个 这些 那些 一个 一些 就是 然后 所以 因为 但是 还是 可以 没有 这样 那么 什么 怎么 为什么 如果 因此 而且 或者 ' +
-    '自己 大家 现在 时候 已经 非常 比较 真的 其实 可能 觉得 认为 知道 一下 一样 这种 那种 问题 事情 东西 方面 来说 的话 出来 起来 进行 需要 ' +
-    '今天 我们的 这里 那里 还有 以及 对于 关于 通过 其中 之后 之前 以后 以前 一定 应该 必须 希望 不是 就会 不会 会有 有的 这么 那么多 一点')
-    .split(/\s+/),
-);
-/** Filler words of transcripts (ASR noise, meeting markers) that are not topics. */
-const EN_NOISE = new Set(['vocalsound', 'disfmarker', 'gap', 'laugh', 'laughter', 'pause', 'inaudible', 'yeah', 'okay', 'right', 'um', 'uh', 'mm', 'hmm', 'like', 'know', 'think', 'just', 'really', 'well', 'actually', 'gonna', 'kind', 'sort', 'thing', 'things', 'lot', 'also', 'one', 'two', 'get', 'got', 'go', 'going', 'say', 'said', 'see', 'mean', 'want', 'make', 'way', 'yes', 'no', 'maybe', 'good', 'need', 'us', 'could', 'would', 'also', 'que', 'es', 'lo', 'pues', 'bueno', 'entonces', 'porque', 'como', 'eso', 'esto', 'hay', 'ser', 'está', 'tiene', 'cosa', 'vale', 'sea', 'claro', 'cause', 'guys', 'guy', 'dunno', 'wanna', 'kinda', 'sorta', 'alright', 'anyway', 'stuff', 'bit', 'yep', 'yeah', 'nope', 'oh', 'ooh', 'wow']);
+/** The languages topics are judged in (their stopword lists). */
+export type TopicLang = StopwordLang;
 
-/** More English function words that make poor topics (on top of the search stopwords). */
-const EN_FUNCTION = new Set(
-  ('about above after again against all also although always among another any anything around away back because before behind below beside between ' +
-    'beyond both came can cannot come comes down during each either else enough even ever every everything few first from further get gets getting ' +
-    'give given goes gone great however into last later least less let lot lots made many may might more most much must near never new next ' +
-    'nothing now often once one ones only other others over per perhaps put quite rather really said same several shall since something sometimes ' +
-    'soon still sure take taken than that then thing things though three through today together too toward two under upon used using want wants ' +
-    'week well went whatever whether which while whole within without yet year years yesterday honestly everyone anyone someone people time times')
-    .split(/\s+/),
-);
-
-/** Number words (English, Spanish): "point eight" or "ninety" alone is not a topic. */
-const NUMBER_WORDS = new Set(
-  ('zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion point percent half quarter dozen first second third ' +
-    'cero uno una dos tres cuatro cinco seis siete ocho nueve diez once doce veinte treinta cuarenta cincuenta sesenta setenta ochenta noventa cien ciento cientos mil millón millones punto por ciento mitad')
-    .split(/\s+/),
-);
-
-function isTopicWord(w: string): boolean {
-  return (
-    w.length > 2 &&
-    !STOPWORDS.has(w) &&
-    !EN_NOISE.has(w) &&
-    !EN_FUNCTION.has(w) &&
-    !NUMBER_WORDS.has(w) &&
-    !/^\d+(?:[.,]\d+)?$/.test(w) &&
-    // "nnn", "mmm", "hmmm": one letter repeated, or Latin letters without a vowel ("hmm", "shh")
-    !/^(.)\1+$/u.test(w) &&
-    !/^[b-df-hj-np-tv-xz]+$/.test(w)
-  );
+/** The language of a text for its topics: Chinese, Spanish or English (a sample of it is read). */
+export function topicLanguage(text: string): TopicLang {
+  return detectLanguageEsEnZh(text);
 }
-
-/** Chinese numerals alone ("二十", "百分") are not topics. */
-const ZH_NUMERAL_ONLY = /^[零一二三四五六七八九十百千万亿两几第半多]+$|^百分/u;
 
 /** Longest piece given to the word segmenter at once: ICU's dictionary segmentation of CJK slows down sharply on long runs (80k characters: seconds). */
 const MAX_SEGMENT_CHARS = 2000;
@@ -76,52 +44,62 @@ function* segmentPieces(text: string): Generator<Intl.SegmentData> {
 /**
  * Calls `use` with each topic candidate of a text, in order: lower-cased surface forms (they
  * repeat). What {@link topicCandidates} lists, without holding them all (an item of ten million
- * words has some fifteen million).
+ * words has some fifteen million). `lang`: the text's language (default: read from the text);
+ * give it for a sentence of a longer text, whose own sample is too short to tell.
  */
-export function eachTopicCandidate(text: string, use: (candidate: string) => void): void {
+export function eachTopicCandidate(text: string, use: (candidate: string) => void, lang: TopicLang = topicLanguage(text)): void {
   // Web addresses are not topics.
   text = text.replace(/\b(?:https?:\/\/|www\.)\S+/gi, ' ');
   if (CJK.test(text)) {
     for (const s of segmentPieces(text)) {
       if (!s.isWordLike) continue;
-      const w = s.segment;
-      if (CJK.test(w)) {
-        if ([...w].length >= 2 && !ZH_STOP.has(w) && !ZH_NUMERAL_ONLY.test(w)) use(w);
-      } else {
-        const lw = w.toLowerCase();
-        if (isTopicWord(lw)) use(lw);
-      }
+      const w = CJK.test(s.segment) ? s.segment : s.segment.toLowerCase();
+      if (wordClass(w, lang) === 'content') use(w);
     }
     return;
   }
+  // A word is a candidate when it is no stopword; two words in a row are one when neither is a
+  // function word and one of them is no stopword ("remote work", "new york").
   let prev: string | undefined;
+  let prevContent = false;
   for (const m of text.toLowerCase().matchAll(WORD)) {
     const w = m[0].replace(/['’].*$/, '');
-    if (!isTopicWord(w) || /n['’]t$/.test(m[0])) {
+    const cls = /n['’]t$/.test(m[0]) ? 'function' : wordClass(w, lang);
+    if (cls === 'function') {
       prev = undefined;
       continue;
     }
-    use(w);
-    if (prev && prev !== w) use(`${prev} ${w}`);
+    const content = cls === 'content';
+    if (content) use(w);
+    if (prev && prev !== w && (content || prevContent)) use(`${prev} ${w}`);
     prev = w;
+    prevContent = content;
   }
 }
 
-/** Topic candidates of a text, lower-cased surface forms (may repeat). */
-export function topicCandidates(text: string): string[] {
+/** Topic candidates of a text, lower-cased surface forms (may repeat); `lang` as for {@link eachTopicCandidate}. */
+export function topicCandidates(text: string, lang?: TopicLang): string[] {
   const out: string[] = [];
-  eachTopicCandidate(text, (c) => out.push(c));
+  eachTopicCandidate(text, (c) => out.push(c), lang);
   return out;
 }
 
 /** How often each topic candidate of a text occurs, in order of first occurrence. */
-export function topicCounts(text: string): Map<string, number> {
+export function topicCounts(text: string, lang?: TopicLang): Map<string, number> {
   const tf = new Map<string, number>();
-  eachTopicCandidate(text, (c) => tf.set(c, (tf.get(c) ?? 0) + 1));
+  eachTopicCandidate(text, (c) => tf.set(c, (tf.get(c) ?? 0) + 1), lang);
   return tf;
 }
 
-/** Document frequency of candidates over items, for idf. */
+/** A candidate in this share of the corpus's items or more is common to nearly every item: never a topic. */
+export const COMMON_SHARE = 0.8;
+/** Fewer items than this tell nothing about what is common (two items share most of their words by chance). */
+export const COMMON_MIN_ITEMS = 5;
+
+/**
+ * Document frequency of candidates over the items of a corpus, built once per generation pass:
+ * idf for ranking, and what is common to nearly every item.
+ */
 export class TopicStats {
   private readonly df = new Map<string, number>();
   private n = 0;
@@ -135,12 +113,21 @@ export class TopicStats {
     return Math.log(1 + (this.n + 1) / ((this.df.get(term) ?? 0) + 0.5));
   }
 
+  /**
+   * True when `term` is in {@link COMMON_SHARE} of the items or more, in a corpus of at least
+   * {@link COMMON_MIN_ITEMS} items: it says nothing about any one item ("meeting" in a corpus of
+   * meetings, the host's name in a podcast's episodes), so it is never a topic.
+   */
+  common(term: string): boolean {
+    return this.n >= COMMON_MIN_ITEMS && (this.df.get(term) ?? 0) >= COMMON_SHARE * this.n;
+  }
+
   get documents(): number {
     return this.n;
   }
 }
 
-/** The `k` best topics of one item's candidates: tf × idf, phrases preferred over their words. */
+/** The `k` best topics of one item's candidates: tf × idf, phrases preferred over their words, none common to nearly every item. */
 export function topTopics(candidates: readonly string[], stats: TopicStats, k: number): { topic: string; weight: number }[] {
   const tf = new Map<string, number>();
   for (const c of candidates) tf.set(c, (tf.get(c) ?? 0) + 1);
@@ -151,6 +138,7 @@ export function topTopics(candidates: readonly string[], stats: TopicStats, k: n
 export function topTopicsOfCounts(tf: ReadonlyMap<string, number>, stats: TopicStats, k: number): { topic: string; weight: number }[] {
   // Candidates seen twice or more come first; ones seen once only fill what is left.
   const scored = [...tf]
+    .filter(([t]) => !stats.common(t))
     .map(([t, f]) => ({ topic: t, repeated: f >= 2, weight: (t.includes(' ') ? 1.5 : 1) * Math.log(1 + f) * stats.idf(t) }))
     .sort((a, b) => Number(b.repeated) - Number(a.repeated) || b.weight - a.weight || (a.topic < b.topic ? -1 : 1));
   const out: { topic: string; weight: number }[] = [];
@@ -160,4 +148,20 @@ export function topTopicsOfCounts(tf: ReadonlyMap<string, number>, stats: TopicS
     if (out.length >= k) break;
   }
   return out;
+}
+
+/**
+ * Every topic stored with an item's markers: its transcript's `topic_areas`, its comments'
+ * `major_themes` and each marker's `topic`. A generation pass checks them against the corpus as
+ * it is now ({@link TopicStats.common}): an item whose topics became common to nearly every item
+ * as the corpus grew is made again, while the others keep their cache (see generate.ts).
+ */
+export function storedTopics(m: ItemMarkers): string[] {
+  const t = m.transcript_summary;
+  const c = m.comments_summary;
+  const markers = [
+    ...(t ? [...t.key_facts, ...t.key_opinions, ...t.key_datapoints] : []),
+    ...(c ? [...c.key_facts_from_comments, ...c.key_opinions_from_comments, ...c.key_datapoints_from_comments, ...c.top_engagement_markers] : []),
+  ];
+  return [...(t?.topic_areas ?? []), ...(c?.major_themes ?? []), ...markers.map((x) => x.topic)];
 }
