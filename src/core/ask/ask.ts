@@ -8,6 +8,7 @@ import { formatClock } from '../text/clock';
 import { hybridRetrieve, type Passage } from './hybridRetriever';
 import type { AskInput, ParsedQuery } from './query';
 import { rerankHits, RERANK_DEPTH } from './rerank';
+import { entityDisplay, roleNotes } from './roleEntities';
 import type { AskContext, AskHit } from './types';
 import { understand } from './understand';
 
@@ -54,7 +55,7 @@ export async function askCorpus(ctx: AskContext, input: AskInput, options: AskOp
   const { query, fallback } = await understand(input, { entities: ctx.entities, corpus: ctx.corpus, vectors: !!ctx.vectors }, options);
   const k = options.k ?? 10;
   const res = await hybridRetrieve(query, ctx, { k: options.rerank && options.model ? Math.max(k, RERANK_DEPTH) : k, budgetWords: options.budgetWords, signal: options.signal });
-  const notes = [...(fallback ? [fallback] : []), ...res.notes];
+  const notes = [...(fallback ? [fallback] : []), ...roleNotes(query), ...res.notes];
   let hits = res.hits;
   if (options.rerank && options.model && options.promptsDir) {
     const rr = await rerankHits(options.model, query, hits, { promptsDir: options.promptsDir, signal: options.signal });
@@ -73,10 +74,10 @@ export function forgetAnswers(ctx: AskContext): void {
   caches.delete(ctx);
 }
 
-/** One line saying how a question was understood: `search_entity · PhD C · 0:00–15:00 · transcript · rules`. */
+/** One line saying how a question was understood: `search_entity · PhD C · 0:00–15:00 · transcript · rules` (a role with its item: `Project Manager · ES2009b`). */
 export function describeQuery(q: ParsedQuery): string {
   const parts: string[] = [q.intent];
-  if (q.entities.length) parts.push(q.entities.map((e) => (e.kind === 'speaker' ? e.label : e.text)).join(', '));
+  if (q.entities.length) parts.push(q.entities.map(entityDisplay).join(', '));
   if (q.timeConstraint) parts.push(`${formatClock(q.timeConstraint.startS)}–${q.timeConstraint.endS === null ? 'end' : formatClock(q.timeConstraint.endS)}`);
   if (q.citationNumbers.length) parts.push(q.citationNumbers.map((n) => `[${n}]`).join(''));
   if (q.part) parts.push(q.part);

@@ -2,6 +2,11 @@
  * Coreference from the session: a pronoun ("he", "her", "他", "她", "él",
  * "ella") refers to the first entity of the latest earlier question that named
  * one; a plural pronoun ("they", "他们", "ellos") to all of its entities.
+ *
+ * A role or an anonymous id ("the project manager", "speaker_3") is a person
+ * of one item: the pronoun refers to the one of the item in focus. With no
+ * item in focus it stays the role of every item that has it, and the answer
+ * asks which one (roleEntities.ts) rather than mixing them.
  */
 import type { LinkedEntity } from './query';
 
@@ -27,9 +32,10 @@ export function pronounKind(question: string): 'singular' | 'plural' | null {
  *
  * @param sessionEntities entities of each earlier question, oldest first
  * @param namesOwn the question names an entity itself
+ * @param focusItemId the item in focus: a role of several items resolves to its speaker in that item
  * @returns the entities to add (marked `fromSession`), possibly none
  */
-export function resolveCoreference(question: string, sessionEntities: readonly (readonly LinkedEntity[])[], namesOwn = false): LinkedEntity[] {
+export function resolveCoreference(question: string, sessionEntities: readonly (readonly LinkedEntity[])[], namesOwn = false, focusItemId?: string): LinkedEntity[] {
   const kind = pronounKind(question);
   if (!kind) return [];
   // "¿Qué cuenta Ilia sobre su dieta?": a possessive next to a name of the question's own belongs to that name.
@@ -38,7 +44,13 @@ export function resolveCoreference(question: string, sessionEntities: readonly (
     const ents = sessionEntities[i]!;
     if (!ents.length) continue;
     const picked = kind === 'singular' ? [ents[0]!] : ents;
-    return picked.map((e) => ({ ...e, fromSession: true }));
+    return picked.map((e) => ({ ...withinItem(e, focusItemId), fromSession: true }));
   }
   return [];
+}
+
+/** A role entity of several items, limited to the item in focus when it is one of them. */
+function withinItem(e: LinkedEntity, focusItemId: string | undefined): LinkedEntity {
+  if (!focusItemId || !e.speakerItems || e.speakerItems.length <= 1 || !e.speakerItems.includes(focusItemId)) return e;
+  return { ...e, speakerItems: [focusItemId], itemIds: e.itemIds.filter((id) => id === focusItemId) };
 }

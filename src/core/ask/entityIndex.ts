@@ -7,6 +7,11 @@
  * context ("我叫陈启蒙", "王老师"), linked to the speaker who introduces
  * themself. Built with the search index, persisted beside it, and updated per
  * item by content hash.
+ *
+ * A speaker label that is a role or an anonymous id ("Project Manager",
+ * "speaker_3", "PhD C", "主持人"; speakerLabels.ts) is a different person in
+ * each item: the index keeps it per (item, label), while a name ("Kirsty
+ * Williams AM") is one entity across items.
  */
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -16,9 +21,13 @@ import { readStateFile } from '../storage/safePath';
 import { indexDir } from '../search/corpusIndex';
 import { parseChapters, type Chapter } from '../corpus/chapters';
 import { parseClock } from './timePhrases';
+import { CJK_SURNAMES } from './cjkSurnames';
+import { classifySpeakerLabel, wordCaseOf } from './speakerLabels';
+
+export { CJK_SURNAMES };
 
 /** Bumped whenever extraction or the stored format changes. */
-export const ENTITY_INDEX_VERSION = 1;
+export const ENTITY_INDEX_VERSION = 2;
 
 const chapterSchema = z.object({ startS: z.number().nonnegative(), title: z.string() }) satisfies z.ZodType<Chapter>;
 export type { Chapter };
@@ -34,6 +43,8 @@ export const itemEntitiesSchema = z.object({
   channel: z.string().optional(),
   /** Speaker labels with their turn counts, most first. */
   speakers: z.array(countedSchema),
+  /** The speaker labels that are a role or an anonymous id in this item (speakerLabels.ts): a person of this item only. */
+  roleLabels: z.array(z.tuple([z.string(), z.enum(['role', 'generic'])])),
   /** Comment authors with their comment counts, most first (at most {@link MAX_AUTHORS}). */
   authors: z.array(countedSchema),
   /** Names in the title, meta and text with their counts, most first (at most {@link MAX_NAMES}). */
@@ -65,12 +76,6 @@ export function coreName(label: string): string {
   while (words.length > 1 && HONORIFICS.test(words[words.length - 1]!)) words.pop();
   return words.join(' ');
 }
-
-/** The 120 most common Chinese surnames (single characters, simplified and traditional where they differ) and common compound ones. */
-export const CJK_SURNAMES = new Set(
-  ('王李张張刘劉陈陳杨楊黄黃赵趙吴吳周徐孙孫马馬朱胡郭何高林罗羅郑鄭梁谢謝宋唐许許韩韓冯馮邓鄧曹彭曾肖萧蕭田董袁潘于蒋蔣蔡余杜叶葉程苏蘇魏吕呂丁任沈姚卢盧姜崔钟鍾谭譚陆陸汪范金石廖贾賈夏韦韋付方白邹鄒孟熊秦邱江尹薛闫閆段雷侯龙龍史陶黎贺賀顾顧毛郝龚龔邵万萬钱錢严嚴覃武戴莫孔向汤湯常温溫康施文牛樊葛邢安齐齊易乔喬伍庞龐颜顏倪庄莊聂聶章鲁魯岳翟殷詹申欧歐耿关關兰蘭焦俞左柳甘祝包宁寧尚符舒阮柯纪紀梅童凌毕畢单單季裴霍涂成苗谷盛曲翁冉骆駱蓝藍路游辛靳管柴蒙鲍鮑华華喻祁蒲房滕屈饶饒解牟艾尤阳陽时時穆农農司卓古吉缪繆简簡车車项項连連芦蘆麦麥褚娄婁窦竇戚岑景党黨宫宮费費卜冷晏席卫衛米柏宗瞿桂全佟应應臧闵閔苟邬鄔边邊卞姬师師和仇栾欒隋商刁沙荣榮巫寇桑郎甄丛叢仲虞敖巩鞏明佘池查麻苑迟遲邝鄺')
-    .split(''),
-);
 
 const NAME_CONTEXT_BEFORE = /(?:我叫|我是|名叫|叫做|有请|有請|欢迎|歡迎|感谢|感謝|谢谢|謝謝|嘉宾|嘉賓|主持人|我们的|我們的)\s*$/u;
 const NAME_TITLE_AFTER = /^(?:老师|老師|先生|女士|教授|博士|总|總|院长|院長|主任|同学|同學|律师|律師|医生|醫生|导演|導演|主编|主編|经理|經理|董事长|董事長|博主|教练|教練)/u;
@@ -205,12 +210,22 @@ export function extractItemEntities(item: CorpusItem): ItemEntities {
     for (const m of s.text.matchAll(LATIN_INTRO)) if (!introductions.has(m[1]!)) introductions.set(m[1]!, s.speaker);
   }
   const cjk = cjkNames(item);
+  // Roles and anonymous ids, read against the item's other labels and its own capitalisation (computed only when a label needs it).
+  const labels = [...speakers.keys()];
+  let wordCase: ReturnType<typeof wordCaseOf> | undefined;
+  const evidence = { siblings: labels, wordCase: (w: string) => (wordCase ??= wordCaseOf(segs.map((s) => s.text)))(w) };
+  const roleLabels: [string, 'role' | 'generic'][] = [];
+  for (const label of labels) {
+    const { kind } = classifySpeakerLabel(label, evidence);
+    if (kind !== 'name') roleLabels.push([label, kind]);
+  }
   const lastEnd = segs.reduce<number | undefined>((a, s) => (s.end ?? s.start) !== undefined ? Math.max(a ?? 0, (s.end ?? s.start)!) : a, undefined);
   return {
     hash: item.contentHash,
     title: item.title,
     ...(channel ? { channel } : {}),
     speakers: topCounts(speakers, 1000),
+    roleLabels,
     authors: topCounts(authors, MAX_AUTHORS),
     names: topCounts(names, MAX_NAMES),
     cjkNames: [...cjk].sort((a, b) => b[1][0] - a[1][0]).slice(0, MAX_NAMES).map(([n, [c, sp]]) => (sp ? [n, c, sp] : [n, c])),
@@ -227,6 +242,11 @@ export interface KnownName {
   kind: 'speaker' | 'author' | 'name';
   /** For a speaker: the label; for a name a speaker introduced themself with: that speaker's label. */
   speaker?: string;
+  /**
+   * When `speaker` is a role or an anonymous id: the items where it is this entity (a role speaker is one
+   * entry per item; a name introduced by "speaker_2" speaks as speaker_2 only in the items it did so).
+   */
+  speakerItems?: string[];
   itemIds: string[];
   count: number;
 }
@@ -235,6 +255,7 @@ export interface KnownName {
 export class EntityIndex {
   private readonly items = new Map<string, ItemEntities>();
   private lookup: Map<string, KnownName[]> | undefined;
+  private roles: Map<string, Map<string, 'role' | 'generic'>> | undefined;
 
   /** Builds (or updates, reusing unchanged items of `previous`) the index of `corpus`. */
   static build(corpus: Corpus, previous?: EntityIndex): { index: EntityIndex; rebuilt: string[] } {
@@ -280,6 +301,20 @@ export class EntityIndex {
     return [...this.items.keys()];
   }
 
+  /** `role` or `generic` when `label` is a role or an anonymous id in item `itemId` (a person of that item only); undefined for a name or a label the item does not have. */
+  roleKind(itemId: string, label: string): 'role' | 'generic' | undefined {
+    if (!this.roles) {
+      this.roles = new Map();
+      for (const [id, e] of this.items) this.roles.set(id, new Map(e.roleLabels));
+    }
+    return this.roles.get(itemId)?.get(label);
+  }
+
+  /** The items (of `itemIds`, else all) where `label` is a speaker that is a role or an anonymous id. */
+  roleItems(label: string, itemIds?: readonly string[]): string[] {
+    return (itemIds ?? [...this.items.keys()]).filter((id) => this.roleKind(id, label) !== undefined);
+  }
+
   /** Speaker labels of the given items (all items when undefined), most turns first. */
   speakers(itemIds?: readonly string[]): string[] {
     const counts = new Map<string, number>();
@@ -295,13 +330,18 @@ export class EntityIndex {
     if (this.lookup) return this.lookup;
     const byName = new Map<string, KnownName>();
     const add = (name: string, kind: KnownName['kind'], itemId: string, count: number, speaker?: string): void => {
-      const key = `${kind}\u0000${name}`;
+      // A role or an anonymous id is a person of its item: one entry per (item, label).
+      const perItem = !!speaker && this.roleKind(itemId, speaker) !== undefined;
+      const key = kind === 'speaker' && perItem ? `${kind}\u0000${name}\u0000${itemId}` : `${kind}\u0000${name}`;
       const k = byName.get(key);
       if (k) {
         if (!k.itemIds.includes(itemId)) k.itemIds.push(itemId);
         k.count += count;
-        k.speaker ??= speaker;
-      } else byName.set(key, { name, kind, itemIds: [itemId], count, ...(speaker ? { speaker } : {}) });
+        if (speaker && k.speaker === undefined) {
+          k.speaker = speaker;
+          if (perItem) k.speakerItems = [itemId];
+        } else if (speaker && perItem && k.speaker === speaker && k.speakerItems && !k.speakerItems.includes(itemId)) k.speakerItems.push(itemId);
+      } else byName.set(key, { name, kind, itemIds: [itemId], count, ...(speaker ? { speaker } : {}), ...(perItem ? { speakerItems: [itemId] } : {}) });
     };
     for (const [id, e] of this.items) {
       for (const [s, c] of e.speakers) add(s, 'speaker', id, c, s);

@@ -5,12 +5,18 @@
  * speaker of the items in scope is a professor), names the entity index
  * knows, capitalised sequences the corpus does not write in lower case, and
  * Chinese proper nouns tagged by jieba that occur in the corpus.
+ *
+ * A speaker label that is a role or an anonymous id ("Project Manager",
+ * "speaker_3") is a different person in each item: its entity says whose
+ * (`speakerItems`: the item in focus, the one item the question names, or —
+ * not yet told — every item that has it).
  */
 import type { Corpus } from '../corpus/types';
 import { addNames, tagChinese } from './chineseTagger';
 import { coreName, CJK_SURNAMES, nameKey, type EntityIndex, type KnownName } from './entityIndex';
 import { fold } from './intentCues';
 import type { LinkedEntity } from './query';
+import { classifySpeakerLabel, genericMentions, genericNumber } from './speakerLabels';
 
 /** A mention in the question: the entity and where the question says it. */
 export interface Mention {
@@ -33,9 +39,6 @@ const NOT_NAMES = new Set(
 
 /** Tags of jieba proper nouns (person, transliterated name, place, organisation, other). */
 const PROPER_TAGS = new Set(['nr', 'nrt', 'nrfg', 'ns', 'nt', 'nz']);
-
-/** Speaker labels that only number speakers ("speaker_2", "SPEAKER 1", "S3"). */
-const ANONYMOUS_LABEL = /^(?:speaker|spk|s|发言人|說話人|说话人|嘉宾)[\s_-]*\d+$/iu;
 
 interface Options {
   /** Items whose speakers and names count first (the item in focus, or undefined = all). */
@@ -82,7 +85,7 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
   const forms: { form: string; label: string; role?: boolean }[] = [];
   for (const label of speakers) {
     forms.push({ form: label, label });
-    if (ANONYMOUS_LABEL.test(label)) {
+    if (classifySpeakerLabel(label).kind === 'generic') {
       forms.push({ form: label.replace(/[_-]+/g, ' '), label });
       continue;
     }
@@ -114,7 +117,20 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
       // A label that is a common word ("Marketing") written in lower case is the word, not the speaker ("findings for marketing").
       // "the host", "el presentador" are the role even in lower case.
       if (!role && /^\p{Lu}/u.test(form) && !/\p{Lu}/u.test(question.slice(r[0], r[1])) && !/(?<![\p{L}])(?:the|el|la|los|las)\s+$/iu.test(question.slice(0, r[0]))) continue;
-      push({ text: question.slice(r[0], r[1]), label, kind: 'speaker', speaker: label, itemIds: itemsWithSpeaker(entities, label, scope), fromSession: false }, r);
+      push(speakerEntity(question, question.slice(r[0], r[1]), label, entities, scope), r);
+    }
+  }
+  // "说话人3", "hablante 3", "speaker 3" for the one generic label numbered 3 in scope ("speaker_3", "SPEAKER 03", "发言人3").
+  const written = genericMentions(question);
+  if (written.length) {
+    const byNumber = new Map<number, string[]>();
+    for (const label of speakers) {
+      const n = genericNumber(label);
+      if (n !== undefined) byNumber.set(n, [...(byNumber.get(n) ?? []), label]);
+    }
+    for (const { n, range } of written) {
+      const labels = byNumber.get(n) ?? [];
+      if (labels.length === 1 && !overlaps(range, taken)) push(speakerEntity(question, question.slice(range[0], range[1]), labels[0]!, entities, scope), range);
     }
   }
 
@@ -140,7 +156,7 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
     for (const r of findAll(question, folded, n.name)) {
       // A Latin name written all lower-case in the question is a common word there ("the government", "social media").
       if (overlaps(r, taken) || (!/\p{Script=Han}/u.test(n.name) && !/\p{Lu}/u.test(question.slice(r[0], r[1])))) continue;
-      push({ text: question.slice(r[0], r[1]), label: n.name, kind: n.kind, itemIds: n.itemIds, fromSession: false, ...(n.speaker ? { speaker: n.speaker } : {}) }, r);
+      push({ text: question.slice(r[0], r[1]), label: n.name, kind: n.kind, itemIds: n.itemIds, fromSession: false, ...(n.speaker ? { speaker: n.speaker } : {}), ...(n.speakerItems ? { speakerItems: n.speakerItems } : {}) }, r);
     }
   }
 
@@ -283,6 +299,41 @@ function caseReliable(text: string): boolean {
 
 function itemsWithSpeaker(entities: EntityIndex, label: string, scope: readonly string[] | undefined): string[] {
   return (scope ?? entities.itemIds).filter((id) => entities.item(id)?.speakers.some(([s]) => s === label));
+}
+
+/**
+ * The entity of a speaker label the question says. A role or an anonymous id is the speaker of its
+ * items in scope only (`speakerItems`): of the one item the question names when it names one of them.
+ */
+function speakerEntity(question: string, text: string, label: string, entities: EntityIndex, scope: readonly string[] | undefined): LinkedEntity {
+  let itemIds = itemsWithSpeaker(entities, label, scope);
+  let roleItems = entities.roleItems(label, itemIds);
+  if (roleItems.length > 1) {
+    const named = roleItems.filter((id) => namesItem(question, id));
+    if (named.length === 1) {
+      roleItems = named;
+      itemIds = named;
+    }
+  }
+  return { text, label, kind: 'speaker', speaker: label, itemIds, fromSession: false, ...(roleItems.length ? { speakerItems: roleItems } : {}) };
+}
+
+/**
+ * True when `question` writes the item's id or a distinctive part of it (four characters or more with
+ * a digit: "ES2009b" of "qmsum-ES2009b"), between characters that are not Latin letters or digits
+ * ("in ES2009b?", "在ES2009b里").
+ */
+function namesItem(question: string, itemId: string): boolean {
+  const folded = fold(question);
+  const parts = [itemId, ...itemId.split(/[-_\s]+/u).filter((p) => p.length >= 4 && /\d/u.test(p) && /\p{L}/u.test(p))];
+  const word = /[\p{Script=Latin}\p{N}]/u;
+  return parts.some((p) => {
+    const f = fold(p);
+    for (let at = folded.indexOf(f); at >= 0; at = folded.indexOf(f, at + 1)) {
+      if (!word.test(folded[at - 1] ?? '') && !word.test(folded[at + f.length] ?? '')) return true;
+    }
+    return false;
+  });
 }
 
 /** Occurrences of `word` in the transcripts and comments of the scope (or the first 100 items). */

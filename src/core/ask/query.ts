@@ -42,6 +42,12 @@ export const linkedEntitySchema = z.object({
   kind: entityKindSchema,
   /** The speaker label this entity speaks as, when known (a speaker, or a name a speaker introduced themself with). */
   speaker: z.string().optional(),
+  /**
+   * When `speaker` is a role or an anonymous id ("Project Manager", "speaker_3"), a different person in
+   * each item: the items whose speaker it is — one when an item is in focus or named, several when the
+   * question has not said which (the answer then asks).
+   */
+  speakerItems: z.array(z.string()).optional(),
   /** Items where the entity occurs (empty when unlinked). */
   itemIds: z.array(z.string()),
   /** True when the entity came from the session (a pronoun or a role noun resolved to it). */

@@ -9,6 +9,7 @@ import { STOPWORDS } from '../search/tokenize';
 import { findCitationNumbers } from './citationForms';
 import { resolveCoreference } from './coreference';
 import { coreName, type EntityIndex } from './entityIndex';
+import { classifySpeakerLabel } from './speakerLabels';
 import { tagChinese } from './chineseTagger';
 import { findMentions, type Mention } from './entityMentions';
 import {
@@ -70,7 +71,7 @@ const QUESTION_WORDS = new Set(
 
 /** True for a speaker label that names a person ("Right Hon. Justin Trudeau", "Kirsty Williams AM") as the question said it, not a role or a number. */
 function isPersonalName(label: string, said: string): boolean {
-  if (/^(?:speaker|spk|s)[\s_-]*\d+$/iu.test(label) || /\s[A-Z0-9]$/u.test(label)) return false;
+  if (classifySpeakerLabel(label).kind === 'generic') return false;
   const core = coreName(label);
   return core.split(/\s+/).length >= 2 && fold(said).includes(fold(core.split(/\s+/).pop()!));
 }
@@ -154,8 +155,8 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
   const own = mentions.map((m) => m.entity);
   const sessionEntities = (input.session ?? []).map((s) => findMentions(s, ctx.entities, ctx.corpus, { itemIds: scope }).map((m) => m.entity));
   let entities = [...own];
-  const { intent, cue } = chooseIntent(question, bareQuestion(question, [...citations.ranges, ...(time ? [time.match] : [])]), citations.numbers, mentions, resolveWith(question, own, sessionEntities, citations.numbers.length > 0));
-  if (intent !== 'citation_lookup') entities = resolveWith(question, own, sessionEntities, false);
+  const { intent, cue } = chooseIntent(question, bareQuestion(question, [...citations.ranges, ...(time ? [time.match] : [])]), citations.numbers, mentions, resolveWith(question, own, sessionEntities, citations.numbers.length > 0, input.itemId));
+  if (intent !== 'citation_lookup') entities = resolveWith(question, own, sessionEntities, false, input.itemId);
   else entities = [];
   // "clips for Twitter": the platform is where the clip goes, not what it is about.
   if (intent === 'recommend_clip') entities = entities.filter((e) => !PLATFORMS.test(e.text));
@@ -200,10 +201,10 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
   };
 }
 
-/** The question's own entities plus the ones its pronouns refer to (never for a citation lookup). */
-function resolveWith(question: string, own: readonly LinkedEntity[], session: readonly (readonly LinkedEntity[])[], isCitation: boolean): LinkedEntity[] {
+/** The question's own entities plus the ones its pronouns refer to (never for a citation lookup); a role within the item in focus. */
+function resolveWith(question: string, own: readonly LinkedEntity[], session: readonly (readonly LinkedEntity[])[], isCitation: boolean, focusItemId: string | undefined): LinkedEntity[] {
   if (isCitation) return [...own];
   const out = [...own];
-  for (const e of resolveCoreference(question, session, own.length > 0)) if (!out.some((o) => o.label === e.label)) out.push(e);
+  for (const e of resolveCoreference(question, session, own.length > 0, focusItemId)) if (!out.some((o) => o.label === e.label)) out.push(e);
   return out;
 }

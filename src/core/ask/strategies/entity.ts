@@ -1,8 +1,10 @@
 /**
  * `entity`: the windows where the question's entities speak or are named,
- * ranked by the question's other words (BM25 within those windows).
+ * ranked by the question's other words (BM25 within those windows). A role's
+ * hit says which item's speaker it is ("speaker Project Manager · ES2009b").
  */
 import { queryWeights } from '../../search/retrieve';
+import { speakerInItem } from '../roleEntities';
 import type { Candidate, RetrievalStrategy } from '../types';
 import { entityChunks } from './entityChunks';
 import { chunkCandidate, scopeFilters, searchText } from './spanTools';
@@ -27,7 +29,7 @@ export const entityStrategy: RetrievalStrategy = {
         // Topical match first; speaking counts a little more than being named.
         const score = (bm25.get(id) ?? 0) + (where.speaks ? 0.5 : 0) + (where.mentions ? 0.3 : 0);
         const prev = scored.get(id);
-        const why = `${where.speaks ? 'speaker' : 'names'} ${e.kind === 'speaker' ? e.label : e.text}`;
+        const why = `${where.speaks ? 'speaker' : 'names'} ${speakerInItem(e, c.itemId)}`;
         if (!prev || prev.score < score) scored.set(id, chunkCandidate(c, score + (prev ? 0.2 : 0), why));
       }
     }

@@ -8,6 +8,7 @@ import { tokenizeQuery } from '../../search/tokenize';
 import { coreName } from '../entityIndex';
 import { fold } from '../intentCues';
 import type { LinkedEntity } from '../query';
+import { classifySpeakerLabel } from '../speakerLabels';
 import type { AskContext, AskScope } from '../types';
 import { scopeFilters } from './spanTools';
 
@@ -25,7 +26,7 @@ export function entityNames(e: LinkedEntity): string[] {
   if (e.kind !== 'speaker') names.add(e.label);
   names.add(e.text);
   const core = coreName(e.label);
-  if (core && !/^(?:speaker|spk)[\s_-]*\d+$/iu.test(core) && !/\s[A-Z0-9]$/u.test(core)) names.add(core);
+  if (core && classifySpeakerLabel(core).kind !== 'generic') names.add(core);
   return [...names].filter((n) => n.length >= 2);
 }
 
@@ -37,21 +38,25 @@ const MAX_SPEAKER_WINDOWS = 5000;
  *
  * @param within when given, only these windows are considered for speaking (the question's
  *   keyword hits): a speaker of every item ("Host") need not be enumerated corpus-wide.
+ *
+ * A role or an anonymous id speaks only in its own items (`e.speakerItems`): "Project Manager"
+ * of one meeting is not the one of another.
  */
 export function entityChunks(e: LinkedEntity, scope: AskScope, ctx: AskContext, within?: ReadonlySet<number>): Map<number, EntityChunk> {
   const out = new Map<number, EntityChunk>();
   const { index } = ctx;
   const speaker = e.speaker ?? (e.kind === 'speaker' ? e.label : undefined);
   const items = scope.itemIds ?? (e.itemIds.length ? e.itemIds : undefined);
+  const own = e.speakerItems ? new Set(e.speakerItems) : undefined;
   if (speaker) {
     const speaks = (id: number): boolean => {
       const c = index.chunk(id);
-      return !!c?.speakers?.includes(speaker) && (!scope.part || c.part === scope.part) && (!items || items.includes(c.itemId));
+      return !!c?.speakers?.includes(speaker) && (!scope.part || c.part === scope.part) && (!items || items.includes(c.itemId)) && (!own || own.has(c.itemId));
     };
     if (within) {
       for (const id of within) if (speaks(id)) out.set(id, { speaks: true, mentions: false });
     } else {
-      outer: for (const itemId of items ?? ctx.entities.itemIds) {
+      outer: for (const itemId of (items ?? ctx.entities.itemIds).filter((id) => !own || own.has(id))) {
         for (const id of index.itemChunkIds(itemId)) {
           if (out.size >= MAX_SPEAKER_WINDOWS) break outer;
           if (speaks(id)) out.set(id, { speaks: true, mentions: false });

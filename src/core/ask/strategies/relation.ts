@@ -4,6 +4,7 @@
  * other replies) — ranked by the question's other words.
  */
 import { queryWeights } from '../../search/retrieve';
+import { speakerInItem } from '../roleEntities';
 import type { Candidate, RetrievalStrategy } from '../types';
 import { entityChunks } from './entityChunks';
 import { scopeFilters, searchText } from './spanTools';
@@ -22,10 +23,10 @@ export const relationStrategy: RetrievalStrategy = {
       for (let j = i + 1; j < sets.length; j++) {
         const a = sets[i]!;
         const b = sets[j]!;
-        const names = `${a.e.kind === 'speaker' ? a.e.label : a.e.text} & ${b.e.kind === 'speaker' ? b.e.label : b.e.text}`;
         for (const id of a.chunks.keys()) {
           const c = index.chunk(id);
           if (!c) continue;
+          const names = `${speakerInItem(a.e, c.itemId)} & ${speakerInItem(b.e, c.itemId)}`;
           if (b.chunks.has(id)) {
             out.set(`${id}`, { itemId: c.itemId, part: c.part, start: c.start, end: c.end, score: 2 + (bm25.get(id) ?? 0), why: `${names} together` });
             continue;
