@@ -32,6 +32,7 @@ export const BENCHES: readonly { name: string; script: string; quick: boolean }[
   { name: 'vectorSearch', script: 'bench/vectorSearch.ts', quick: false },
   { name: 'condense', script: 'bench/condense.ts', quick: false },
   { name: 'markerQuality', script: 'bench/markerQuality.ts', quick: true },
+  { name: 'contentFree', script: 'bench/contentFree.ts', quick: true },
   { name: 'spamQuality', script: 'bench/spamQuality.ts', quick: true },
   { name: 'engine', script: 'bench/engine.ts', quick: true },
 ];

@@ -13,6 +13,7 @@ import { understand } from '../ask/understand';
 import type { ModelClient } from '../llm/client';
 import { estimateTokens } from '../llm/tokens';
 import { tokenize, tokenizeQuery } from '../search/tokenize';
+import { isContentFree } from '../text/contentFree';
 import { isCancellation } from '../llm/types';
 import { loadCitations } from './citationLoader';
 import { numberSpans } from './citationNumbering';
@@ -101,7 +102,10 @@ export async function runChatTurn(ctx: AskContext, conversation: Conversation, q
     // Hits that share none of the question's words (a small corpus fills the list with anything) are not cited, but the first.
     const terms = new Set(tokenizeQuery(query.searchText || query.resolvedQuery));
     for (const h of res.hits) {
-      if (spans.length && terms.size && !tokenize(h.text.slice(h.focus.start - h.start, h.focus.end - h.start)).some((t) => terms.has(t))) continue;
+      const focusText = h.text.slice(h.focus.start - h.start, h.focus.end - h.start);
+      // A content-free focus ("Yeah.", "Mm-hmm.", "{vocalsound}", "对对对") is never quoted as an answer line.
+      if (isContentFree(focusText)) continue;
+      if (spans.length && terms.size && !tokenize(focusText).some((t) => terms.has(t))) continue;
       const w = Math.max(1, Math.round(h.words * ((h.focus.end - h.focus.start) / Math.max(1, h.end - h.start))));
       if (spans.length && words + w > budget) break;
       spans.push({ itemId: h.itemId, part: h.part, start: h.focus.start, end: h.focus.end });

@@ -5,6 +5,7 @@
  */
 import { formatClock } from '../text/clock';
 import { tokenize, tokenizeQuery } from '../search/tokenize';
+import { isContentFree } from '../text/contentFree';
 import type { Corpus } from '../corpus/types';
 import type { ParsedQuery } from '../ask/query';
 import type { ReportContext } from './reportContext';
@@ -71,7 +72,8 @@ const CONCLUSION = /conclusion|summary|overall|takeaway|结论|結論|总结|總
 
 /** Report mode: the report's lines that bear most on the question, with their citations (a general question: the conclusion, else the first point of each section). */
 export function answerFromReport(q: ParsedQuery, report: ReportContext, max = 5): string {
-  const lines = reportLines(report.markdown).filter((l) => /\[\d+\]/.test(l.text) || CONCLUSION.test(l.heading));
+  // A content-free line (a finding such as "That's all there is to say, I guess about it. [3]") is never quoted.
+  const lines = reportLines(report.markdown).filter((l) => (/\[\d+\]/.test(l.text) || CONCLUSION.test(l.heading)) && !isContentFree(l.text.replace(/\[\d+\]/g, ' ')));
   const terms = new Set(tokenizeQuery(q.searchText || q.resolvedQuery).filter((t) => !/^(?:report|finding|conclusion|main|result|报告|结论)$/u.test(t)));
   const scored = lines.map((l, i) => {
     const toks = new Set(tokenize(l.text));

@@ -13,6 +13,7 @@ import type { CommentsSummary, Coverage } from './schema';
 import { polarity, sentimentOf } from './sentiment';
 import { partSentences, type Sentence } from './sentences';
 import { detectSpam, spamInputOf, stripLinks, SUSPECT_THRESHOLD, type SpamDecision } from './spam';
+import { contentLang, isContentFree } from '../text/contentFree';
 import { countWork } from './workMeter';
 
 export { polarity, sentimentOf } from './sentiment';
@@ -179,23 +180,48 @@ export function extractComments(item: CorpusItem, stats: TopicStats, options: Co
     return (1 + Math.log1p(c?.likes ?? 0) + Math.log1p(c ? repliesOf(c) : 0)) * trust(c);
   };
   const scored = scoreSentences(sentences, model, likesBoost);
+  // A content-free sentence ("Jajaja", "Sí, claro.", "Great video!") is never a marker: judged once, only when it would be picked.
+  const lang = contentLang(keptText);
+  const free = new Map<string, boolean>();
+  const contentFree = (text: string): boolean => {
+    let f = free.get(text);
+    if (f === undefined) free.set(text, (f = isContentFree(text, lang, { strict: true })));
+    return f;
+  };
+  const hasContent = (x: { s: Sentence }): boolean => !contentFree(x.s.text);
   let top = 0;
   for (const x of scored) top = Math.max(top, x.score);
   const used = new Set<number>();
   const fallback = themes[0] ?? topics[0] ?? item.title;
   const opinion = new Map(scored.map((x) => [x, isOpinion(x.s.text)]));
-  const data = toMarkers(item, 'comments', 'DATA', pick(scored.filter((x) => hasNumber(x.s.text) && !isQuestion(x.s.text)), n, used), top, fallback);
-  const opinions = toMarkers(item, 'comments', 'OPINION', pick(scored.filter((x) => opinion.get(x) || polarity(x.s.text) !== 0), n, used), top, fallback);
-  const facts = toMarkers(item, 'comments', 'FACT', pick(scored.filter((x) => !isQuestion(x.s.text) && !opinion.get(x)), n, used), top, fallback);
+  const data = toMarkers(item, 'comments', 'DATA', pick(scored.filter((x) => hasNumber(x.s.text) && !isQuestion(x.s.text)), n, used, hasContent), top, fallback);
+  const opinions = toMarkers(item, 'comments', 'OPINION', pick(scored.filter((x) => opinion.get(x) || polarity(x.s.text) !== 0), n, used, hasContent), top, fallback);
+  const facts = toMarkers(item, 'comments', 'FACT', pick(scored.filter((x) => !isQuestion(x.s.text) && !opinion.get(x)), n, used, hasContent), top, fallback);
 
-  const firstSentence = new Map<number, Sentence>();
-  for (const s of sentences) if (!firstSentence.has(s.unit)) firstSentence.set(s.unit, s);
-  const engagement = [...witnesses]
-    .sort((a, b) => (b.likes ?? 0) + 2 * repliesOf(b) - ((a.likes ?? 0) + 2 * repliesOf(a)) || a.index - b.index)
-    .slice(0, Math.max(2, Math.min(8, Math.round(witnesses.length / 20))))
-    .filter((c) => (c.likes ?? 0) + repliesOf(c) > 0 && /\p{L}{3}|\p{Script=Han}{2}/u.test(c.text))
+  const sentencesOf = new Map<number, Sentence[]>();
+  for (const s of sentences) {
+    const list = sentencesOf.get(s.unit);
+    if (list) list.push(s);
+    else sentencesOf.set(s.unit, [s]);
+  }
+  // An engagement marker quotes the comment's first sentence with content; a comment with none (a reply "jajaja") is passed over for the next.
+  const quoted = new Map<number, Sentence>();
+  const quotable = (c: CommentRecord): boolean => {
+    if ((c.likes ?? 0) + repliesOf(c) <= 0 || !/\p{L}{3}|\p{Script=Han}{2}/u.test(c.text)) return false;
+    const list = sentencesOf.get(c.index) ?? [{ start: c.offset, end: c.offset + c.text.length, text: c.text, unit: c.index }];
+    const first = list.find((s) => !contentFree(s.text));
+    if (first) quoted.set(c.index, first);
+    return !!first;
+  };
+  const engagementCount = Math.max(2, Math.min(8, Math.round(witnesses.length / 20)));
+  const engagementPicks: CommentRecord[] = [];
+  for (const c of [...witnesses].sort((a, b) => (b.likes ?? 0) + 2 * repliesOf(b) - ((a.likes ?? 0) + 2 * repliesOf(a)) || a.index - b.index)) {
+    if (engagementPicks.length >= engagementCount) break;
+    if (quotable(c)) engagementPicks.push(c);
+  }
+  const engagement = engagementPicks
     .map((c) => {
-      const first = firstSentence.get(c.index) ?? { start: c.offset, end: c.offset + c.text.length, text: c.text, unit: c.index };
+      const first = quoted.get(c.index)!;
       const ev = evidenceFor(item, 'comments', first.start, first.end, 'extractive');
       const topic = topicCandidates(stripLinks(c.text.slice(0, THEME_CHARS)), model.lang).find((t) => weights.has(t) && model.isTopic(t) && isThemeLabel(t)) ?? fallback;
       return makeMarker(item.id, 'ENGAGEMENT', first.text, topic, 0.6, ev ? [ev] : [], { likes: c.likes ?? 0, replies: repliesOf(c) });

@@ -75,12 +75,16 @@ export function scoreSentences(sentences: readonly Sentence[], model: TopicModel
   });
 }
 
-/** The best `n` sentences, at most one per unit (turn or comment), best first. */
-export function pick(scored: readonly Scored[], n: number, used: Set<number>): Scored[] {
+/**
+ * The best `n` sentences, at most one per unit (turn or comment), best first. `accept` is asked
+ * only about sentences that would be picked otherwise (best first, until `n` are picked), so a
+ * costly test such as `isContentFree` runs on a few sentences, not on all.
+ */
+export function pick(scored: readonly Scored[], n: number, used: Set<number>, accept: (x: Scored) => boolean = () => true): Scored[] {
   const out: Scored[] = [];
   for (const x of [...scored].sort((a, b) => b.score - a.score || a.s.start - b.s.start)) {
     if (out.length >= n) break;
-    if (used.has(x.s.start) || out.some((o) => o.s.unit === x.s.unit)) continue;
+    if (used.has(x.s.start) || out.some((o) => o.s.unit === x.s.unit) || !accept(x)) continue;
     out.push(x);
     used.add(x.s.start);
   }

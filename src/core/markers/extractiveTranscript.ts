@@ -11,6 +11,7 @@ import { parseChapters } from '../corpus/chapters';
 import type { CorpusItem, TranscriptSegment } from '../corpus/types';
 import { tokenize } from '../search/tokenize';
 import { cleanSpan, contentWordCount } from '../text/clean';
+import { contentLang, isContentFree } from '../text/contentFree';
 import { findNumbers, hasDataPoint } from '../text/spokenNumbers';
 import { firstIndex } from '../util/sortedSearch';
 import { dedupeMarkers, evidenceFor, makeMarker } from './build';
@@ -165,8 +166,16 @@ export function extractTranscript(item: CorpusItem, stats: TopicStats, opts: Tra
   const idf = (term: string): number => Math.log(1 + units.length / (df.get(term) ?? 1));
 
   const picked: { u: Unit; score: number }[] = [];
+  // Never a content-free sentence: a backchannel, or too few content words to stand alone (judged once per sentence, when it is a candidate).
+  const lang = contentLang(t.text);
+  const free = new Map<Unit, boolean>();
+  const contentFree = (u: Unit): boolean => {
+    let f = free.get(u);
+    if (f === undefined) free.set(u, (f = isContentFree(u.text, lang, { strict: true })));
+    return f;
+  };
   // A claim has content: at least four distinct content terms ("But you know, for now, I mean" has none).
-  const fits = (u: Unit): boolean => u.words >= MIN_WORDS && u.words <= MAX_WORDS && !u.question && new Set(u.terms).size >= 4;
+  const fits = (u: Unit): boolean => u.words >= MIN_WORDS && u.words <= MAX_WORDS && !u.question && new Set(u.terms).size >= 4 && !contentFree(u);
   const picks = new Picks();
   const pick = (x: { u: Unit; score: number }): void => {
     picked.push(x);

@@ -16,6 +16,7 @@ import { isCancellation, isContextLengthError, type ChatMessage } from '../llm/t
 import type { MarkerKind } from '../markers/schema';
 import { allMarkers } from '../markers/store';
 import { tokenize } from '../search/tokenize';
+import { contentLang, isContentFree, type ContentLang } from '../text/contentFree';
 import { CancelledError, throwIfAborted } from '../util/abort';
 import { dedupeFindings } from './citations';
 import { describeCondensed, loadCondensedClaims } from './condensedSource';
@@ -99,8 +100,8 @@ function relevantClaims(e: RequestLogEntry, handler: RetrievalHandler, query: Re
 
 const SENTENCE = /[^.!?。！？\n]+[.!?。！？]?/gu;
 
-/** The sentence of `text` that shares the most tokens with `query`, and how many it shares. */
-function bestSentence(text: string, query: ReadonlySet<string>): { text: string; score: number } | undefined {
+/** The sentence of `text` that shares the most tokens with `query`, and how many it shares; never a content-free one (`contentFree.ts`, judged strictly: a finding stands alone). */
+function bestSentence(text: string, query: ReadonlySet<string>, lang?: ContentLang): { text: string; score: number } | undefined {
   let best: string | undefined;
   let bestScore = 0;
   for (const m of text.matchAll(SENTENCE)) {
@@ -109,7 +110,7 @@ function bestSentence(text: string, query: ReadonlySet<string>): { text: string;
     const toks = new Set(tokenize(sentence));
     let score = 0;
     for (const t of toks) if (query.has(t)) score++;
-    if (score > bestScore) {
+    if (score > bestScore && !isContentFree(sentence, lang, { strict: true })) {
       bestScore = score;
       best = sentence;
     }
@@ -208,7 +209,17 @@ async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHand
   const entries: RequestLogEntry[] = [];
   const findings: StepFinding[] = [];
   const unread: string[] = [];
-  const add = (text: string, confidence: number, sourceId: string): void => {
+  // A finding is never content-free ("That's all there is to say, I guess about it."); judged in its item's language.
+  const langs = new Map<string, ContentLang>();
+  const langOf = (itemId: string): ContentLang | undefined => {
+    const item = handler.item(itemId);
+    if (!item) return undefined;
+    let l = langs.get(itemId);
+    if (!l) langs.set(itemId, (l = contentLang(item.transcript?.text ?? item.comments?.text ?? '')));
+    return l;
+  };
+  const add = (text: string, confidence: number, sourceId: string, itemId?: string): void => {
+    if (isContentFree(text, itemId ? langOf(itemId) : undefined, { strict: true })) return;
     findings.push({ finding_id: `${step.step_id}-f${findings.length + 1}`, text, confidence, source_ids: [sourceId], ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
   };
   let round = 0;
@@ -233,24 +244,24 @@ async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHand
       const more = nextChunk(e);
       if (more) next.push(more);
       if (req.type === 'by_marker' && req.marker_id) {
-        const m = handler.marker(req.marker_id)!.marker;
+        const { itemId, marker: m } = handler.marker(req.marker_id)!;
         // The first served source of a by_marker request is the marker's exact evidence.
         const sid = e.served[0]?.source_id;
-        if (sid) add(m.text, m.confidence, sid);
+        if (sid) add(m.text, m.confidence, sid, itemId);
       } else if (req.type === 'condensed_claims') {
         for (const c of relevantClaims(e, handler, query)) add(c.text, c.confidence, c.sourceId);
       } else {
         const full = req.type === 'full_content_item';
-        const picked: { text: string; score: number; sourceId: string }[] = [];
+        const picked: { text: string; score: number; sourceId: string; itemId: string }[] = [];
         for (const sv of e.served) {
           const item = handler.item(sv.item_id);
           const part = sv.part === 'transcript' ? item?.transcript : item?.comments;
-          const best = part && bestSentence(part.text.slice(sv.start, sv.end), full ? itemQuery(sv.item_id) : query);
-          if (best) picked.push({ ...best, sourceId: sv.source_id });
+          const best = part && bestSentence(part.text.slice(sv.start, sv.end), full ? itemQuery(sv.item_id) : query, langOf(sv.item_id));
+          if (best) picked.push({ ...best, sourceId: sv.source_id, itemId: sv.item_id });
         }
         // A whole item gives its few best sentences, not one per passage.
         const kept = full ? [...picked].sort((a, b) => b.score - a.score).slice(0, SENTENCES_PER_ITEM) : picked;
-        for (const p of picked) if (kept.includes(p)) add(p.text, 0.5, p.sourceId);
+        for (const p of picked) if (kept.includes(p)) add(p.text, 0.5, p.sourceId, p.itemId);
       }
     });
     for (const src of turn.sources) if (!base.sources.some((x) => x.source_id === src.source_id)) base.sources.push(src);

@@ -10,7 +10,8 @@
  * (`cleanText`: annotations, fillers, stutters out). Its words are then: for Latin script, runs
  * of letters/digits (inner apostrophes and hyphens kept: "we're", "mm-hmm"); for Chinese, the
  * words of the ICU word segmenter (`Intl.Segmenter('zh')`, as the keyphrases use), traditional
- * characters folded to simplified ones first. A word is a *content word* unless it is
+ * characters folded to simplified ones first; a single character the segmenter leaves next to a
+ * content word is part of it ("养老|金" is one word, 养老金), so a rare compound counts once. A word is a *content word* unless it is
  * - a stopword of the text's language in stopwords-iso (English's too for Spanish and Chinese
  *   text: code-switching, loanwords), matched case- and accent-insensitively;
  * - a spoken filler by the cleaner's rules (`isSpokenFiller`: uh, ummm, mm-hmm, 嗯, 呃);
@@ -18,8 +19,10 @@
  *   below: yeah, alright, gonna, dunno; vale, tío, o sea; 对对, 好的, 觉得, 然后呢), laughter
  *   (haha, jajaja, 哈哈) or one letter repeated (mmm, nnn);
  * - a single Latin letter, or a Chinese word made only of response characters (对, 好, 是, 的,
- *   嗯, 啊, 哦, 行, 哈, 吧 …: the segmenter cuts "是的是的" into 是|的是|的).
- * Numbers written in digits are always content ("5 %", "2023"); spoken number words are
+ *   嗯, 啊, 哦, 行, 哈, 吧 …) and single-character stopwords: the segmenter cuts "是的是的" into
+ *   是|的是|的 and "委员会对吧" into 委员|会对|吧.
+ * Numbers written in digits are content ("5 %", "2023") — not time stamps ("41:02", "1:46:32"),
+ * which are taken out before counting; spoken number words are
  * stopwords as stopwords-iso has them ("twenty - eight to thirty - two dollars an hour" has two
  * content words), as in the measure the project is judged by.
  *
@@ -41,6 +44,7 @@
  * sube."), so the marker target ("markers with fewer than 3 non-stopword words") is met by
  * construction wherever markers and findings consult this predicate.
  */
+import stopwordsIso from 'stopwords-iso';
 import { detectLanguageEsEnZh } from '../llm/langDetect';
 import { foldText } from '../../shared/textFold';
 import { cleanText, isSpokenFiller } from './clean';
@@ -75,13 +79,27 @@ const SPOKEN: Readonly<Record<ContentLang, readonly string[]>> = {
   es: words(`
     sí si vale claro bueno ya ajá aja okey ok oki venga vaya eh ah oh uf ay ea hala hombre mujer mira oye dale sale órale
     orale gracias tío tía tíos tías tio tia rollo digamos o sea osea pues nada bueno sabes sabe sé ves mira creo pienso
-    digo dices dijo tipo cosa cosas literal literalmente básicamente basicamente obviamente realmente igual hola adiós
+    digo dices dijo pasa tipo cosa cosas literal literalmente básicamente basicamente obviamente realmente igual hola adiós
     adios perdón perdon porfa`),
   zh: words(`
     嗯 嗯嗯 对 对对 对对对 对啊 对吧 对呀 是 是的 是啊 是吧 是呀 好 好的 好吧 好啊 好呀 行 行吧 哦 噢 喔 啊 呀 哈 哈哈 呵呵 嘿 嘿嘿
     诶 欸 唉 哎 哎呀 嗯哼 谢谢 感谢 再见 拜拜 那个 这个 就是 就是说 然后 然后呢 其实 反正 大概 基本上 所谓 觉得 我觉得 认为 知道
-    一下 一点 这种 那种 真的 非常 比较 特别 已经 现在 没有 可能 应该 还是 的话 好像 感觉 什么的 之类 之类的 等等 哈哈哈 行行 好好`),
+    一下 一点 这种 那种 真的 非常 比较 特别 已经 现在 没有 可能 应该 还是 的话 好像 感觉 什么的 之类 之类的 等等 哈哈哈 行行 好好
+    怎么说 怎么说呢 这么说 也就是说 所以说 就是说 可以说 换句话说 说实话 老实说`),
 };
+
+/**
+ * Hedges and fillers of several words, whose words may be content words alone ("sort of", "to be
+ * honest", "en plan", "lo que pasa es que"): the whole phrase is no content. Chinese phrases
+ * match however the segmenter cut them.
+ */
+const SPOKEN_PHRASES: Readonly<Record<ContentLang, readonly string[]>> = {
+  en: ['sort of', 'kind of', 'to be honest', 'you know', 'i mean', 'as i said', 'or something', 'and stuff', 'at the end of the day', 'in a way', 'more or less'],
+  es: ['en plan', 'o sea', 'lo que pasa es que', 'lo que pasa', 'y tal', 'no sé qué', 'a ver', 'de alguna manera', 'por así decirlo', 'en fin', 'al final'],
+  zh: ['怎么说呢', '也就是说', '就是说', '所以说', '说实话', '然后呢', '对不对', '是不是', '好不好', '那什么', '这样子'],
+};
+/** Longest phrase of {@link SPOKEN_PHRASES}, in words (a Chinese phrase: in segments). */
+const MAX_PHRASE_WORDS = 5;
 
 /**
  * Response words: a reply made only of them (with stopwords and backchannels) is content-free
@@ -103,6 +121,7 @@ const ZH_RESPONSE_CHARS = new Set([...'对好是的嗯啊哦噢喔行哈呵嘿�
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const LATIN_WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:['’-][\p{L}\p{N}\p{M}]+)*/gu;
 const DIGIT = /\p{Nd}/u;
+const TIMESTAMP = /(?<![\p{Nd}.,])\p{Nd}{1,2}(?::\p{Nd}{2}){1,2}(?![\p{Nd}])/gu;
 /** Longest piece given to the word segmenter at once (ICU slows down on long CJK runs). */
 const MAX_SEGMENT_CHARS = 2000;
 
@@ -115,6 +134,7 @@ interface Vocab {
   stop: ReadonlySet<string>;
   spoken: ReadonlySet<string>;
   response: ReadonlySet<string>;
+  phrases: ReadonlySet<string>;
 }
 
 let vocabs: Record<ContentLang, Vocab> | undefined;
@@ -123,14 +143,14 @@ let vocabs: Record<ContentLang, Vocab> | undefined;
 function vocab(lang: ContentLang): Vocab {
   if (!vocabs) {
     // stopwords-iso ships one JSON file of every language's list (maintained upstream).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const iso = require('stopwords-iso') as Record<string, readonly string[]>;
+    const iso: Readonly<Record<string, readonly string[]>> = stopwordsIso;
     const set = (...lists: (readonly string[])[]): ReadonlySet<string> => new Set(lists.flat().map(key));
     const build = (l: ContentLang): Vocab => ({
       // English lists apply to every language (code-switching, loanwords), as in stopwords.ts.
       stop: set(iso[l] ?? [], l === 'en' ? [] : (iso['en'] ?? [])),
       spoken: set(SPOKEN[l], l === 'en' ? [] : SPOKEN.en),
       response: set(RESPONSE[l], l === 'en' ? [] : RESPONSE.en),
+      phrases: set(SPOKEN_PHRASES[l], l === 'en' ? [] : SPOKEN_PHRASES.en),
     });
     vocabs = { en: build('en'), es: build('es'), zh: build('zh') };
   }
@@ -164,22 +184,53 @@ function classify(raw: string, v: Vocab): 'content' | 'response' | 'none' {
     if (base && (v.stop.has(base) || v.spoken.has(base))) return 'none';
     if (v.response.has(x)) return 'response';
   }
-  if (cjk && [...w].every((ch) => ZH_RESPONSE_CHARS.has(ch))) return 'none';
+  // "的是", "会对": the segmenter's cut across two function characters ("是的是的" → 是|的是|的, "委员会对吧" → 委员|会对|吧).
+  if (cjk && [...w].every((ch) => ZH_RESPONSE_CHARS.has(ch) || v.stop.has(ch))) return 'none';
   return 'content';
 }
 
-/** The words of a cleaned text (see the module's comment), in order. */
-function wordsOf(text: string): string[] {
-  if (!CJK.test(text)) return text.match(LATIN_WORD) ?? [];
-  const out: string[] = [];
+/** A word of a cleaned text and where it is. */
+interface Word {
+  text: string;
+  start: number;
+  end: number;
+  cjk: boolean;
+}
+
+/** The words of a cleaned text (see the module's comment), in order. Chinese text is folded (traditional to simplified) before it is segmented: the segmenter cuts simplified text best. */
+function wordsOf(clean: string): Word[] {
+  const out: Word[] = [];
+  if (!CJK.test(clean)) {
+    for (const m of clean.matchAll(LATIN_WORD)) out.push({ text: m[0], start: m.index, end: m.index + m[0].length, cjk: false });
+    return out;
+  }
+  const text = foldText(clean);
   for (let start = 0; start < text.length; ) {
     let end = Math.min(text.length, start + MAX_SEGMENT_CHARS);
     // Never cut a surrogate pair.
     if (end < text.length && /[\ud800-\udbff]/.test(text[end - 1]!)) end--;
-    for (const s of zhSegmenter().segment(text.slice(start, end))) if (s.isWordLike) out.push(s.segment);
+    for (const s of zhSegmenter().segment(text.slice(start, end))) {
+      if (s.isWordLike) out.push({ text: s.segment, start: start + s.index, end: start + s.index + s.segment.length, cjk: CJK.test(s.segment) });
+    }
     start = end;
   }
   return out;
+}
+
+/** Marks the words that belong to a spoken phrase of `v` (the longest one starting at each word). */
+function phraseWords(ws: readonly Word[], v: Vocab): Uint8Array {
+  const inPhrase = new Uint8Array(ws.length);
+  for (let i = 0; i < ws.length; i++) {
+    let cand = key(ws[i]!.text);
+    let longest = -1;
+    for (let j = i + 1; j < ws.length && j < i + MAX_PHRASE_WORDS; j++) {
+      const glued = ws[j - 1]!.cjk && ws[j]!.cjk && ws[j - 1]!.end === ws[j]!.start;
+      cand += (glued ? '' : ' ') + key(ws[j]!.text);
+      if (v.phrases.has(cand)) longest = j;
+    }
+    for (let j = i; j <= longest; j++) inPhrase[j] = 1;
+  }
+  return inPhrase;
 }
 
 let segmenter: Intl.Segmenter | undefined;
@@ -207,37 +258,61 @@ export function contentLang(text: string): ContentLang {
 export interface ContentProfile {
   /** Words left after cleaning (annotations, fillers and stutters out). */
   words: number;
-  /** The content words, as written (see the module's comment). */
+  /** The content words, as first written, each once (see the module's comment). */
   content: string[];
   /** Response words among the content words ("great", "perfecto", "明白"). */
   responses: number;
 }
 
 /**
- * The words, content words and response words of `text` in `lang` (guessed from the text when
- * not given; a short Latin text with no clear language is judged by the Spanish and English
- * lists together). Linear in the length of the text.
+ * The words, content words and response words of `text` in `lang`. Without a language, Chinese
+ * text is judged as Chinese and other text by the English and Spanish lists together (a word is
+ * a content word only when it is one in both: a unit's language cannot be told from a few
+ * words). Content words are counted once each ("prices, prices" is one). Linear in the length of
+ * the text.
  */
 export function contentProfile(text: string, lang?: ContentLang): ContentProfile {
-  const clean = cleanText(text);
+  // Time stamps and clock times ("41:02", "1:46:32") are references, not words.
+  const clean = cleanText(text).replace(TIMESTAMP, ' ');
   const ws = wordsOf(clean);
   const l = langsFor(clean, lang);
-  const short = !lang && l !== 'zh' && ws.length < 6;
   const v = vocab(l);
-  const other = short ? vocab(l === 'en' ? 'es' : 'en') : undefined;
-  const content: string[] = [];
-  let responses = 0;
-  for (const w of ws) {
-    let c = classify(w, v);
+  const other = !lang && l !== 'zh' ? vocab(l === 'en' ? 'es' : 'en') : undefined;
+  const inPhrase = phraseWords(ws, v);
+  const otherPhrase = other ? phraseWords(ws, other) : undefined;
+  // Content words as found, then Chinese compounds the segmenter cut glued back together.
+  const found: { w: Word; response: boolean }[] = [];
+  let words = ws.length;
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i]!;
+    if (inPhrase[i] || otherPhrase?.[i]) continue;
+    let c = classify(w.text, v);
     if (c !== 'none' && other) {
-      const o = classify(w, other);
+      const o = classify(w.text, other);
       if (o === 'none' || (o === 'response' && c === 'content')) c = o;
     }
     if (c === 'none') continue;
-    content.push(w);
-    if (c === 'response') responses++;
+    const prev = found[found.length - 1];
+    // "养老|金", "通|胀", "麦克|风": a single character next to a content word is part of it.
+    if (prev && prev.w.cjk && w.cjk && prev.w.end === w.start && ([...prev.w.text].length === 1 || [...w.text].length === 1)) {
+      prev.w = { text: prev.w.text + w.text, start: prev.w.start, end: w.end, cjk: true };
+      prev.response = prev.response && c === 'response';
+      words--;
+      continue;
+    }
+    found.push({ w, response: c === 'response' });
   }
-  return { words: ws.length, content, responses };
+  const content: string[] = [];
+  const seen = new Set<string>();
+  let responses = 0;
+  for (const f of found) {
+    const k = key(f.w.text);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    content.push(f.w.text);
+    if (f.response) responses++;
+  }
+  return { words, content, responses };
 }
 
 /**
