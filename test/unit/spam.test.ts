@@ -7,7 +7,8 @@ import { loadCorpus } from '../../src/core/corpus/loader';
 import { extractComments } from '../../src/core/markers/extractiveComments';
 import { TopicStats, topicCandidates } from '../../src/core/markers/keyphrases';
 import { commentsSummarySchema } from '../../src/core/markers/schema';
-import { detectCorpusSpam, detectSpam, normaliseForSpam, scoreComment, SPAM_THRESHOLD, stripLinks } from '../../src/core/markers/spam';
+import { detectSpam, normaliseForSpam, scoreComment, SPAM_THRESHOLD, stripLinks } from '../../src/core/markers/spam';
+import { corpusSpam } from '../../src/core/markers/spamFree';
 import { itemMarkersView, spamNote } from '../../src/shared/sidebarModel';
 
 const isSpam = (text: string, videoId?: string): boolean => scoreComment(text, { videoId }).score >= SPAM_THRESHOLD;
@@ -137,7 +138,9 @@ describe('spam: the corpus', () => {
     ]);
     assert.deepEqual([...spam.get('b')!.ids], ['b1']);
     assert.ok(spam.get('b')!.reasons.get('b1')!.includes('author posts spam'));
-    assert.equal(spam.get('b')!.scores.get('b2'), 0.5);
+    // Someone else's: engagement bait (0.5) and what the learned model adds, below the threshold.
+    const b2 = spam.get('b')!.scores.get('b2')!;
+    assert.ok(b2 >= 0.5 && b2 < SPAM_THRESHOLD, String(b2));
   });
 
   test('two copies of one item are not a campaign across items', () => {
@@ -187,7 +190,7 @@ describe('spam: the comments pass', () => {
       const it = corpus.items[0]!;
       const stats = new TopicStats();
       stats.addDocument(topicCandidates(it.comments!.text));
-      const spam = detectCorpusSpam(corpus.items);
+      const spam = corpusSpam(corpus);
       assert.deepEqual([...spam.get(it.id)!.ids].sort(), ['s1', 's2', 's3']);
 
       const out = extractComments(it, stats, { spam: spam.get(it.id) })!;

@@ -12,6 +12,7 @@ import type { AskContext } from '../ask/types';
 import { understand } from '../ask/understand';
 import type { ModelClient } from '../llm/client';
 import { estimateTokens } from '../llm/tokens';
+import { spamFreeComments } from '../markers/spamFree';
 import { tokenize, tokenizeQuery } from '../search/tokenize';
 import { isContentFree } from '../text/contentFree';
 import { isCancellation } from '../llm/types';
@@ -93,6 +94,11 @@ export async function runChatTurn(ctx: AskContext, conversation: Conversation, q
     if (missing.length) notes.push(`no citation ${missing.map((n) => `[${n}]`).join(', ')} in this conversation${conversation.header.runId ? ' or its report' : ''}`);
     turnCitations = loaded.map((l) => conversation.citations.find((c) => c.number === l.number)!);
   } else if (mode === 'corpus') {
+    /** The comments of `[start, end)` as the model may read them: spam blanked (`spamFree.ts`, decided over the corpus). */
+    const spamFreeText = (itemId: string, start: number, end: number): string => {
+      const item = ctx.corpus.items.find((i) => i.id === itemId);
+      return (item && spamFreeComments(item, ctx.corpus)?.text.slice(start, end).replace(/[ \t]{2,}/g, ' ')) ?? '';
+    };
     const res = await hybridRetrieve(query, citeCtx, { k: MAX_HITS, budgetWords: options.budgetWords ?? 1200, signal: options.signal });
     notes.push(...res.notes);
     // The best hits, each cited by its focus (the turns that answer best), within the word budget.
@@ -102,6 +108,8 @@ export async function runChatTurn(ctx: AskContext, conversation: Conversation, q
     // Hits that share none of the question's words (a small corpus fills the list with anything) are not cited, but the first.
     const terms = new Set(tokenizeQuery(query.searchText || query.resolvedQuery));
     for (const h of res.hits) {
+      // Spam never speaks in a chat answer: a hit whose focus is only spam comments (blanked in the spam-free part) is not cited.
+      if (h.part === 'comments' && !spamFreeText(h.itemId, h.focus.start, h.focus.end).trim()) continue;
       const focusText = h.text.slice(h.focus.start - h.start, h.focus.end - h.start);
       // A content-free focus ("Yeah.", "Mm-hmm.", "{vocalsound}", "对对对") is never quoted as an answer line.
       if (isContentFree(focusText)) continue;
@@ -114,7 +122,7 @@ export async function runChatTurn(ctx: AskContext, conversation: Conversation, q
     turnCitations = numberSpans(conversation.citations, spans, ctx.corpus);
     passages = turnCitations.map((c) => {
       const item = ctx.corpus.items.find((i) => i.id === c.span.item_id);
-      return { c, text: (c.span.part === 'transcript' ? item?.transcript : item?.comments)?.text.slice(c.span.start, c.span.end) ?? '' };
+      return { c, text: c.span.part === 'transcript' ? (item?.transcript?.text.slice(c.span.start, c.span.end) ?? '') : spamFreeText(c.span.item_id, c.span.start, c.span.end) };
     });
   }
   const allowed = new Set<number>([...(mode === 'report' ? conversation.citations.map((c) => c.number) : []), ...turnCitations.map((c) => c.number)]);

@@ -3,6 +3,7 @@
  * verbatim; a question about the report quotes the report's lines that bear on it (with their
  * citations); a question about the corpus quotes the retrieved passages, grouped by item.
  */
+import { spamFreeComments } from '../markers/spamFree';
 import { formatClock } from '../text/clock';
 import { tokenize, tokenizeQuery } from '../search/tokenize';
 import { isContentFree } from '../text/contentFree';
@@ -106,7 +107,8 @@ export function answerFromPassages(q: ParsedQuery, corpus: Corpus, cited: readon
     const item = corpus.items.find((i) => i.id === itemId);
     parts.push(`**${item?.title ?? itemId}**`);
     for (const c of cs) {
-      const text = (c.span.part === 'transcript' ? item?.transcript : item?.comments)?.text.slice(c.span.start, c.span.end) ?? '';
+      // Comments as the answer may quote them: spam blanked (`spamFree.ts`).
+      const text = ((c.span.part === 'transcript' ? item?.transcript : item && spamFreeComments(item, corpus))?.text.slice(c.span.start, c.span.end)) ?? '';
       const flat = text.replace(/\s+/g, ' ').trim();
       const who = c.span.source.speakers?.length ? `${c.span.source.speakers.slice(0, 2).join(', ')}: ` : '';
       parts.push(`- ${who}“${flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}…` : flat}” [${c.number}]`);

@@ -23,6 +23,7 @@ import { readStateJson } from '../storage/readStateJson';
 import { CancelledError, mapLimit, type ProgressSink } from '../util/abort';
 import { claimSimilarity, evidenceFor } from './build';
 import { alignerFor, ContextLimit, readPart, type MarkerModel, type PromptSource } from './modelEngine';
+import { corpusSpam, spamFreeComments } from './spamFree';
 import { coverageSchema, evidenceSchema } from './schema';
 import { markerFileName, type ReadResult } from './store';
 import { DEFAULT_WINDOW_SETTINGS, type WindowSettings } from './windows';
@@ -134,7 +135,8 @@ async function condenseItem(item: CorpusItem, opts: CondenseOptions, key: string
   const claims: CondensedItem['claims'] = [];
   const categories = new Map<string, number>();
   const coverage: CondensedItem['coverage'] = { transcript: null, comments: null };
-  for (const part of [item.transcript, item.comments]) {
+  // The model never reads spam: the comments without it (`spamFree.ts`; the corpus's decision, made in condenseCorpus).
+  for (const part of [item.transcript, spamFreeComments(item)]) {
     if (!part || part.wordCount === 0) continue;
     const { outcomes, coverage: cov } = await readPart(item, part, engineOpts, 'condense', condenseWindowReplySchema, 'condense');
     if (!cov.complete) throw new Error(`condense: coverage check failed for ${item.id} ${part.kind}: read ${cov.wordsSeen} of ${cov.totalWords} words`);
@@ -194,6 +196,8 @@ export async function condenseCorpus(corpus: Corpus, opts: CondenseOptions): Pro
   let done = 0;
   // What the pass learns about the model's context carries to every later window and item.
   const context = new ContextLimit();
+  corpusSpam(corpus); // spam is decided over the corpus (templates across items), once, before any item is read
+
   await mapLimit(
     corpus.items,
     opts.parallelism ?? 8,

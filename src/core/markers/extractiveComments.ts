@@ -12,7 +12,8 @@ import { topicCandidates, topicLanguage, topTopics, type TopicLang, type TopicSt
 import type { CommentsSummary, Coverage } from './schema';
 import { polarity, sentimentOf } from './sentiment';
 import { partSentences, type Sentence } from './sentences';
-import { detectSpam, spamInputOf, stripLinks, SUSPECT_THRESHOLD, type SpamDecision } from './spam';
+import { stripLinks, SUSPECT_THRESHOLD, type SpamDecision } from './spam';
+import { itemSpam } from './spamFree';
 import { contentLang, isContentFree } from '../text/contentFree';
 import { countWork } from './workMeter';
 
@@ -20,8 +21,9 @@ export { polarity, sentimentOf } from './sentiment';
 
 export interface CommentsPassOptions {
   /**
-   * The item's spam as decided over the whole corpus (`detectCorpusSpam(corpus.items).get(item.id)`),
-   * so templates repeated across items count. Without it the item's comments are judged alone.
+   * The item's spam as decided over the whole corpus (`corpusSpam(corpus).get(item.id)`, `spamFree.ts`),
+   * so templates repeated across items count. Without it: the item's decision as part of its corpus when one was
+   * made (`itemSpam`), else its comments judged alone.
    */
   spam?: SpamDecision;
   /** False: spam is detected and reported but not excluded (how the pass behaved before the detector). Default true. */
@@ -152,7 +154,7 @@ export function commentThemes(texts: readonly string[], stats: TopicStats, k = 6
 export function extractComments(item: CorpusItem, stats: TopicStats, options: CommentsPassOptions = {}): { summary: CommentsSummary; coverage: Coverage } | undefined {
   const cp = item.comments;
   if (!cp) return undefined;
-  const spam = options.spam ?? detectSpam([spamInputOf(item)!]).get(item.id)!;
+  const spam = options.spam ?? itemSpam(item);
   const isSpam = (c: CommentRecord): boolean => options.excludeSpam !== false && spam.ids.has(c.id);
   const spamIds = cp.comments.filter((c) => spam.ids.has(c.id)).map((c) => c.id);
   const kept = cp.comments.filter((c) => !isSpam(c));

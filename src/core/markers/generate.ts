@@ -12,7 +12,8 @@ import { MISSING_VERSION } from '../storage/readStateJson';
 import { CancelledError, mapLimit, throwIfAborted, type ProgressSink } from '../util/abort';
 import { extractItem } from './extractive';
 import { DEFAULT_DENSITY } from './extractiveTranscript';
-import { detectCorpusSpam, type SpamDecision } from './spam';
+import type { SpamDecision } from './spam';
+import { corpusSpam, spamFreeComments } from './spamFree';
 import { storedTopics, TopicStats, topicCounts } from './keyphrases';
 import { ContextLimit, modelMarkersForItem, type MarkerModel, type PromptSource } from './modelEngine';
 import type { EngineName, ItemMarkers, MarkersIndex } from './schema';
@@ -141,14 +142,14 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
   // part of its cache key. When no item was added, removed or changed since the last run, the verdicts stored with the
   // markers are still the verdicts: the detection (work over every comment) runs only when something changed.
   let spam: Map<string, SpamDecision> | undefined;
-  const spamOf = (): Map<string, SpamDecision> => (spam ??= detectCorpusSpam(corpus.items));
+  const spamOf = (): Map<string, SpamDecision> => (spam ??= corpusSpam(corpus));
   const unchanged =
     Object.keys(index.items).length === corpus.items.length &&
     corpus.items.every((item) => index.items[item.id] !== undefined && existing.get(item.id)?.content_hash === item.contentHash);
-  const spamIds = (item: CorpusItem): string[] | undefined => {
-    if (opts.engine.kind !== 'extractive') return undefined;
+  // Both engines read the comments without spam (a model is never sent spam), so the verdict is part of both keys.
+  const spamIds = (item: CorpusItem): string[] => {
     const stored = existing.get(item.id);
-    if (unchanged && stored?.engine === 'extractive') return stored.comments_summary?.spam?.comment_ids ?? [];
+    if (unchanged && stored?.engine === engine && (stored.comments_summary?.spam || !stored.comments_summary)) return stored.comments_summary?.spam?.comment_ids ?? [];
     return [...(spamOf().get(item.id)?.ids ?? [])];
   };
   const plan = corpus.items.map((item) => {
@@ -194,7 +195,7 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
         if (opts.engine.kind === 'extractive') {
           result = extractItem(item, stats!, { ...(opts.engine.density !== undefined ? { density: opts.engine.density } : {}), ...(spamOf().get(item.id) ? { spam: spamOf().get(item.id)! } : {}) });
         } else {
-          result = await modelMarkersForItem(item, { model: meteredModel(opts.engine.model, usage, failures), prompts: opts.engine.prompts, windows, signal: opts.signal, lang: itemLanguage(item), context, log: (m) => opts.log?.info(m) });
+          result = await modelMarkersForItem(item, { model: meteredModel(opts.engine.model, usage, failures), prompts: opts.engine.prompts, windows, signal: opts.signal, lang: itemLanguage(item), context, log: (m) => opts.log?.info(m), comments: spamFreeComments(item, corpus) });
         }
         for (const [part, cov] of Object.entries(result.coverage)) {
           if (cov && !cov.complete) throw new Error(`markers: coverage check failed for ${item.id} ${part}: read ${cov.wordsSeen} of ${cov.totalWords} words${cov.missingRanges?.length ? `; words never sent: ${cov.missingRanges.map(([a, b]) => `${a}–${b}`).join(', ')}` : ''}`);

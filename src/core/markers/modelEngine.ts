@@ -13,6 +13,7 @@ import { isContextLengthError } from '../llm/types';
 import { throwIfAborted } from '../util/abort';
 import { dedupeMarkers, evidenceFor, makeMarker } from './build';
 import { WindowAligner } from './grounding';
+import { spamFreeComments } from './spamFree';
 import {
   commentsWindowReplySchema, transcriptWindowReplySchema,
   type CommentsSummary, type CommentsWindowReply, type Coverage, type Marker, type MarkerKind, type TranscriptSummary, type TranscriptWindowReply,
@@ -49,6 +50,8 @@ export interface ModelEngineOptions {
   context?: ContextLimit;
   /** Notes on context-length retries. */
   log?: (message: string) => void;
+  /** The comments the model reads: the item's comments without spam decided over the corpus (`spamFreeComments(item, corpus)`); default: decided on the item alone. */
+  comments?: CommentsPart;
 }
 
 interface Claim {
@@ -288,8 +291,8 @@ export function alignerFor(part: TranscriptPart | CommentsPart, window: PartWind
   return aligner;
 }
 
-function ground(item: CorpusItem, partKind: 'transcript' | 'comments', window: PartWindow, c: Claim): Marker {
-  const part = partKind === 'transcript' ? item.transcript! : item.comments!;
+function ground(item: CorpusItem, part: TranscriptPart | CommentsPart, window: PartWindow, c: Claim): Marker {
+  const partKind = part.kind;
   const aligner = alignerFor(part, window);
   const evidence = [];
   if (c.commentIds?.length && part.kind === 'comments') {
@@ -333,7 +336,7 @@ export async function modelMarkersForItem(item: CorpusItem, opts: ModelEngineOpt
     versions.push(promptVersion);
     tCov = coverage;
     const g = (kind: MarkerKind, pick: (r: TranscriptWindowReply) => TranscriptWindowReply['facts']): Marker[] =>
-      dedupeMarkers(outcomes.flatMap((o) => pick(o.reply).map((c) => ground(item, 'transcript', o.window, { ...c, kind }))));
+      dedupeMarkers(outcomes.flatMap((o) => pick(o.reply).map((c) => ground(item, item.transcript!, o.window, { ...c, kind }))));
     transcript = {
       key_facts: g('FACT', (r) => r.facts),
       key_opinions: g('OPINION', (r) => r.opinions),
@@ -346,16 +349,20 @@ export async function modelMarkersForItem(item: CorpusItem, opts: ModelEngineOpt
   }
   let comments: CommentsSummary | null = null;
   let cCov: Coverage | null = null;
-  if (item.comments && item.comments.wordCount > 0) {
-    const { outcomes, coverage, promptVersion } = await readPart<CommentsWindowReply>(item, item.comments, opts, 'markers-comments', commentsWindowReplySchema);
+  // Spam is never sent: the model reads the comments without it (blanked, offsets unchanged), and its claims ground in them only.
+  const cp = item.comments && (opts.comments ?? spamFreeComments(item));
+  if (item.comments && cp && item.comments.wordCount > 0) {
+    const kept = new Set(cp.comments);
+    const spamIds = item.comments.comments.filter((c) => !kept.has(c) && c.text.trim()).map((c) => c.id);
+    const { outcomes, coverage, promptVersion } = await readPart<CommentsWindowReply>(item, cp, opts, 'markers-comments', commentsWindowReplySchema);
     versions.push(promptVersion);
     cCov = coverage;
     const g = (kind: MarkerKind, pick: (r: CommentsWindowReply) => CommentsWindowReply['facts']): Marker[] =>
-      dedupeMarkers(outcomes.flatMap((o) => pick(o.reply).map((c) => ground(item, 'comments', o.window, { ...c, kind }))));
+      dedupeMarkers(outcomes.flatMap((o) => pick(o.reply).map((c) => ground(item, cp, o.window, { ...c, kind }))));
     const engagement = dedupeMarkers(
       outcomes.flatMap((o) =>
         o.reply.engagement.map((c) => {
-          const m = ground(item, 'comments', o.window, { ...c, kind: 'ENGAGEMENT', commentIds: c.comment_ids });
+          const m = ground(item, cp, o.window, { ...c, kind: 'ENGAGEMENT', commentIds: c.comment_ids });
           const ids = new Set(m.evidence.flatMap((e) => e.source.commentIds ?? []));
           const recs = item.comments!.comments.filter((x) => ids.has(x.id));
           return { ...m, likes: recs.reduce((a, r) => a + (r.likes ?? 0), 0), replies: item.comments!.comments.filter((x) => x.parentId && ids.has(x.parentId)).length };
@@ -375,6 +382,7 @@ export async function modelMarkersForItem(item: CorpusItem, opts: ModelEngineOpt
       top_engagement_markers: engagement,
       total_comments: item.comments.comments.length,
       total_markers: 0,
+      spam: { count: spamIds.length, comment_ids: spamIds },
     };
     comments.total_markers = comments.key_facts_from_comments.length + comments.key_opinions_from_comments.length + comments.key_datapoints_from_comments.length + comments.top_engagement_markers.length;
   }

@@ -1,21 +1,34 @@
 /**
- * Spam and self-promotion among comments: links, channel plugs, "subscribe",
- * engagement bait, job and money scams, solicitations, all caps, character
- * tricks (you[tube], s p a c e d letters, homoglyphs, invisible characters)
- * and templates repeated across comments and items. English, Spanish and
- * Chinese cues.
+ * Spam and self-promotion among comments, by classes rather than examples:
+ * links and domains (also disguised: "site dot com", "w w w", capitals), links
+ * with a call to action, channel plugs, subscription begging (also stretched
+ * "SUBSCRIBEEEE", sub4sub), search plugs ("search X on Google"), follower and
+ * money offers, get-rich-quick headlines, contact requests, engagement bait,
+ * scams and solicitations, in English, Spanish and Chinese; character tricks
+ * (./spamText); near-duplicates posted by several accounts or across items
+ * (./nearDuplicates); and a learned model (./spamModel, trained by
+ * scripts/trainSpam.ts).
  *
- * Every cue adds a weight to a comment's score; a comment whose score reaches
- * {@link SPAM_THRESHOLD} is spam. No single weak cue (caps, an emoji run, a
- * repeated short text, the word "subscribe" in passing, a link inside a long
- * comment) reaches it alone. The extractive comments pass keeps spam out of
- * every comment marker, theme and the sentiment.
+ * How they combine: every cue adds its weight to a comment's score (weak cues —
+ * caps, decoration, repetition — only strengthen a promotion cue), a
+ * near-duplicate group adds its weight, the model adds its log-odds × 0.4 ×
+ * the share of the comment it knows, within [0, 0.7] ({@link modelTerm}); one
+ * threshold, {@link SPAM_THRESHOLD}, decides. The model never flags a comment
+ * alone nor clears one; no single weak cue or repetition alone reaches the
+ * threshold. Which comments are spam is decided in one place for every reader
+ * (./spamFree: the spam-free comments of an item); the extractive comments pass
+ * keeps spam out of every comment marker, theme and the sentiment.
  *
  * @example
  * const spam = detectSpam(corpus.items.flatMap((i) => spamInputOf(i) ?? []));
  * spam.get('item-1')?.ids.has(commentId);
  */
 import type { CorpusItem } from '../corpus/types';
+import { nearDuplicateGroups } from './nearDuplicates';
+import { shippedSpamModel, type SpamModel, type SpamModelScore } from './spamModel';
+import { CJK, CJK_CHARS, hostOf, linksOf, normaliseForSpam, scanned, URL_RE, WORD_RUN, YT_ID } from './spamText';
+
+export { normaliseForSpam } from './spamText';
 
 /** The part of a comment the detector reads. */
 export interface SpamComment {
@@ -56,85 +69,8 @@ const AUTHOR_WEIGHT = 0.5;
  */
 export const SUSPECT_THRESHOLD = 0.5;
 
-// ---- normalisation ------------------------------------------------------------------------
-
-/** Cyrillic and Greek letters that look like Latin ones. */
-const HOMOGLYPHS: Record<string, string> = {
-  а: 'a', в: 'b', е: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ү: 'y', һ: 'h',
-  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', У: 'Y', Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S',
-  α: 'a', ο: 'o', ν: 'v', ρ: 'p', τ: 't', υ: 'u', ι: 'i', κ: 'k', ε: 'e', Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
-};
-const HOMOGLYPH_CLASS = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'u');
-const INVISIBLE = /[\u200B-\u200D\u2060\u00AD\u180E]/gu;
-/** Words of letters (any script) and digits. */
-const WORD_RUN = /[\p{L}\p{M}\p{N}]+/gu;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_CHARS = new RegExp(CJK.source, 'gu');
-
-interface Normalised {
-  /** Lower-case, NFKC, homoglyphs folded, tricks undone: what the cues read. */
-  text: string;
-  /** The same before lower-casing: where links are looked for ("word.Es" is a typo, "site.es/x" a link). */
-  cased: string;
-  tricks: string[];
-}
-
-/**
- * Undoes the disguises spam uses so the cues can read it: full-width letters
- * (NFKC), Cyrillic/Greek look-alikes inside Latin words, invisible characters,
- * `you[tube]`, `y o u t u b e`, `site . com` / `site dot com`.
- */
-export function normaliseForSpam(raw: string): Normalised {
-  const tricks: string[] = [];
-  let t = raw.normalize('NFKC');
-  if (/[\p{L}\p{N}][\u200B-\u200D\u2060\u00AD\u180E][\p{L}\p{N}]/u.test(t)) tricks.push('invisible characters');
-  t = t.replace(INVISIBLE, '').replace(/\uFEFF/g, '');
-  // A Latin word with Cyrillic or Greek look-alikes in it ("Рlеаse" with Cyrillic Р, е, а).
-  let mixed = false;
-  t = t.replace(WORD_RUN, (w) => {
-    if (!/[a-zA-Z]/.test(w) || !HOMOGLYPH_CLASS.test(w)) return w;
-    mixed = true;
-    return [...w].map((c) => HOMOGLYPHS[c] ?? c).join('');
-  });
-  if (mixed) tricks.push('look-alike letters');
-  // you[tube], chan(nel): a word broken by brackets.
-  const bracketed = t.replace(/(?<![a-zA-Z])([a-zA-Z]{2,40})[[({]([a-zA-Z]{2,40})[\])}]/g, '$1$2');
-  if (bracketed !== t) {
-    tricks.push('bracketed word');
-    t = bracketed;
-  }
-  // s u b s c r i b e: five or more single letters in a row.
-  const spaced = t.replace(/(?:^|(?<=\s))(?:[a-zA-Z][ _.*-]){4,}[a-zA-Z](?=\s|$|[!?.,])/g, (m) => m.replace(/[ _.*-]/g, ''));
-  if (spaced !== t) {
-    tricks.push('spaced letters');
-    t = spaced;
-  }
-  // "site . com", "site dot com", "site(dot)com".
-  const undotted = t.replace(/(?<![a-zA-Z0-9-])([a-zA-Z0-9-]{2,63})(?:\s+\.\s*|\.\s+|\s*[([]\s*dot\s*[)\]]\s*|\s+dot\s+)(com|net|org)(?=$|[\s/.,!?])/gi, '$1.$2');
-  if (undotted !== t) {
-    tricks.push('disguised link');
-    t = undotted;
-  }
-  // The cues read lower case; bare domains are looked for in the original case (a TLD is lower case: "site.com", not "word.Es").
-  return { text: t.toLowerCase(), tricks, cased: t };
-}
-
-/** What the cues read of a comment: all of it up to 6,000 characters, else its first 5,000 and last 1,000 (bounded work per comment). */
-function scanned(text: string): string {
-  return text.length <= 6_000 ? text : `${text.slice(0, 5_000)}\n${text.slice(-1_000)}`;
-}
-
 // ---- links ------------------------------------------------------------------------------
 
-/** Top-level domains that are no word in English or Spanish: a bare `name.tld` is a link. */
-const TLDS = 'com|net|org|info|biz|ly|gl|gd|ru|su|pl|br|mx|cn|uk|gg|xyz|nl|ro|tk|ml|cf|vip|io|tv|cc|ws|fm';
-/** Other top-level domains ("lo.es", "top.me" are words run together): a link only with a path. */
-const PATH_TLDS = 'co|me|be|de|es|ar|cl|pe|us|in|app|site|online|store|shop|club|link|to|am|fr|it|pt|ga|top|live|click|page|blog|website|space|fun';
-const URL_RE = new RegExp(
-  String.raw`(?:\b[hH][tT][tT][pP][sS]?:\/\/|\b[wW][wW][wW]\.)[^\s<>"')\]]+|(?<![\p{L}\p{N}@.])(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+(?:(?:${TLDS})\b(?:\/[^\s<>"')\]]*)?|(?:${PATH_TLDS})\/[^\s<>"')\]]*)|(?:^|\s)\/?watch\?v=[\w-]{6,}\S*`,
-  'gu',
-);
-const YT_ID = /(?:youtu\.be\/|[?&]v=|\/shorts\/|\/embed\/)([\w-]{11})/i;
 /** subscribe as a verb and its misspellings (not "sub"/"subs", which are also nouns). */
 const SUB_VERB = String.raw`(?:subscribe|subcribe|suscribe|sucscribe|subscibe|subscrive|subscrib)(?!\p{L})`;
 
@@ -147,19 +83,18 @@ const FUNDRAISER_HOSTS = /(?:^|\.)(?:gofundme|indiegogo|kickstarter|change|avaaz
 const SOURCE_HOSTS = /(?:^|\.)(?:wikipedia\.org|wikimedia\.org|github\.com|doi\.org|arxiv\.org|scholar\.google\.[a-z.]+|ncbi\.nlm\.nih\.gov|who\.int|bbc\.(?:co\.uk|com)|reuters\.com|apnews\.com|nytimes\.com|theguardian\.com|elpais\.com|elmundo\.es|rtve\.es|[a-z0-9-]+\.(?:gov|edu|gob\.[a-z]{2}|edu\.[a-z]{2}|ac\.[a-z]{2}))$/i;
 const REFERRAL = /[?&#](?:ref|rb|r|aff|affiliate|affid|referral|refer|invite|friend|promo|utm_source|icep_\w+|campid)=|\/(?:ref|refer|referral|invite|aff|partners?)\//i;
 
+/** A call to action up to two words before a link (the link replaced by U+E000, a private-use character), in English, Spanish and Chinese. */
+const LINK_ACTION =
+  /(?:\b(?:visit|go\s+(?:to|on)|head\s+(?:over\s+)?to|check(?:\s+out)?|click(?:\s+on)?|join(?:\s+us)?(?:\s+(?:at|on))?|sign\s+up(?:\s+(?:at|on))?|register(?:\s+(?:at|on))?|download(?:\s+(?:it|from|at))?|get\s+it\s+(?:at|on)|come\s+to|entr(?:a|ad|en)\s+(?:a|en)|visit(?:a|en|ad)|ingres(?:a|en)\s+(?:a|en)|reg[ií]str(?:ate|ense)\s+en|descarg(?:a|uen)(?:lo)?\s+(?:en|de)|p[aá]s(?:ate|en)\s+por)\s+(?:\S+\s+){0,2}?|(?:点击|打开|访问|进入|登录|复制)\s*)\uE000/u;
+
 interface LinkCue {
   weight: number;
   reason: string;
 }
 
-function hostOf(url: string): string {
-  const m = /^(?:https?:\/\/)?([^/?#\s:]+)/i.exec(url.replace(/^\/?watch\?/, 'youtube.com/watch?'));
-  return (m?.[1] ?? '').toLowerCase().replace(/^www\d*\./, '').replace(/^m\./, '');
-}
-
 /** Links of a normalised comment: none when every link points at the item's own video. */
 function linkCue(cased: string, videoId: string | undefined): LinkCue | undefined {
-  const urls = [...cased.matchAll(URL_RE)].map((m) => m[0].trim());
+  const urls = linksOf(cased);
   if (!urls.length) return undefined;
   const outside = urls.filter((u) => {
     const id = YT_ID.exec(u)?.[1];
@@ -174,6 +109,8 @@ function linkCue(cased: string, videoId: string | undefined): LinkCue | undefine
   if (outside.some((u) => REFERRAL.test(u))) return { weight: 1.2, reason: 'referral link' };
   if (hosts.some((h) => FUNDRAISER_HOSTS.test(h))) return { weight: 1.2, reason: 'fundraiser link' };
   if (hosts.some((h) => PROMO_HOSTS.test(h))) return { weight: words >= 25 ? 0.8 : 1.2, reason: 'promotional link' };
+  // Sent there: a call to action right before a link ("visit …", "entren a …", "点击 …").
+  if (LINK_ACTION.test(outside.reduce((t, u) => t.replace(u, ' \uE000 '), cased).toLowerCase())) return { weight: 1.2, reason: 'link with a call to action' };
   // A link with little else is an advertisement; a link inside a comment that says something is a reference.
   if (words < 10) return { weight: 1.2, reason: 'bare link' };
   if (words < 20) return { weight: 0.8, reason: 'link' };
@@ -196,6 +133,13 @@ const PLEASE = String.raw`(?:please|pls|plz+|plez|pleas|pleaz|pleaase|pleaaase)`
 /** subscribe and its misspellings, never "subscribed"/"subscriber(s)". */
 const SUB = String.raw`(?:sub(?:s|scribes?|scrib|cribe|crib|scibe|sribe)?|suscribe|suscrib|sucscribe|subscrive)(?!\p{L})`;
 
+/** Where a plug sends people to search. */
+const PLATFORMS = String.raw`google|youtube|you\s*tube|yt|spotify|itunes|apple\s+music|deezer|soundcloud|bing|yahoo|facebook|fb|instagram|insta|ig|tiktok|twitter|twitch|snapchat`;
+/** Social networks an audience is sold on. */
+const SOCIAL = String.raw`instagram|insta|ig|youtube|yt|tiktok|twitter|facebook|fb|soundcloud|spotify|twitch`;
+/** An audience counted in people. */
+const AUDIENCE_PEOPLE = String.raw`followers|subscribers|subs|likes|fans`;
+
 /** Matched on the lower-cased normalised text (no `i` flag: case folding under `u` is slow). */
 const CUES: readonly Cue[] = [
   // Channel plugs.
@@ -208,17 +152,21 @@ const CUES: readonly Cue[] = [
   { re: /\b(?:new|small|little|young|upcoming|aspiring)\s+(?:youtuber|youtube channel|channel|rapper|artist|producer|singer|band|musician|streamer)\b/u, weight: 0.5, reason: 'self-introduction' },
   { re: /\b(?:i'?m|i\s+am|im|we'?re|we\s+are)\s+(?:an?\s+)?(?:[\p{L}\p{N}'/-]+\s+){0,3}?(?:youtuber|rapper|songwriter|music producer|producer|beatboxer|vlogger|streamer|artist|musician|singer|dj|band)\b|\b(?:i'?m|i\s+am|im)\s+(?:getting|growing)\s+(?:popular|known|famous|big|as\s+an?\s+\w+)|\bi\s+(?:rap|sing|produce|beatbox)\b|\bmy\s+(?:fans|subscribers|followers|listeners)\b/u, weight: 0.6, reason: 'self-introduction' },
   { re: /\bi\s+(?:make|do|upload|post|create|film)\s+(?:[\p{L}\p{N}]+\s+){0,3}?(?:videos?|vids|covers?|music|songs?|raps?|beats?|montages?|vlogs?|lets\s?plays?|tutorials|remixes)\b/u, weight: 0.6, reason: 'self-introduction' },
-  { re: /\b(?:just\s+)?(?:started|made|created|opened|launched)\s+(?:my|a|our)\s+(?:new\s+|first\s+|own\s+)?(?:youtube\s+|yt\s+|gaming\s+|music\s+)?channel\b/u, weight: 0.8, reason: 'self-introduction' },
+  { re: /\b(?:just\s+)?(?:started|made|created|opened|launched)\s+(?:my|a|our)\s+(?:[\p{L}'-]+\s+){0,2}?channel\b/u, weight: 0.8, reason: 'self-introduction' },
   { re: /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:did|made|recorded|wrote|uploaded|posted|produced|released|dropped|designed|created)\s+(?:a|an|my|our|some|this|the|new)\s+(?:[\p{L}\p{N}'-]+\s+){0,3}?(?:cover|covers|remix|song|video|parody|track|rap|beat|mixtape|music\s+video|album|ep|t-?shirts?|shirts?|hoodies?|app|game|book)\b|\b(?:my|our)\s+(?:new\s+|hit\s+|latest\s+|first\s+)(?:song|single|track|mixtape|album|video|cover|remix)\b|\bthis\s+is\s+(?:my|our)\s+(?:new\s+)?(?:playlist|channel|song|track|mixtape|page|band)\b/u, weight: 0.5, reason: 'own work' },
   { re: /\bcheck\s+(?:it|them|em|'em|’em)\s+out\b|\bif\s+(?:you|u)\s+(?:want\s+to|wanna)\s+(?:check|watch|listen|see|hear)\b/u, weight: 0.5, reason: 'check it out' },
-  { re: /\bit\s+would\s+(?:really\s+)?(?:mean\s+(?:a\s+lot|the\s+(?:absolute\s+)?world|so\s+much|everything)|be\s+(?:wonderful|awesome|great|amazing|nice|appreciated))\b|\b(?:would|will)\s+(?:really\s+|greatly\s+|much\s+)?appreciate\s+(?:it\s+)?if\b|\btake\s+(?:just\s+)?(?:\d+|a|one|a\s+few)\s+(?:sec(?:ond)?s?|min(?:ute)?s?)\b|\bgive\s+(?:\d+|a|one|two|a\s+few)\s+(?:sec(?:ond)?s?|min(?:ute)?s?)\s+of\s+your\b|\bgive\s+(?:me|us)\s+(?:a|one)\s+(?:chance|shot|try)\b|\bi\s+(?:know|promise)\s+(?:you|u|most\s+people|people)?\s*(?:hate|don'?t\s+like|skip|tend\s+to\s+skip)\s+(?:these|this|comments)|\bsorry\s+for\s+(?:the\s+)?(?:spam|advertising|self[\s-]?promo)|\b(?:self|shameless)[\s-]?promo(?:tion)?\b|\b(?:please|plz|pls)\s+(?:help|support|join|follow|add)\s+(?:me|us)\b|\b(?:help|support)\s+(?:me|us)\s+(?:please|plz|pls)\b|\bhelp\s+(?:me|us)\s+out\b|\bspread\s+the\s+word\b/u, weight: 0.6, reason: 'plea' },
+  { re: /\bit\s+would\s+(?:really\s+)?(?:mean\s+(?:a\s+lot|the\s+(?:absolute\s+)?world|so\s+much|everything)|be\s+(?:wonderful|awesome|great|amazing|nice|appreciated))\b|\b(?:would|will)\s+(?:really\s+|greatly\s+|much\s+)?appreciate\s+(?:it\s+)?if\b|\btake\s+(?:just\s+)?(?:\d+|a|one|a\s+few)\s+(?:sec(?:ond)?s?|min(?:ute)?s?)\b|\bgive\s+(?:\d+|a|one|two|a\s+few)\s+(?:sec(?:ond)?s?|min(?:ute)?s?)\s+of\s+your\b|\bgive\s+(?:me|us)\s+(?:a|one)\s+(?:chance|shot|try)\b|\bi\s+(?:know|promise)\s+(?:you|u|most\s+people|people)?\s*(?:hate|don'?t\s+like|skip|tend\s+to\s+skip)\s+(?:these|this|comments)|\bsorry\s+for\s+(?:the\s+)?(?:spam|advertising|self[\s-]?promo)|\b(?:self|shameless)[\s-]?promo(?:tion)?\b|\b(?:please|plz|pls)\s+(?:help|support|join|follow|add)\s+(?:me|us)\b|\b(?:help|support)\s+(?:me|us)\s+(?:please|plz|pls)\b|\bhelp\s+(?:me|us)\s+out\b|\bspread\s+the\s+word\b|\bwould\s+(?:really\s+)?(?:love|appreciate)\s+(?:some|your|any|the)\s+(?:support|feedback|subs|views)\b/u, weight: 0.6, reason: 'plea' },
   { re: /\b(?:i|we)\s+(?:sell|'m\s+selling|am\s+selling|are\s+selling)\b|\bfor\s+(?:only|just)\s+\$\s?\d|\bonly\s+\$?\d+\s*(?:dollars|\$|usd|€)|\b\d+\s*%\s*off\b|\bfree\s+shipping\b|\b(?:out|available)\s+now\b|\bnow\s+available\b|\bavailable\s+(?:on|in|at)\s+(?:itunes|amazon|google\s+play|app\s+store|spotify|ebay)\b|\bon\s+itunes\b/u, weight: 0.6, reason: 'sale' },
-  { re: /\b(?:watch|check\s+out|listen\s+to|hear|download)\s+(?:\S+\s+){0,3}?(?:latest|new|newest|brand\s+new)\s+(?:\S+\s+){0,2}?(?:single|video|song|track|album|mixtape|music\s+video|trailer)\b|\b(?:please|plz|pls|go|just)\s+(?:look\s+up|search(?:\s+for)?|google)\s+|(?:^|[.!?]\s*)search\s+["“]/u, weight: 0.6, reason: 'plug' },
+  { re: /\b(?:watch|check\s+out|listen\s+to|hear|download)\s+(?:\S+\s+){0,3}?(?:latest|new|newest|brand\s+new)\s+(?:\S+\s+){0,2}?(?:single|video|song|track|album|mixtape|music\s+video|trailer)\b/u, weight: 0.6, reason: 'plug' },
+  { re: /\b(?:please|plz|pls|go|just)\s+(?:look\s+up|search(?:\s+for)?|google)\s+|(?:^|[.!?]\s*)(?:search|look\s+up|google)\s+(?:for\s+)?["“«]/u, weight: 1.0, reason: 'search plug' },
   { re: /\bcheck\s+out\s+(?:\S+\s+){0,3}?(?:channel|chanel|page|mixtape|soundcloud|twitch)\b/u, weight: 1.0, reason: 'channel plug' },
   { re: new RegExp(String.raw`\bgive\s+(?:my|our)\s+${ADJ}${PROMO_NOUN}\s+a\s+(?:chance|listen|try|shot|view|look|like|thumbs\s+up)\b`, 'u'), weight: 1.2, reason: 'channel plug' },
   { re: /\bcheck\s+out\s+(?:\S+\s+){0,3}?(?:song|single|track|album|music\s+video|rap|remix|cover)\b/u, weight: 0.6, reason: 'plug' },
   { re: /\bcheck(?:ed|ing)?\s+out\s+(?:some\s+of\s+|all\s+of\s+|one\s+of\s+)(?:my|our)\b/u, weight: 1.0, reason: 'channel plug' },
   { re: new RegExp(String.raw`\bcheck\s+(?:me|us)\s+out\b|\b(?:check|visit|watch|see)\s+(?:my|our)\b`, 'u'), weight: 0.3, reason: 'plug' },
+  { re: /\b(?:mir(?:a|en|ad)|escuch(?:a|en|ad)|vean|descarg(?:a|uen))\s+(?:\S+\s+){0,3}?(?:nuev[oa]|[uú]ltim[oa]|reciente|estreno\s+de)\s+(?:\S+\s+){0,2}?(?:video|v[ií]deo|videoclip|canci[oó]n|tema|sencillo|single|disco|[aá]lbum|clip)\b/u, weight: 0.6, reason: 'plug' },
+  { re: /(?:快来|快去|去|来)?(?:看|听)(?:一下|看|听)?(?:我的|他的|她的|我们的)?(?:新|最新)(?:视频|歌|歌曲|单曲|专辑|作品|mv)/u, weight: 0.6, reason: 'plug' },
+  { re: /\b(?:new|latest|brand\s+new)\s+(?:single|song|track|album|mixtape|ep|music\s+video)\s+(?:from|by)\s+(?:\S+\s+){1,4}?(?:just\s+)?(?:dropped|released|is\s+out|out\s+now)\b|\bgo\s+(?:and\s+)?(?:listen\s+to|watch|stream|download|check\s+out)\s+(?:it|this|that|them)\b/u, weight: 0.6, reason: 'plug' },
   // Subscribe.
   { re: new RegExp(String.raw`\b${SUB}\s+(?:to\s+|on\s+|in\s+|for\s+)?(?:me|us|my|our|mah|mine)\b`, 'u'), weight: 1.2, reason: 'subscribe to me' },
   { re: new RegExp(String.raw`\b(?:sub|subscribe|follow|like|f|l|s)\s*(?:4|for|2|to)\s*(?:sub|subscribe|follow|like|f|l|s)\b|\b(?:i'?ll|i will|ill|i|and i|will)\s+(?:sub(?:scribe)?|follow|like|add)\s+(?:you\s+|u\s+|ya\s+|yours?\s+)?back\b|\b${SUB}\s+back\b`, 'u'), weight: 1.2, reason: 'sub for sub' },
@@ -249,8 +197,8 @@ const CUES: readonly Cue[] = [
   { re: /\b(?:please|pls|plz|everyone|everybody|guys)\s+(?:\w+\s+)?(?:vote|donate|sign)\b|\bvote\s+(?:for\s+)?(?:me|us|my|our)\b|\b(?:donate|donation|donations)\s+(?:to|for)\s+(?:me|us|my|our|help)\b|\bhelp\s+(?:me|us)\s+(?:get|reach|win|go\s+to|pay|raise|fund|save|give|buy)\b|\bsign\s+(?:the|this|my|our)\s+petition\b|(?:^|[.!?:]\s*|\b(?:please|pls|plz|do|go|and)\s+)vote\b(?!\s+(?:for\s+)?(?:him|her|them|trump|biden|the\s+party))|\bvote\s+(?:for\s+)?\S+\s+(?:please|plz|pls|daily|now)\b|\b(?:delete|remove)\s+(?:the\s+)?spaces\b|\b(?:support|back)\s+(?:my|our)\s+(?:project|campaign|kickstarter|cause)\b/u, weight: 1.0, reason: 'solicitation' },
   { re: /\b(?:click|tap|open)\s+(?:on\s+)?(?:the\s+|this\s+|my\s+)?(?:link|here|below)\b|\blink\s+(?:below|in\s+(?:my|the)\s+(?:bio|description|channel))\b|\bdownload\s+(?:it\s+)?(?:now|here|free|for\s+free)\b|\bregister\s+(?:here|now|for\s+free)\b|\bsign\s+up\s+(?:here|now|for\s+free|free)\b|\bjoin\s+(?:now|here|for\s+free|our\s+team)\b|\bbuy\s+(?:now|these|this|our|my)\b|\b(?:use|enter)\s+(?:my\s+)?(?:code|coupon|promo)\b/u, weight: 0.8, reason: 'call to action' },
   // Spanish.
-  { re: /\b(?:suscr[ií]b(?:e|ete|anse|ete|irse|ase|ite)|subscr[ií]b(?:ete|anse|irse)|s[ií]g(?:ue|a)(?:me|nos|n)|s[ií]ganme|visit(?:a|en|ad|e)|p[aá]s(?:ate|ense|en)\s+por|mir(?:a|en|ad)|vean|ve(?:d|an)?|escuch(?:a|en|ad)|ap[oó]y(?:a|en)(?:me|nos)?|comp[aá]rt(?:e|an)(?:lo)?|dale\s+like\s+a)\s+(?:a\s+|en\s+|por\s+)?(?:mi|nuestro|nuestra|mis)\s+(?:nuevo\s+|nueva\s+|peque[ñn]o\s+)?(?:canal|video|v[ií]deo|v[ií]deos|m[uú]sica|canci[oó]n|p[aá]gina|perfil|instagram|tiktok|cuenta|twitch|stream|tienda|contenido|blog)/u, weight: 1.2, reason: 'channel plug' },
-  { re: /\b(?:los|las|les|te|os)\s+invito\s+a\s+(?:\S+\s+){0,3}?(?:mi|nuestro)\s+(?:canal|video|v[ií]deo|p[aá]gina|perfil|cuenta)|\b(?:los|las|les|te|os)\s+invito\s+a\s+(?:suscribirse|subscribirse|suscribirte|seguirme|ver\s+mi)/u, weight: 1.2, reason: 'channel plug' },
+  { re: /\b(?:suscr[ií]b(?:e|ete|anse|ete|irse|ase|ite)|subscr[ií]b(?:ete|anse|irse)|s[ií]g(?:ue|a)(?:me|nos|n)|s[ií]ganme|visit(?:a|en|ad|e)|p[aá]s(?:ate|ense|en)\s+por|mir(?:a|en|ad)|vean|ve(?:d|an)?|escuch(?:a|en|ad)|ap[oó]y(?:a|en)(?:me|nos)?|comp[aá]rt(?:e|an)(?:lo)?|dale\s+like\s+a)\s+(?:a\s+|en\s+|por\s+)?(?:mi|nuestro|nuestra|mis)\s+(?:[\p{L}]+\s+){0,2}?(?:canal|video|v[ií]deo|v[ií]deos|m[uú]sica|canci[oó]n|p[aá]gina|perfil|instagram|tiktok|cuenta|twitch|stream|tienda|contenido|blog)/u, weight: 1.2, reason: 'channel plug' },
+  { re: /\b(?:los|las|les|te|os)\s+invito\s+a\s+(?:\S+\s+){0,3}?(?:mi|nuestro)\s+(?:[\p{L}]+\s+){0,2}?(?:canal|video|v[ií]deo|p[aá]gina|perfil|cuenta)|\b(?:los|las|les|te|os)\s+invito\s+a\s+(?:suscribirse|subscribirse|suscribirte|seguirme|ver\s+mi)/u, weight: 1.2, reason: 'channel plug' },
   { re: /(?:^|[.!?,\s])(?:suscr[ií]bete|suscr[ií]banse|suscribanse|subscr[ií]bete|s[ií]gueme|s[ií]ganme)\b/u, weight: 1.0, reason: 'subscribe' },
   { re: /\b(?:en|a)\s+mi\s+canal\b|\bmi\s+(?:nuevo\s+)?canal\s+(?:de\s+youtube\s+)?(?:es|se\s+llama|tiene)\b/u, weight: 0.5, reason: 'own channel' },
   { re: /\bgan(?:a|ar|e|é|en|ando)\s+(?:\$\s?\d[\d.,]*\s+|\d[\d.,]*\s*(?:€|\$|d[oó]lares|euros|pesos)\s+)?(?:dinero|plata|lana|efectivo|ingresos)\s+(?:desde\s+(?:casa|tu\s+casa|el\s+celular|tu\s+m[oó]vil)|f[aá]cil|r[aá]pido|extra|online|por\s+internet|al\s+d[ií]a|por\s+d[ií]a|diari[oa]s?|sin\s+(?:salir|invertir))|\btrabaj(?:o|ar|a)\s+desde\s+(?:casa|tu\s+casa)\b|\bingresos\s+(?:extra|pasivos)\b|\b\d[\d.,]*\s*(?:€|\$|d[oó]lares|euros|pesos)\s+(?:al|por|cada)\s+(?:d[ií]a|semana|hora)\b|\bgratis\s+(?:robux|pavos|diamantes|tarjetas?\s+de\s+regalo)\b/u, weight: 1.0, reason: 'job or money scam' },
@@ -261,8 +209,27 @@ const CUES: readonly Cue[] = [
   { re: /加(?:我)?(?:微信|薇信|威信|徽信|v信|vx|wx|v|q|qq|扣扣|群)|(?:微信|薇信|威信|(?<![a-z])(?:vx|wx|qq)|扣扣)(?:号)?[:：]\s*[a-z0-9_-]{5,}|(?:微信|薇信|威信|扣扣)(?:号)?\s*[a-z0-9_-]{5,}|(?:(?<![a-z])qq|微信)群/u, weight: 1.2, reason: 'contact handle' },
   { re: /兼职|日赚|日入|月入[过上]?[一二三四五六七八九十百千万\d]|躺赚|刷单|打字员|网赚|高薪招聘|在家(?:就能|也能|轻松)?赚钱|轻松赚钱|手机赚钱|每天(?:赚|收入)[一二三四五六七八九十百千万\d]|免费领取|低价出售|代购|博彩|彩票(?:平台|计划)|贷款(?:秒批|无抵押)/u, weight: 1.0, reason: 'job or money scam' },
   { re: /(?:关注|订阅|看看|来看|支持|去看)(?:一下)?我(?:的)?(?:频道|主页|视频|账号|頻道)|(?:订阅|關注|关注)(?:我|本频道)|我的(?:频道|頻道|主页)(?:有|更新|每天)|互[关粉赞]|求(?:关注|订阅|点赞|赞)|点击(?:链接|下方|主页)|私信我|看我主页/u, weight: 1.2, reason: 'channel plug' },
+  // Search plugs: "search X on Google", "type X in the search bar", "búscalo en YouTube", "在抖音搜".
+  { re: new RegExp(String.raw`\b(?:search|look\s+up|google|type(?:\s+in)?|find)\s+(?:for\s+)?(?!(?:it|that|this|them|him|her)\s)(?:["“'«][^"”'»]{2,60}["”'»]\s*|(?:\S+\s+){1,6}?)(?:on|in|at|into|from)\s+(?:${PLATFORMS})\b`, 'u'), weight: 1.0, reason: 'search plug' },
+  { re: /\b(?:type|put|search|enter)\s+(?:\S+\s+){1,6}?in(?:to)?\s+(?:the\s+|ur\s+|your\s+)?(?:youtube\s+|google\s+)?search\s*(?:bar|box|engine|field)\b|\b(?:look|search)\s+(?:me|us)\s+up\b|\b(?:search|find)\s+(?:for\s+)?(?:me|us)\s+on\b/u, weight: 1.2, reason: 'search plug' },
+  { re: new RegExp(String.raw`\bb[uú]s(?:ca|que)(?:n|d|r)?(?:me|nos|lo|la|los|las|le|les)?\s+(?:por\s+)?(?:["“'«][^"”'»]{2,60}["”'»]\s*|(?:\S+\s+){1,6}?)en\s+(?:${PLATFORMS})\b|\bb[uú]s(?:ca|que)(?:n|d)?(?:me|nos)\s+(?:en|como)\b`, 'u'), weight: 1.0, reason: 'search plug' },
+  { re: /(?:在|上|去)(?:百度|谷歌|google|抖音|快手|b站|哔哩哔哩|微博|小红书|淘宝|youtube|油管)(?:上)?(?:搜索?|查)(?![了过到])|百度(?:一下|搜索)|搜索(?:关键词|关键字)?[：:「“"]/u, weight: 1.0, reason: 'search plug' },
+  // Follower, subscriber and view offers; growth services.
+  { re: new RegExp(String.raw`\b(?:buy|get|gain|grow|boost|increase|purchase|order|want|need|wanna)\s+(?:up\s+to\s+)?(?:\d[\d,.]*k?\+?\s+|thousands\s+of\s+|tons\s+of\s+)(?:(?:real|active|free|more|new|organic|${SOCIAL})\s+){0,2}(?:${AUDIENCE_PEOPLE})\b`, 'u'), weight: 1.0, reason: 'follower offer' },
+  { re: new RegExp(String.raw`\b(?:cheap|real|active|instant|free|organic|guaranteed|targeted|unlimited)\s+(?:\d[\d,.]*k?\+?\s+)?(?:(?:${SOCIAL})\s+)?(?:followers|subscribers|subs|likes|views|plays|streams|retweets)\b|\b(?:followers|subscribers|subs|likes|views)\s+(?:for\s+(?:free|cheap|only)|(?:at|from)\s+(?:www\.)?[a-z0-9-]+\.[a-z]{2,})`, 'u'), weight: 1.0, reason: 'follower offer' },
+  { re: new RegExp(String.raw`\b(?:boost|grow|promote|increase|skyrocket|explode|monetize)\s+(?:your|ur|you're)\s+(?:(?:${SOCIAL}|music|social\s+media)\s+)?(?:channel|account|instagram|page|followers|subscribers|subs|views|likes|business|music|career|presence|brand)\b`, 'u'), weight: 1.0, reason: 'growth offer' },
+  { re: /\b(?:compra|comprar|consigue|conseguir|obt[eé]n|obtener|aumenta|aumentar|gana|ganar|sube|subir|quieres|necesitas)\s+(?:m[aá]s\s+)?(?:\d[\d.,]*k?\s+|miles\s+de\s+)?(?:seguidores|suscriptores|likes|me\s+gusta|vistas|visitas|reproducciones)\s+(?:reales|gratis|r[aá]pido|baratos|activos|instant[aá]neos|en\s+(?:instagram|youtube|tiktok|facebook|twitter))|\b(?:seguidores|suscriptores|likes|vistas|visitas)\s+(?:reales|gratis|baratos|activos|instant[aá]neos|garantizados)\b|\b(?:compra|comprar|vendo|vendemos)\s+(?:\d[\d.,]*k?\s+)?(?:seguidores|suscriptores|likes|vistas)\b|\b(?:haz\s+crecer|impulsa|promociona|monetiza)\s+tu\s+(?:canal|cuenta|instagram|perfil|negocio|m[uú]sica|marca)\b/u, weight: 1.0, reason: 'follower offer' },
+  { re: /涨粉|买粉|刷粉|刷赞|刷量|刷播放|代刷|粉丝(?:秒到|出售|低价|便宜)|真人粉|僵尸粉/u, weight: 1.2, reason: 'follower offer' },
+  // Get-rich-quick headlines.
+  { re: /\bget\s+rich\b|\b(?:make|making|earn|earning)\s+(?:real\s+|extra\s+|some\s+|big\s+|serious\s+)?(?:money|cash|income)\s+(?:fast|quick(?:ly)?|easy|easily|online|from\s+(?:home|your\s+(?:phone|couch|bed))|at\s+home|while\s+(?:you|u)\s+sleep)\b|\b(?:easy|free|quick|fast)\s+(?:money|cash)\b|\b(?:you\s+can|u\s+can|want\s+to|how\s+to)\s+(?:become|be)\s+(?:a\s+)?(?:millionaire|rich)\b|\bquit\s+(?:my|your|ur)\s+(?:day\s+)?job\b|\bhow\s+(?:i|to|you\s+can|u\s+can)\s+(?:make|made|earn|earned)\s+(?:over\s+)?(?:\$|£|€|\d|money|cash|thousands|millions|a\s+fortune|six\s+figures)|\b(?:one|this|a|1)\s+(?:simple\s+|weird\s+|easy\s+|little\s+|crazy\s+)?trick\s+(?:to|that|for)\b|\bsix[-\s]figure\s+income\b|\bmillionaire\s+(?:system|secret|method|formula)\b/u, weight: 1.0, reason: 'money offer' },
+  { re: /\bhazte\s+(?:millonario|rico)\b|\b(?:gana|ganar|genera|generar)\s+(?:\$\s?\d[\d.,]*|\d[\d.,]*\s*(?:€|\$|d[oó]lares|euros|pesos))|\bdinero\s+f[aá]cil\b|\bc[oó]mo\s+(?:gan[eé]|hice|genero|gano)\s+(?:\$|€|\d|miles|dinero)/u, weight: 1.0, reason: 'money offer' },
+  { re: /赚钱(?:项目|方法|机会|门路|秘诀|神器|软件|平台)|(?:带|教)你赚钱|一起赚钱|一夜暴富|躺着赚钱|轻松月入|零投资|零成本创业|日结|副业(?:赚钱|推荐|项目)/u, weight: 1.0, reason: 'money offer' },
+  // Begging for subscriptions, likes and follows (Spanish, Chinese); contact requests (Chinese).
+  { re: /\b(?:sub|suscr\w*)\s+(?:x|por)\s+(?:sub|suscr\w*)\b|\bte\s+(?:devuelvo|regreso)\s+(?:la\s+)?(?:suscripci[oó]n|sub|like|follow)\b|\bme\s+suscribo\s+(?:y\s+)?(?:t[uú]\s+)?(?:me\s+)?(?:suscribes|devuelves)/u, weight: 1.2, reason: 'sub for sub' },
+  { re: /\b(?:den|dale|denme|d[eé]nle|regal[ae]me|regalen(?:me)?)\s+(?:un\s+)?(?:like|manita|me\s+gusta)\b|\bactiv(?:a|en)\s+(?:la\s+)?(?:campanita|campana|notificaciones)\b|\blike\s+si\s+/u, weight: 0.8, reason: 'call to action' },
+  { re: /求(?:关注|订阅|点赞|赞|三连|一键三连|转发|粉)|一键三连|点(?:个)?(?:赞|关注)(?:和|加|\+)?(?:关注|订阅|转发)|欢迎(?:大家)?关注|关注(?:我|本号|我们)/u, weight: 1.0, reason: 'channel plug' },
+  { re: /私聊|私我|私信(?:领取|获取|了解|咨询|我)|加(?:我)?好友|扫码|二维码|联系方式见|点击(?:链接|下方|主页|头像)|戳(?:链接|头像|主页)|主页(?:有|见|联系)/u, weight: 1.0, reason: 'contact request' },
 ];
-
 /** A line or phrase repeated three or more times inside one comment ("follow me follow me follow me"). */
 function repeatsInside(text: string): boolean {
   const words = text.match(WORD_RUN) ?? [];
@@ -309,7 +276,7 @@ export function scoreComment(text: string, context: { videoId?: string } = {}): 
   };
   const link = linkCue(n.cased, context.videoId);
   if (link) add(link.reason, link.weight);
-  for (const c of CUES) if (c.re.test(n.text)) add(c.reason, c.weight);
+  for (const c of CUES) if (c.re.test(n.text) || (n.alternative !== undefined && c.re.test(n.alternative))) add(c.reason, c.weight);
   // Nobody disguises a link to a source: a disguised link is promotion in itself.
   if (n.tricks.includes('disguised link')) add('disguised link', 0.6);
   // Tricks, caps, repetition and decoration only ever strengthen promotion (together at most MAX_WEAK): without it they are not looked at.
@@ -330,13 +297,13 @@ export function scoreComment(text: string, context: { videoId?: string } = {}): 
 
 // ---- templates across comments ------------------------------------------------------------
 
-/** Letters and digits only, lower-case, runs of a repeated letter shortened: "Subscribe!!!" ≈ "subscribeee". */
+/** Letters and digits only, lower-case, stretched letters shortened (as {@link normaliseForSpam} reads them), links left out. */
 function templateWords(text: string): string[] {
   const n = normaliseForSpam(scanned(text)).text.replace(URL_RE, ' ');
   const out: string[] = [];
   for (const w of n.match(WORD_RUN) ?? []) {
     if (CJK.test(w)) for (const ch of w) out.push(ch);
-    else out.push(w.replace(/(\p{L})\1{2,}/gu, '$1$1'));
+    else out.push(w);
   }
   return out;
 }
@@ -367,33 +334,21 @@ interface Flat {
 }
 
 /**
- * Near-duplicate groups: comments of eight words or more sharing their whole
- * normalised text, or their first or last eight words. A group's weight grows
- * with its size, the items it spans and whether one author posts it again.
+ * Near-duplicate groups ({@link nearDuplicateGroups}: MinHash over the
+ * normalised words, links left out) within an item and across items. A group's
+ * weight grows with the items it spans, the accounts that post it and whether
+ * one author posts it again; short groups (a few words: "nice", "best song
+ * ever") weigh little, their wording is left to the model.
  */
 function templateWeights(flat: readonly Flat[], itemCount: number): Map<number, { weight: number; reason: string }> {
-  const uf = new UnionFind(flat.length);
-  const keys = new Map<string, number>();
-  const join = (key: string, i: number): void => {
-    const j = keys.get(key);
-    if (j === undefined) keys.set(key, i);
-    else uf.union(i, j);
-  };
-  const K = 8;
-  flat.forEach((f, i) => {
-    if (f.words.length < K) return;
-    join(`w:${f.words.join(' ')}`, i);
-    join(`h:${f.words.slice(0, K).join(' ')}`, i);
-    join(`t:${f.words.slice(-K).join(' ')}`, i);
-  });
+  const group = nearDuplicateGroups(flat.map((f) => f.words.join(' ')));
   const mirror = mirroredItems(flat, itemCount);
   const groups = new Map<number, number[]>();
   flat.forEach((f, i) => {
-    if (f.words.length < K) return;
-    const r = uf.find(i);
-    const g = groups.get(r);
+    if (!f.words.length) return;
+    const g = groups.get(group[i]!);
     if (g) g.push(i);
-    else groups.set(r, [i]);
+    else groups.set(group[i]!, [i]);
   });
   const out = new Map<number, { weight: number; reason: string }>();
   for (const all of groups.values()) {
@@ -409,21 +364,35 @@ function templateWeights(flat: readonly Flat[], itemCount: number): Map<number, 
     });
     if (members.length < 2) continue;
     const items = new Set(members.map((i) => mirror.find(flat[i]!.itemIndex))).size;
-    const authors = members.map((i) => flat[i]!.comment.author?.trim().toLowerCase()).filter((a): a is string => !!a);
-    const sameAuthor = authors.length > new Set(authors).size;
+    // Accounts: a comment without an author is an account of its own.
+    const named = members.map((i) => flat[i]!.comment.author?.trim().toLowerCase()).filter((a): a is string => !!a);
+    const accounts = new Set(named).size + (members.length - named.length);
+    const sameAuthor = named.length > new Set(named).size;
     // (A loop, not a spread: a template can have more members than a call takes arguments.)
     let words = Infinity;
     for (const i of members) words = Math.min(words, flat[i]!.words.length);
     let weight = 0;
-    if (members.length >= 3 && items >= 2 && words >= 10) weight = 1;
-    else if ((sameAuthor || items >= 2) && words >= 8) weight = 0.6;
-    else if (members.length >= 3) weight = 0.4;
+    let reason = `template repeated ${members.length}×`;
+    if (members.length >= 3 && items >= 2 && words >= TEMPLATE_WORDS.campaign) {
+      weight = 1;
+      reason = `template repeated in ${items} items`;
+    } else if (accounts >= 3 && words >= TEMPLATE_WORDS.accounts) {
+      weight = accounts >= 5 ? 0.7 : 0.6;
+      reason = `template posted by ${accounts} accounts`;
+    } else if ((sameAuthor || items >= 2) && words >= TEMPLATE_WORDS.repeated) {
+      weight = 0.6;
+      if (items >= 2) reason = `template repeated in ${items} items`;
+    } else if (members.length >= 3) weight = 0.3;
     if (!weight) continue;
-    const reason = items >= 2 ? `template repeated in ${items} items` : `template repeated ${members.length}×`;
     for (const i of all) out.set(i, { weight, reason });
   }
   return out;
 }
+
+/** Promotion (cues and model) below which a repeated template adds at most 0.4: repetition alone is no spam ("q pesao el de la coleta" ×11, "Came here to check the views" ×4). */
+const ALONE = 0.5;
+/** Fewest words of a near-duplicate group for each of its weights. */
+const TEMPLATE_WORDS = { campaign: 10, accounts: 5, repeated: 8 } as const;
 
 /**
  * Items that are copies of each other (a third or more of the long comments of
@@ -456,16 +425,41 @@ function mirroredItems(flat: readonly Flat[], itemCount: number): UnionFind {
   return uf;
 }
 
+/** What the learned model's log-odds count for in a comment's score, per unit of log-odds (weighed by the share of the comment the model knows). */
+export const MODEL_WEIGHT = 0.4;
 /**
- * Spam of every item, with the corpus as context: each comment's own cues
- * ({@link scoreComment}) plus templates repeated across comments and items.
+ * The model's part of a score is kept within these bounds: it never flags a comment alone (a cue, a template
+ * or the author must add 0.3), and it never clears one (in leave-one-video-out on the dev labels any negative
+ * part cost recall: most cues weigh exactly the threshold).
+ */
+const MODEL_BOUNDS = { low: 0, high: 0.7 } as const;
+
+/** The model's part of a comment's score: its log-odds × {@link MODEL_WEIGHT} × the share of the comment it knows, bounded. */
+export function modelTerm(s: SpamModelScore): number {
+  return Math.max(MODEL_BOUNDS.low, Math.min(MODEL_BOUNDS.high, MODEL_WEIGHT * s.logOdds * s.known));
+}
+
+export interface DetectOptions {
+  threshold?: number;
+  /** The learned model (default: the shipped one, {@link shippedSpamModel}); null: the rules alone. */
+  model?: SpamModel | null;
+}
+
+/**
+ * Spam of every item, with the corpus as context. A comment's score is the sum
+ * of: its own cues ({@link scoreComment}); near-duplicate groups across comments
+ * and items; the learned model's log-odds, weighed ({@link modelTerm}); and,
+ * for a comment still below the threshold, {@link AUTHOR_WEIGHT} when its author
+ * has a comment flagged. A comment is spam when the sum reaches the threshold
+ * ({@link SPAM_THRESHOLD}): one threshold for rules and model together.
  *
  * @example
  * const spam = detectSpam([{ itemId: 'v1', comments: [{ id: 'c1', text: 'Subscribe to my channel!' }] }]);
  * spam.get('v1')!.ids.has('c1'); // true
  */
-export function detectSpam(items: readonly SpamInput[], options: { threshold?: number } = {}): Map<string, SpamDecision> {
+export function detectSpam(items: readonly SpamInput[], options: DetectOptions = {}): Map<string, SpamDecision> {
   const threshold = options.threshold ?? SPAM_THRESHOLD;
+  const model = options.model === undefined ? shippedSpamModel() : options.model;
   const flat: Flat[] = [];
   items.forEach((it, itemIndex) => {
     for (const c of it.comments) if (c.text.trim()) flat.push({ itemIndex, comment: c, words: templateWords(c.text) });
@@ -473,12 +467,14 @@ export function detectSpam(items: readonly SpamInput[], options: { threshold?: n
   const templates = templateWeights(flat, items.length);
   const scored = flat.map((f, i) => {
     const own = scoreComment(f.comment.text, { videoId: items[f.itemIndex]!.videoId });
+    const learned = model ? modelTerm(model.score(f.comment.text)) : 0;
     const t = templates.get(i);
-    let score = own.score;
+    let score = own.score + learned;
     const reasons = [...own.reasons];
+    if (learned >= 0.05 || learned <= -0.05) reasons.push(`learned model ${learned > 0 ? '+' : ''}${learned.toFixed(2)}`);
     if (t) {
-      // A repeated template counts in full only with promotion in it or when it is a campaign across items.
-      const alone = own.score < 0.5 && t.weight < 1;
+      // A repeated template counts in full only with promotion in it (cues or the model) or when it is a campaign across items.
+      const alone = own.score + Math.max(0, learned) < ALONE && t.weight < 1;
       score += alone ? Math.min(t.weight, 0.4) : t.weight;
       reasons.push(t.reason);
     }
@@ -517,9 +513,4 @@ export function spamInputOf(item: CorpusItem): SpamInput | undefined {
   const fromUrl = typeof meta.url === 'string' ? YT_ID.exec(meta.url)?.[1] : undefined;
   const videoId = typeof meta['video_id'] === 'string' ? meta['video_id'] : fromUrl;
   return { itemId: item.id, comments: item.comments.comments, videoId };
-}
-
-/** Spam of every item of a corpus (what the extractive engine passes to each item's comments pass). */
-export function detectCorpusSpam(items: readonly CorpusItem[]): Map<string, SpamDecision> {
-  return detectSpam(items.flatMap((i) => spamInputOf(i) ?? []));
 }

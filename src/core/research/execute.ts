@@ -255,7 +255,8 @@ async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHand
         const picked: { text: string; score: number; sourceId: string; itemId: string }[] = [];
         for (const sv of e.served) {
           const item = handler.item(sv.item_id);
-          const part = sv.part === 'transcript' ? item?.transcript : item?.comments;
+          // The part as the handler served it: comments without spam (blanked, offsets unchanged), so no finding quotes spam.
+          const part = item && handler.servedPart(item, sv.part);
           const best = part && bestSentence(part.text.slice(sv.start, sv.end), full ? itemQuery(sv.item_id) : query, langOf(sv.item_id));
           if (best) picked.push({ ...best, sourceId: sv.source_id, itemId: sv.item_id });
         }

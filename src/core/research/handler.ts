@@ -14,6 +14,7 @@ import type { CommentRecord, CommentsPart, Corpus, CorpusItem, PartKind, Transcr
 import { estimateTokens } from '../llm/tokens';
 import type { ItemMarkers, Marker } from '../markers/schema';
 import { allMarkers } from '../markers/store';
+import { spamFreeComments } from '../markers/spamFree';
 import { CorpusIndex } from '../search/corpusIndex';
 import { retrieve } from '../search/retrieve';
 import { countWords } from '../text/words';
@@ -82,8 +83,25 @@ function unitsOf(part: TranscriptPart | CommentsPart): Unit[] {
   return part.kind === 'transcript' ? part.segments : part.comments.filter((c) => c.text.trim() !== '');
 }
 
-function partOf(item: CorpusItem, part: PartKind): TranscriptPart | CommentsPart | undefined {
-  return part === 'transcript' ? item.transcript : item.comments;
+/** The part as it is served: comments without spam (decided over the corpus, `spamFree.ts`; offsets unchanged). */
+function partOf(item: CorpusItem, part: PartKind, corpus: Corpus): TranscriptPart | CommentsPart | undefined {
+  return part === 'transcript' ? item.transcript : spamFreeComments(item, corpus);
+}
+
+/** Whether comments were left out (spam) between two consecutive units: a passage never spans them. */
+function gap(a: Unit, b: Unit): boolean {
+  return isComment(a) && isComment(b) && b.index !== a.index + 1;
+}
+
+/** Units split where comments were left out between them. */
+function runsOf(units: readonly Unit[]): Unit[][] {
+  const out: Unit[][] = [];
+  for (const u of units) {
+    const last = out[out.length - 1];
+    if (last && !gap(last[last.length - 1]!, u)) last.push(u);
+    else out.push([u]);
+  }
+  return out;
 }
 
 
@@ -124,7 +142,7 @@ function passages(units: readonly Unit[], tokens: number): Unit[][] {
   let n = 0;
   for (const u of units) {
     const t = estimateTokens(u.text) + 4;
-    if (cur.length && n + t > tokens) {
+    if (cur.length && (n + t > tokens || gap(cur[cur.length - 1]!, u))) {
       out.push(cur);
       cur = [];
       n = 0;
@@ -143,9 +161,9 @@ function contextUnits(units: readonly Unit[], start: number, end: number, contex
   let z = a;
   while (z + 1 < units.length && units[z + 1]!.offset < end) z++;
   let left = 0;
-  while (a > 0 && left < contextWords) left += countWords(units[--a]!.text);
+  while (a > 0 && left < contextWords && !gap(units[a - 1]!, units[a]!)) left += countWords(units[--a]!.text);
   let right = 0;
-  while (z + 1 < units.length && right < contextWords) right += countWords(units[++z]!.text);
+  while (z + 1 < units.length && right < contextWords && !gap(units[z]!, units[z + 1]!)) right += countWords(units[++z]!.text);
   return units.slice(a, z + 1);
 }
 
@@ -247,6 +265,11 @@ export class RetrievalHandler {
     return this.#items.get(id);
   }
 
+  /** A part of an item as this handler serves it: the transcript, or the comments without spam (`spamFree.ts`). */
+  servedPart(item: CorpusItem, part: string): TranscriptPart | CommentsPart | undefined {
+    return part === 'transcript' || part === 'comments' ? partOf(item, part, this.corpus) : undefined;
+  }
+
   marker(id: string): { itemId: string; marker: Marker } | undefined {
     return this.#markers.get(id);
   }
@@ -311,7 +334,7 @@ export class RetrievalHandler {
     const parts: PartKind[] = part === 'transcript_with_comments' ? ['transcript', 'comments'] : [part];
     const out: { part: PartKind; units: Unit[] }[] = [];
     for (const p of parts) {
-      const pp = partOf(item, p);
+      const pp = partOf(item, p, this.corpus);
       if (!pp) continue;
       for (const units of passages(unitsOf(pp), Math.max(40, Math.min(250, Math.floor(this.config.context_window_limit * 0.15))))) out.push({ part: p, units });
     }
@@ -452,7 +475,7 @@ export class RetrievalHandler {
         const { itemId, marker } = this.#markers.get(req.marker_id)!;
         const item = this.#items.get(itemId)!;
         const ev = marker.evidence[0];
-        const pp = ev && partOf(item, ev.part);
+        const pp = ev && partOf(item, ev.part, this.corpus);
         if (!ev || !pp) return done([], `Marker ${marker.id} (${marker.kind}): ${marker.text}\n(no evidence span: the marker is not grounded in the source)`);
         const units = contextUnits(unitsOf(pp), ev.start, ev.end, req.context_words ?? this.config.context_words);
         const size = estimateTokens(`Marker ${marker.id} (${marker.kind}): ${marker.text}\n\nEvidence [S0000]: "${ev.quote}"\n\n${units.length ? passageText(item, ev.part, units, 'S0000') : ''}`);
@@ -470,10 +493,9 @@ export class RetrievalHandler {
         const hits = retrieve(this.index, req.topic, { budgetWords, ...(req.item_ids?.length ? { itemIds: req.item_ids } : {}) }).spans.slice(0, maxResults);
         const blocks = hits.map((h) => {
           const item = this.#items.get(h.itemId)!;
-          const pp = partOf(item, h.part)!;
-          const units = unitsOf(pp).filter((u) => u.offset + u.text.length > h.start && u.offset < h.end);
-          return units.length ? renderUnits(item, h.part, units, reg) : { text: '', words: 0 };
-        });
+          const pp = partOf(item, h.part, this.corpus)!;
+          return runsOf(unitsOf(pp).filter((u) => u.offset + u.text.length > h.start && u.offset < h.end)).map((run) => renderUnits(item, h.part, run, reg));
+        }).flat();
         return done(blocks.filter((b) => b.text), `Passages about "${req.topic}"${hits.length ? '' : ': no matches'}`);
       }
       case 'condensed_claims':
@@ -485,7 +507,7 @@ export class RetrievalHandler {
         const blocks: { text: string; span?: SourceSpan; words: number }[] = [];
         for (const m of ms) {
           const ev = m.evidence[0];
-          const pp = ev && partOf(item, ev.part);
+          const pp = ev && partOf(item, ev.part, this.corpus);
           if (!ev || !pp) {
             blocks.push({ text: `• [${m.id}] ${m.kind}: ${m.text} (not grounded)`, words: 0 });
             continue;

@@ -9,6 +9,7 @@ import type { CorpusItem } from '../corpus/types';
 import { detectLanguage } from '../llm/langDetect';
 import { estimateTokens } from '../llm/tokens';
 import type { ItemMarkers, Marker, MarkerKind } from '../markers/schema';
+import { spamFreeComments } from '../markers/spamFree';
 import { allMarkers } from '../markers/store';
 import { tokenize } from '../search/tokenize';
 import type { Logger } from '../util/log';
@@ -172,9 +173,9 @@ export function scoreRelevance(inputs: readonly OverviewInput[], goal: string | 
   return { items, markers };
 }
 
-/** The first ~`words` words of an item (transcript, else comments): the fallback abstract. */
+/** The first ~`words` words of an item (transcript, else its comments without spam, `spamFree.ts`): the fallback abstract. */
 export function shortAbstract(item: CorpusItem, words = 60): string {
-  const text = (item.transcript?.text ?? item.comments?.text ?? '').replace(/\s+/g, ' ').trim();
+  const text = (item.transcript?.text ?? spamFreeComments(item)?.text ?? '').replace(/\s+/g, ' ').trim();
   if (!text) return '';
   const out: string[] = [];
   let count = 0;

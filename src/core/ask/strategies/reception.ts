@@ -4,6 +4,7 @@
  * and self-promotion ("subscribe to my channel") never speak for the audience.
  */
 import { polarity } from '../../markers/extractive';
+import { isSpamComment } from '../../markers/spamFree';
 import { queryWeights } from '../../search/retrieve';
 import type { AskContext, Candidate, RetrievalStrategy } from '../types';
 import { entityNames } from './entityChunks';
@@ -75,7 +76,8 @@ export const receptionStrategy: RetrievalStrategy = {
       if (!item?.comments) continue;
       if (scope.minLikes !== undefined && (c.likes ?? 0) < scope.minLikes) continue;
       const text = item.comments.text.slice(c.start, c.end);
-      if (PROMO.test(text)) {
+      // Spam as decided for every reader (`spamFree.ts`), and the promotion this strategy leaves out besides.
+      if (PROMO.test(text) || (c.commentId !== undefined && isSpamComment(item, c.commentId, ctx.corpus))) {
         promo++;
         continue;
       }
