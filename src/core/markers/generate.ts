@@ -21,7 +21,7 @@ import { allMarkers, markerFileName, readItemMarkersVersioned, readMarkersIndex,
 import { DEFAULT_WINDOW_SETTINGS, type WindowSettings } from './windows';
 
 /** Bumped when the extractive engine's output changes: part of its cache key. */
-export const EXTRACTIVE_VERSION = 'extractive@4';
+export const EXTRACTIVE_VERSION = 'extractive@5';
 
 /** `density`: the extractive engine's transcript markers per 1,000 words (default 3). */
 export type MarkerEngine = { kind: 'extractive'; density?: number } | { kind: 'model'; model: MarkerModel; prompts: PromptSource };
