@@ -28,6 +28,7 @@ export const BENCHES: readonly { name: string; script: string; quick: boolean }[
   { name: 'findingSupport', script: 'bench/findingSupport.ts', quick: false },
   { name: 'askProbes', script: 'bench/askProbes.ts', quick: false },
   { name: 'ask', script: 'bench/ask.ts', quick: true },
+  { name: 'askQuotes', script: 'bench/askQuotes.ts', quick: false },
   { name: 'chat', script: 'bench/chat.ts', quick: false },
   { name: 'vectorSearch', script: 'bench/vectorSearch.ts', quick: false },
   { name: 'condense', script: 'bench/condense.ts', quick: false },

@@ -17,6 +17,7 @@ import { startEventLoopStats } from './eventLoopStats';
 import { FULL_ITEM_SCHEME, FullItemDocuments } from './fullItemDocuments';
 import { ApiKeyStore } from './apiKeyStore';
 import { MarkerService } from './markerService';
+import { ReadableAnnotations } from './readableAnnotations';
 import { redactingLogChannel } from './redactingLog';
 import { ResearchService } from './researchService';
 import { runningWork } from './runningWork';
@@ -74,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): void {
       markers,
       evidence,
       fullItems,
+      new ReadableAnnotations(log, fullItems, settings),
       client,
       sidebar,
       markers.onDidChange(() => refreshSidebar(services)),

@@ -46,6 +46,18 @@ export function quoteOf(text: string, keywords: readonly string[]): string {
     const space = window.indexOf(' ');
     start = Math.max(0, at - 60) + (sentence >= 0 ? sentence + 1 : space >= 0 ? space + 1 : 0);
   }
+  if (start > 0 && flat.length - start < QUOTE_CHARS) {
+    // Near the end the quote still fills its line: the whole text when it fits, else from a sentence start soon after
+    // the earliest start that lets it (a word start when no sentence starts soon).
+    const from = flat.length - QUOTE_CHARS;
+    if (from <= 0) start = 0;
+    else {
+      const window = flat.slice(from, start);
+      const ends = [window.indexOf('. '), window.indexOf('? '), window.indexOf('! '), window.indexOf('。'), window.indexOf('？'), window.indexOf('！')].filter((i) => i >= 0 && i < QUOTE_CHARS / 3);
+      const space = window.indexOf(' ');
+      start = from + (ends.length ? Math.min(...ends) + 1 : space >= 0 ? space + 1 : 0);
+    }
+  }
   const body = flat.slice(start, start + QUOTE_CHARS).trim();
   return `${start > 0 ? '…' : ''}${body}${start + QUOTE_CHARS < flat.length ? '…' : ''}`;
 }

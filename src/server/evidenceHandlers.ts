@@ -36,8 +36,8 @@ export function registerEvidenceHandlers(ctx: HandlerContext): void {
       const params = parseParams(readableDocumentParams, raw, readableDocumentRequest.method);
       const item = state.item(params.itemId);
       if (!item) return null;
-      const { layout, links, files } = layouts.get(item);
-      return { itemId: item.id, ...(params.withText ? { text: layout.text } : {}), textLength: layout.text.length, lineCount: layout.lineCount, links, files };
+      const { layout, links, files, annotations } = layouts.get(item);
+      return { itemId: item.id, ...(params.withText ? { text: layout.text } : {}), textLength: layout.text.length, lineCount: layout.lineCount, links, files, annotations };
     }),
   );
 

@@ -6,8 +6,9 @@
  */
 import type { CorpusItem } from '../core/corpus/types';
 import { layoutFullItem, type ReadableItem } from '../core/markers/fullItem';
+import { readableAnnotations } from '../core/markers/readableSpans';
 import { hoverText } from '../core/text/markdownSafe';
-import type { ReadableLink, ReadablePartFile } from '../shared/lspProtocol';
+import type { ReadableLineRange, ReadableLink, ReadablePartFile } from '../shared/lspProtocol';
 import type { EngineState } from './engineState';
 
 /** How many items' layouts are kept (each holds a copy of its item's text, rendered). */
@@ -19,25 +20,29 @@ export interface ReadableEntry {
   layout: ReadableItem;
   links: ReadableLink[];
   files: ReadablePartFile[];
+  /** Where the annotations are (dimmed or hidden by the extension). */
+  annotations: ReadableLineRange[];
 }
 
-/** The `line N` of every unit header (empty comments have none): a link to the unit in its original file. */
+/** The `line N` (a paragraph's `lines N–M`) of every unit header (empty comments have none): a link to the unit in its original file; a comment's id is in its tooltip. */
 function headerLinks(item: CorpusItem, layout: ReadableItem): ReadableLink[] {
   const lines = layout.text.split('\n');
   const links: ReadableLink[] = [];
   for (const b of layout.blocks) {
     if (b.part === 'comments' && !b.text.trim()) continue;
     const text = lines[b.header] ?? '';
-    const at = text.lastIndexOf(' · line ');
+    const at = Math.max(text.lastIndexOf(' · line '), text.lastIndexOf(' · lines '));
     if (at < 0) continue;
     const file = (b.part === 'transcript' ? item.transcript : item.comments)?.file.relPath ?? 'the original file';
+    const id = b.part === 'comments' ? item.comments?.comments[b.position]?.id : undefined;
+    const what = b.part === 'comments' ? `comment${id ? ` ${hoverText(id)}` : ''}` : b.lastPosition !== undefined ? 'paragraph' : 'turn';
     links.push({
       line: b.header,
       startCharacter: at + 3,
       endCharacter: text.length,
       target: { itemId: item.id, part: b.part, start: b.offset, end: b.offset + b.text.length },
-      // Shown as a link label in a trusted Markdown hover: the path is hover text, never a way out of the label.
-      tooltip: `Open this ${b.part === 'transcript' ? 'turn' : 'comment'} in ${hoverText(file)}`,
+      // Shown as a link label in a trusted Markdown hover: the path and the id are hover text, never a way out of the label.
+      tooltip: `Open this ${what} in ${hoverText(file)}`,
     });
   }
   return links;
@@ -68,7 +73,7 @@ export class ReadableLayouts {
       this.entries.delete(item.id); // re-inserted last: the most recently used
     } else {
       const layout = layoutFullItem(item);
-      entry = { item, layout, links: headerLinks(item, layout), files: partFiles(item) };
+      entry = { item, layout, links: headerLinks(item, layout), files: partFiles(item), annotations: readableAnnotations(layout).map((r) => ({ line: r.line, startCharacter: r.start, endCharacter: r.end })) };
     }
     this.entries.set(item.id, entry);
     while (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);

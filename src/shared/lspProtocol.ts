@@ -303,6 +303,13 @@ export interface ReadableDocumentParams {
   withText?: boolean;
 }
 
+/** Characters `[startCharacter, endCharacter)` of one line (zero-based) of a readable document. */
+export interface ReadableLineRange {
+  line: number;
+  startCharacter: number;
+  endCharacter: number;
+}
+
 export interface ReadableDocument {
   itemId: string;
   /** The rendered document (core's `layoutFullItem`), when asked for. */
@@ -310,6 +317,8 @@ export interface ReadableDocument {
   textLength: number;
   lineCount: number;
   links: ReadableLink[];
+  /** The annotations of the turns' and comments' texts (`{disfmarker}`, `[Música]`, `[ __ ]`): dimmed or hidden by `markerResearch.readableAnnotations`. */
+  annotations: ReadableLineRange[];
   /** The parts with text, in document order. */
   files: ReadablePartFile[];
 }

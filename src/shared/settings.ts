@@ -16,6 +16,10 @@ export const RESEARCH_COMPLEXITIES = ['light', 'medium', 'deep', 'epic'] as cons
 export const EVIDENCE_VIEWS = ['readable', 'original'] as const;
 export type EvidenceView = (typeof EVIDENCE_VIEWS)[number];
 
+/** What the readable view does with transcription annotations ({disfmarker}, [Música], [ __ ]): dim them, hide them, or show them as they are. */
+export const READABLE_ANNOTATIONS = ['dim', 'hide', 'show'] as const;
+export type ReadableAnnotationsMode = (typeof READABLE_ANNOTATIONS)[number];
+
 export const settingsSchema = z.object({
   /** Corpus folder; empty means the first workspace folder. Relative paths resolve against it. */
   corpusPath: z.string().default(''),
@@ -67,6 +71,8 @@ export const settingsSchema = z.object({
   askRerank: z.boolean().default(false),
   /** Where evidence opens: the readable view of the item (speakers, times, comments; the span highlighted) or the original file. */
   evidenceView: z.enum(EVIDENCE_VIEWS).default('readable'),
+  /** Annotations in the readable view: dimmed, hidden or shown as they are. */
+  readableAnnotations: z.enum(READABLE_ANNOTATIONS).default('dim'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -97,5 +103,6 @@ export const SETTING_DESCRIPTIONS: Record<keyof Settings, string> = {
   condenseBaseUrl: 'Ollama host for the condensation pass. Empty: http://127.0.0.1:11434.',
   askRerank: 'Ask the Corpus: with a model configured, let it reorder the best hits by how well each answers the question (one more model call per question). Off: hits in fused order.',
   evidenceView: 'Where a marker, a citation or an Ask hit opens: `readable` — the item as a read-only document (speaker, time and turn of every transcript turn; author, likes and date of every comment) with the span highlighted, and "Open original" one click away — or `original` — the original file (transcript.json, comments.jsonl, …) at the span, word wrap on.',
+  readableAnnotations: 'Transcription annotations in the readable view ({disfmarker}, {vocalsound}, [Música], [ __ ], (risas)): `dim` them, `hide` them, or `show` them as they are. The text and every span stay as they are; "Marker Research: Dim, Hide or Show Annotations" (the eye in the readable view\'s title bar) goes to the next.',
   embeddingModel: 'Embedding model for the vector retrieval strategy of Ask the Corpus (e.g. `text-embedding-3-small`, `nomic-embed-text`), served by the same provider and base URL as the model. Vectors are cached per chunk in .marker-research/vectors/. Empty: vectors off.',
 };

@@ -32,6 +32,16 @@ const MARKERS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'markers.png')
 const EVIDENCE_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'evidence.png');
 const RESEARCH_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'research.png');
 const ASK_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'ask.png');
+const CAPTIONS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'readable-captions.png');
+const CAPTIONS_HIDDEN_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'readable-captions-hidden.png');
+const ASK_CAPTIONS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'ask-captions.png');
+/**
+ * A caption item (issue 21) the run adds to its copy of the demo corpus: 141 auto-caption lines of
+ * a Spanish podcast (test/e2e/fixtures/README.md), no timestamps, no speakers. Its readable view
+ * is paragraphs with one header each; the question's top Ask hit quotes whole sentences of it.
+ */
+const CAPTION_FIXTURES = path.join(HERE, 'fixtures', 'captions');
+const CAPTIONS = { item: 'podcast-es-captions', question: '¿Cómo consiguió Hawkers patrocinar a Los Ángeles Lakers?', annotation: '[ __ ]' };
 const CHAT_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'chat.png');
 const PLAN_RUN_MODAL_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'plan-run-modal.png');
 const NOTIFICATIONS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'notifications-after-run.png');
@@ -268,6 +278,19 @@ function copyCorpus(src, dest) {
   });
 }
 
+/**
+ * The sentences of the caption fixture as the engine cuts them (core's `readingSentences`: the
+ * segmenter the markers and Ask use), read in a child process through tsx, whitespace collapsed.
+ */
+function captionFixtureSentences() {
+  const code = `const { loadCorpus } = require('./src/core/corpus/loader');
+const { readingSentences } = require('./src/core/markers/speechUnits');
+loadCorpus(process.argv[1]).then((c) => process.stdout.write(JSON.stringify(readingSentences(c.items[0].transcript).map((s) => s.text))));`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', code, CAPTION_FIXTURES], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`the fixture's sentences could not be read: ${(r.stderr || r.error?.message || '').split('\n')[0]}`);
+  return JSON.parse(r.stdout).map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
 // ------------------------------------------------------------------ main
 /** A corpus of `n` small items (every fifth in Chinese, every third with comments, dates spread over two years) for the sidebar at scale. */
 function generateCorpus(dir, n) {
@@ -406,6 +429,9 @@ async function main() {
   if (opts.generate && opts.spanish) generateSpanishCorpus(folder, opts.generate);
   else if (opts.generate) generateCorpus(folder, opts.generate);
   else copyCorpus(opts.corpus, folder);
+  // The demo corpus gets the caption item too (its expectations are the demo's plus the CAPTIONS checks).
+  const withCaptions = !opts.generate && path.resolve(opts.corpus) === path.join(REPO, 'samples', 'demo-corpus');
+  if (withCaptions) copyCorpus(CAPTION_FIXTURES, folder);
   const env = {
     ...process.env,
     TMPDIR: dirs.tmp,
@@ -1057,9 +1083,12 @@ async function main() {
       let shown = '';
       await waitFor('the end of the document in view', 5_000, async () => {
         shown = (await editor.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
-        return shown.includes(f.lastCommentId) && shown.includes(f.lastCommentAuthor);
-      }, 200).catch(() => { throw new Error(`the end of the document does not show comment ${f.lastCommentId} by ${f.lastCommentAuthor}: ${JSON.stringify(shown.slice(-300))}`); });
+        return shown.includes(`@${f.lastCommentAuthor} · `) && / · line \d+\s*$/m.test(shown);
+      }, 200).catch(() => { throw new Error(`the end of the document does not show the last comment, by ${f.lastCommentAuthor}: ${JSON.stringify(shown.slice(-300))}`); });
       if (!shown.includes(f.lastNonEmptyComment)) throw new Error(`the end of the document does not show "${f.lastNonEmptyComment}"`);
+      // comment ids are left to the tooltip of `line N`; dates read as a reader writes them
+      if (shown.includes(` · ${f.lastCommentId} · `)) throw new Error(`the comment id ${f.lastCommentId} is shown as text`);
+      if (/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(shown)) throw new Error(`an ISO timestamp is shown as text: ${JSON.stringify(/.{0,40}\d{4}-\d{2}-\d{2}T.{0,20}/.exec(shown)?.[0])}`);
       // read-only: typing changes nothing, and the editor says why
       await page.keyboard.type('x');
       const readOnly = await page.locator('.monaco-editor-overlaymessage').filter({ hasText: 'read-only' }).first()
@@ -1097,6 +1126,85 @@ async function main() {
           await page.keyboard.press('Escape');
         }
       }
+    });
+
+    // 11b. a caption transcript (issue 21): paragraphs of whole sentences, one header each (line range: no timestamps),
+    //      far fewer lines than captions; its annotation dimmed, hidden and shown again by the eye in the title bar
+    await check('a caption transcript reads as paragraphs with one header each; its annotations are dimmed, hidden, shown (the eye)', async () => {
+      if (!withCaptions) throw new Error('the caption item is only added to the demo corpus');
+      const id = CAPTIONS.item;
+      const captionLines = fs.readFileSync(path.join(CAPTION_FIXTURES, id, 'transcript.txt'), 'utf8').split('\n').filter((l) => l.trim());
+      const row = webview.locator(`li.item[data-item-id="${id}"]`);
+      await row.scrollIntoViewIfNeeded().catch(() => {});
+      await row.locator('button.item-full').first().click({ timeout: 10_000 });
+      const tab = page.locator('.editor-group-container.active .tab.active');
+      await waitFor(`a tab "${id} (full item)"`, 10_000, async () => (await tab.innerText({ timeout: 1_000 })).includes(`${id} (full item)`), 200)
+        .catch(async (e) => { throw new Error(`${firstLine(e)} (tab: ${JSON.stringify(await tab.innerText().catch(() => ''))})`); });
+      const logLine = await waitFor('the "opened the full item" log line', 5_000, () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n')).find((l) => l.includes(`opened the full item ${id} (`)) ?? null, 200);
+      const lineCount = Number(/\((\d+) lines\)/.exec(logLine)?.[1]);
+      // A turn layout takes four lines per caption; paragraphs take a header, a blank and a line per sentence.
+      if (!(lineCount < captionLines.length)) throw new Error(`the readable view has ${lineCount} lines for ${captionLines.length} caption lines: not paragraphs`);
+      const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+      /** The lines on screen, top to bottom (non-breaking spaces as spaces). */
+      const screenLines = async () => (await editor.locator('.view-line').evaluateAll((ls) => ls.map((l) => ({ top: parseFloat(l.style.top) || 0, text: l.textContent ?? '' }))))
+        .sort((a, b) => a.top - b.top).map((l) => l.text.replace(/\u00a0/g, ' '));
+      let lines = [];
+      await waitFor('the transcript heading and two paragraph headers on screen', 10_000, async () => {
+        lines = await screenLines();
+        return lines.some((l) => /^## Transcript \(\d+ caption lines in \d+ paragraphs\)$/.test(l)) && lines.filter((l) => /^¶ \d+ · /.test(l)).length >= 2;
+      }, 250).catch(() => { throw new Error(`no "## Transcript (N caption lines in M paragraphs)" and paragraph headers on screen: ${JSON.stringify(lines.slice(0, 30))}`); });
+      const heading = lines.find((l) => /^## Transcript/.test(l));
+      const paragraphs = Number(/in (\d+) paragraphs/.exec(heading)[1]);
+      if (!(paragraphs * 5 <= captionLines.length)) throw new Error(`"${heading}": not paragraphs of several caption lines`);
+      // One header per paragraph: each header (a line range: this transcript has no times) is followed by a blank line, then its text, indented.
+      const first = lines.findIndex((l) => /^¶ 1 · /.test(l));
+      for (let i = first; i < lines.length; i++) {
+        if (!/^¶ /.test(lines[i])) continue;
+        if (!/^¶ \d+ · lines \d+–\d+$/.test(lines[i])) throw new Error(`paragraph header "${lines[i]}" is not "¶ N · lines A–B"`);
+        if (i + 2 < lines.length && (lines[i + 1].trim() !== '' || !/^ {4}\S/.test(lines[i + 2]))) throw new Error(`header "${lines[i]}" is not followed by a blank line and its indented text: ${JSON.stringify(lines.slice(i, i + 3))}`);
+        const next = lines.findIndex((l, k) => k > i && /^¶ /.test(l));
+        if (next > 0 && !lines.slice(i + 2, next).some((l) => /^ {4}\S/.test(l))) throw new Error(`two headers with no paragraph between: ${JSON.stringify(lines.slice(i, next + 1))}`);
+      }
+      // Sentences, not caption lines: a paragraph line holds more than one caption line.
+      const texts = lines.filter((l) => /^ {4}\S/.test(l)).map((l) => l.trim());
+      if (!texts.some((t) => captionLines.some((c, k) => k + 1 < captionLines.length && t.includes(`${c.trim()} ${captionLines[k + 1].trim()}`)))) throw new Error(`no paragraph line joins two caption lines: ${JSON.stringify(texts.slice(0, 3))}`);
+      if (lines.some((l) => /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|PT\d+H/.test(l))) throw new Error(`ISO timestamps shown as text: ${JSON.stringify(lines.filter((l) => /T\d{2}:|PT\d/.test(l)))}`);
+      // The annotation: found with the find widget, then its decoration by the mode.
+      await editor.locator('.view-lines').click();
+      await page.keyboard.press('Control+f');
+      await page.keyboard.insertText(CAPTIONS.annotation);
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Escape');
+      /**
+       * How the annotation shows: the computed style of the span that holds it alone (a decoration's), or, without one
+       * (shown as it is: no decoration), of the span holding it with its neighbours; null when no line on screen has it.
+       */
+      const annotationStyle = () => editor.locator('.view-line span span').evaluateAll((spans, want) => {
+        const text = (x) => (x.textContent ?? '').replace(/\u00a0/g, ' ');
+        const el = spans.find((x) => text(x) === want) ?? spans.find((x) => text(x).includes(want));
+        if (!el) return null;
+        const cs = getComputedStyle(el);
+        return { alone: text(el) === want, opacity: Number(cs.opacity), display: cs.display, shown: el.getBoundingClientRect().width > 0 };
+      }, CAPTIONS.annotation);
+      const eye = page.locator('.editor-group-container.active .editor-actions .action-label[aria-label^="Dim, Hide or Show Annotations"]').first();
+      let st = null;
+      await waitFor(`"${CAPTIONS.annotation}" dimmed`, 10_000, async () => (st = await annotationStyle()) && st.alone && st.opacity < 0.75, 250)
+        .catch(() => { throw new Error(`"${CAPTIONS.annotation}" is not dimmed (style ${JSON.stringify(st)})`); });
+      const dimmed = st;
+      await sleep(300);
+      fs.mkdirSync(path.dirname(CAPTIONS_SCREENSHOT), { recursive: true });
+      await page.screenshot({ path: CAPTIONS_SCREENSHOT, timeout: 30_000 });
+      await eye.click({ timeout: 5_000 });
+      await waitFor(`"${CAPTIONS.annotation}" hidden`, 10_000, async () => (st = await annotationStyle()) && st.alone && (st.display === 'none' || !st.shown), 250)
+        .catch(() => { throw new Error(`the eye did not hide "${CAPTIONS.annotation}" (style ${JSON.stringify(st)})`); });
+      await sleep(300);
+      await page.screenshot({ path: CAPTIONS_HIDDEN_SCREENSHOT, timeout: 30_000 });
+      await eye.click({ timeout: 5_000 });
+      await waitFor(`"${CAPTIONS.annotation}" shown as it is`, 10_000, async () => (st = await annotationStyle()) && st.opacity === 1 && st.display !== 'none' && st.shown, 250)
+        .catch(() => { throw new Error(`the eye did not show "${CAPTIONS.annotation}" again (style ${JSON.stringify(st)})`); });
+      await eye.click({ timeout: 5_000 }); // back to the default: dimmed
+      await waitFor(`"${CAPTIONS.annotation}" dimmed again`, 10_000, async () => (st = await annotationStyle()) && st.alone && st.opacity < 0.75, 250);
+      console.log(`     ${logLine.replace(/^.*?opened/, 'opened').trim()}: "${heading}"; ${lines.filter((l) => /^¶ /.test(l)).length} headers on screen; "${CAPTIONS.annotation}" opacity ${dimmed.opacity} → hidden → shown → dimmed`);
     });
 
     // 12. a marker without evidence: flagged in the tree; clicking it falls back to a search of its text
@@ -1753,6 +1861,67 @@ async function main() {
       const hit = expectAnswer('"What does [1] say?"', r, { intent: 'citation_lookup', strategy: 'citation' });
       if (!hit.badges.includes('citation')) throw new Error(`the first hit's badges are ${JSON.stringify(hit.badges)}, expected "citation"`);
       console.log(`     → ${r.line}; #${hit.rank} ${hit.title} [${hit.badges.join(',')}] → ${await openHitAndCheck(hit)}`);
+    });
+
+    // 21b. a question about the caption item (issue 21): its top hit quotes whole sentences (the segmenter's, never a
+    //      caption line) and opens in the readable view, the span highlighted inside its paragraph
+    await check('Ask box: the top hit of a question about the caption transcript quotes whole sentences and opens inside its paragraph', async () => {
+      if (!askWorks) throw new Error('no answer in the Ask box');
+      if (!withCaptions) throw new Error('the caption item is only added to the demo corpus');
+      if (await webview.locator('#ask-chip').count()) await webview.locator('#ask-chip').click();
+      await webview.locator('#ask').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+      const r = await askInBox(CAPTIONS.question);
+      const top = r.hits[0];
+      if (!top || top.item !== CAPTIONS.item) throw new Error(`the top hit for "${CAPTIONS.question}" is ${top ? `from ${top.item}` : 'missing'} (line "${r.line}")`);
+      const quote = top.quote.trim();
+      if (quote.startsWith('…')) throw new Error(`the quote starts inside a sentence: «${quote}»`);
+      const body = quote.replace(/…$/, '').replace(/\s+/g, ' ').trim();
+      const captionLines = fs.readFileSync(path.join(CAPTION_FIXTURES, CAPTIONS.item, 'transcript.txt'), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+      if (body.split(' ').length < 8) throw new Error(`the quote has fewer than 8 words: «${quote}»`);
+      if (captionLines.some((l) => l.includes(body))) throw new Error(`the quote is (part of) one caption line: «${quote}»`);
+      const sentences = captionFixtureSentences();
+      let whole = null;
+      for (let k = 0; k < sentences.length && !whole; k++) {
+        let run = '';
+        for (let j = k; j < Math.min(sentences.length, k + 3) && !whole; j++) {
+          run = run ? `${run} ${sentences[j]}` : sentences[j];
+          if (run === body || (quote.endsWith('…') && run.startsWith(body))) whole = { from: k + 1, to: j + 1 };
+        }
+      }
+      if (!whole) throw new Error(`the quote is not whole sentences of the transcript: «${quote}»`);
+      // Opened in the readable view: the span highlighted inside its paragraph.
+      const settingsFile = path.join(dirs.data, 'User', 'settings.json');
+      const wsSettings = path.join(folder, '.vscode', 'settings.json');
+      const setEvidenceView = (v) => {
+        const cur = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+        fs.writeFileSync(settingsFile, JSON.stringify({ ...cur, 'markerResearch.evidenceView': v }, null, 2));
+        fs.mkdirSync(path.dirname(wsSettings), { recursive: true });
+        fs.writeFileSync(wsSettings, JSON.stringify({ 'markerResearch.evidenceView': v }, null, 2));
+      };
+      const logLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
+      setEvidenceView('readable');
+      let opened = null;
+      try {
+        const seen = logLines().length;
+        for (let attempt = 1; !opened && attempt <= 8; attempt++) {
+          await sleep(1000);
+          await webview.locator(`li.ask-hit[data-rank="${top.rank}"]`).click();
+          opened = await waitFor('a log line "opened … in the readable view"', 5_000, () => logLines().slice(seen).find((l) => l.includes(`in the readable view of ${CAPTIONS.item} at `)) ?? null, 200).catch(() => null);
+        }
+        if (!opened) throw new Error(`clicking the hit did not open the readable view of ${CAPTIONS.item}`);
+        const selection = page.locator('[id="status.editor.selection"]');
+        let text = '';
+        await waitFor('the hit\'s span selected', 10_000, async () => /selected/.test(text = (await selection.innerText({ timeout: 1_000 })).replace(/\s+/g, ' ')), 200)
+          .catch(() => { throw new Error(`status bar "${text}"`); });
+        const shown = (await page.locator('.editor-group-container.active .view-lines').innerText()).replace(/\s+/g, ' ');
+        if (!shown.includes(body.split(' ').slice(0, 6).join(' '))) throw new Error(`the quote's start is not on screen in the readable view`);
+        await sleep(300);
+        fs.mkdirSync(path.dirname(ASK_CAPTIONS_SCREENSHOT), { recursive: true });
+        await page.screenshot({ path: ASK_CAPTIONS_SCREENSHOT, timeout: 30_000 });
+        console.log(`     "${CAPTIONS.question}" → #1 «${quote.slice(0, 90)}…» = sentences ${whole.from}–${whole.to} of ${sentences.length}; ${opened.replace(/^.*?opened/, 'opened')}; "${text.trim()}"`);
+      } finally {
+        setEvidenceView('original');
+      }
     });
 
     await check('screenshot test-results/e2e/ask.png (Ask box with hits, a hit\'s span open)', async () => {

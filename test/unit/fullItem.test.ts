@@ -21,9 +21,10 @@ function assertComplete(item: CorpusItem, doc: string): void {
     at = i + needle.length;
   };
   for (const s of item.transcript?.segments ?? []) next(`\n${indented(s.text)}\n`, `segment ${s.index}`);
-  for (const c of item.comments?.comments ?? []) {
+  for (const [i, c] of (item.comments?.comments ?? []).entries()) {
+    next(`\n#${i + 1} · `, `header of comment ${c.id}`);
     if (c.author) next(`@${c.author.replace(/^@+/, '')} · `, `author of ${c.id}`);
-    next(` · ${c.id} · line `, `header of comment ${c.id}`);
+    next(' · line ', `source line of comment ${c.id}`);
     next(`\n${c.text.trim() ? indented(c.text) : '    (empty)'}\n`, `text of comment ${c.id}`);
   }
 }
@@ -47,12 +48,14 @@ describe('renderFullItem: the whole item, nothing truncated', () => {
     const city = corpus.items.find((i) => i.id === 'city-cycling-podcast')!;
     const doc = renderFullItem(city);
     assert.match(doc, /^\[2\] · 0:09\.5 → 0:21 · Daniel · line 9$/m);
-    assert.match(doc, /^#1 · @ridewithlena · 214 likes · 1 reply · 2024-03-14T11:02:00Z · c1 · line 1$/m);
-    assert.match(doc, /^#3 · ↳ reply to #1 · @lena_reply · 31 likes · 0 replies · .* · c3 · line \d+$/m);
+    // dates as a reader writes them; the comment id only in the line link's tooltip
+    assert.match(doc, /^#1 · @ridewithlena · 214 likes · 1 reply · 2024-03-14 11:02 UTC · line 1$/m);
+    assert.match(doc, /^#3 · ↳ reply to #1 · @lena_reply · 31 likes · 0 replies · 2024-03-\d\d \d\d:\d\d UTC · line \d+$/m);
+    for (const c of city.comments!.comments) assert.ok(!doc.includes(` · ${c.id} · `), `comment id ${c.id} shown as text`);
     assert.match(doc, /- source: podcast\n/);
     assert.match(doc, /- duration: 512\n/);
     // the last comment (empty text) is the end of the document
-    assert.match(doc, /#6 · @quiet_viewer · 0 likes · 0 replies · 2024-03-16T10:00:00Z · c6 · line 6\n\n {4}\(empty\)\n$/);
+    assert.match(doc, /#6 · @quiet_viewer · 0 likes · 0 replies · 2024-03-16 10:00 UTC · line 6\n\n {4}\(empty\)\n$/);
     const zh = renderFullItem(corpus.items.find((i) => i.id === 'ev-winter-range')!);
     assert.match(zh, /· 工程师 · line \d+\n\n {4}\S/);
   });
@@ -81,9 +84,9 @@ describe('renderFullItem: the whole item, nothing truncated', () => {
       assertComplete(big, doc);
       assert.ok(doc.indexOf('Turn 2999 says') > doc.indexOf('Turn 0 says'));
       assert.ok(doc.includes('- comments: 5,000 comments (4,500 top-level, 500 replies)'));
-      assert.ok(doc.includes('#5000 · ↳ reply to #4999 · @user4999 · 4,999 likes · 0 replies · k4999 · line 5000'));
+      assert.ok(doc.includes('#5000 · ↳ reply to #4999 · @user4999 · 4,999 likes · 0 replies · line 5000'));
       assert.ok(doc.includes('#10 · ↳ reply to #9 · @user9'));
-      assert.ok(doc.includes('#9 · @user8 · 8 likes · 1 reply · k8 · line 9'));
+      assert.ok(doc.includes('#9 · @user8 · 8 likes · 1 reply · line 9'));
     });
 
     test('comment text is kept verbatim inside an indented block (never read as markup)', async () => {
@@ -96,7 +99,7 @@ describe('renderFullItem: the whole item, nothing truncated', () => {
       const doc = renderFullItem(items.get('quiet')!);
       assert.ok(doc.includes('- transcript: none'));
       assert.ok(doc.includes('No transcript.'));
-      assert.match(doc, /#1 · ↳ reply to gone \(not in the file\) · unknown author · 0 likes · 0 replies · q1 · line 1\n\n {4}only a comment\n$/);
+      assert.match(doc, /#1 · ↳ reply to a comment not in the file · unknown author · 0 likes · 0 replies · line 1\n\n {4}only a comment\n$/);
     });
   });
 });

@@ -9,10 +9,11 @@
 import { mapSpan, type SpanSource } from '../corpus/spans';
 import type { CorpusItem, PartKind } from '../corpus/types';
 import { chunkText } from '../search/chunker';
-import { tokenize, tokenizeQuery } from '../search/tokenize';
+import { tokenizeQuery } from '../search/tokenize';
 import { countWords } from '../text/words';
 import { throwIfAborted } from '../util/abort';
 import type { ParsedQuery, StrategyName } from './query';
+import { focusedSpan, hitFocus } from './hitFocus';
 import { fusionWeight } from './strategyPlan';
 import { citationStrategy } from './strategies/citation';
 import { clipStrategy } from './strategies/clip';
@@ -164,7 +165,13 @@ export async function hybridRetrieve(q: ParsedQuery, ctx: AskContext, options: H
   const fused = diversify(fuse(lists));
   const terms = new Set(tokenizeQuery([...q.keywords, ...q.entities.map((e) => e.text)].join(' ')));
   const speakers = new Set(q.entities.map((e) => e.speaker).filter((x): x is string => !!x));
-  const hits = fused.slice(0, k).map((f, i) => toHit(ctx, f, i + 1, terms, speakers));
+  // A span whose every unit is content-free ("Yeah .", "{vocalsound}", "嗯") is no hit: the next one takes its place.
+  const hits: AskHit[] = [];
+  for (const f of fused) {
+    if (hits.length >= k) break;
+    const hit = toHit(ctx, f, hits.length + 1, terms, speakers);
+    if (hit) hits.push(hit);
+  }
 
   // Passages: with topical words, the supporting strategies only lift what keyword (or vector) search found; they do not spend the budget on their own.
   const lead = new Set<StrategyName>(['keyword', 'vector']);
@@ -211,57 +218,24 @@ function timeFilter(q: ParsedQuery, ctx: AskContext): { keep: (c: Candidate) => 
   return { keep, notes };
 }
 
-/**
- * The best one to three consecutive transcript turns of a span for the question's terms (by
- * distinct terms matched, then by matches per word); the span itself for a comment, a single
- * turn, or when no turn matches.
- */
-export function focusOf(item: CorpusItem | undefined, c: Candidate, terms: ReadonlySet<string>, speakers: ReadonlySet<string> = new Set()): { start: number; end: number } {
-  const whole = { start: c.start, end: c.end };
-  const t = item?.transcript;
-  if (!t || c.part !== 'transcript' || (!terms.size && !speakers.size)) return whole;
-  let segs = t.segments.filter((s) => s.offset + s.text.length > c.start && s.offset < c.end);
-  // A question about a speaker is answered in their own turns, when the span has any.
-  const own = segs.filter((s) => s.speaker !== undefined && speakers.has(s.speaker));
-  if (own.length) segs = own;
-  if (segs.length <= 1) return segs.length === 1 && own.length ? { start: Math.max(c.start, segs[0]!.offset), end: Math.min(c.end, segs[0]!.offset + segs[0]!.text.length) } : whole;
-  const counts = segs.map((s) => {
-    const toks = tokenize(s.text);
-    return { hit: new Set(toks.filter((x) => terms.has(x))), n: toks.filter((x) => terms.has(x)).length, words: Math.max(1, toks.length) };
-  });
-  let best: { a: number; z: number; distinct: number; density: number } | undefined;
-  for (let a = 0; a < segs.length; a++) {
-    for (let z = a; z < Math.min(segs.length, a + 3); z++) {
-      const hit = new Set<string>();
-      let n = 0;
-      let words = 0;
-      for (let i = a; i <= z; i++) {
-        for (const x of counts[i]!.hit) hit.add(x);
-        n += counts[i]!.n;
-        words += counts[i]!.words;
-      }
-      const cand = { a, z, distinct: hit.size, density: n / words };
-      if (!best || cand.distinct > best.distinct || (cand.distinct === best.distinct && cand.density > best.density)) best = cand;
-    }
-  }
-  if (!best || (best.distinct === 0 && !own.length)) return whole;
-  return { start: Math.max(c.start, segs[best.a]!.offset), end: Math.min(c.end, segs[best.z]!.offset + segs[best.z]!.text.length) };
-}
-
-function toHit(ctx: AskContext, f: Fused, rank: number, terms: ReadonlySet<string>, speakers: ReadonlySet<string>): AskHit {
+/** The hit of fused span `f`: its focus chosen (whole sentences or turns), its span grown to hold it; undefined when it says nothing. */
+function toHit(ctx: AskContext, f: Fused, rank: number, terms: ReadonlySet<string>, speakers: ReadonlySet<string>): AskHit | undefined {
   const item = ctx.index.item(f.c.itemId) as CorpusItem | undefined;
-  const text = item ? chunkText(item, f.c) : '';
+  const focus = hitFocus(item, f.c, terms, speakers);
+  if (!focus) return undefined;
+  const c = focusedSpan(f.c, focus);
+  const text = item ? chunkText(item, c) : '';
   return {
-    focus: focusOf(item, f.c, terms, speakers),
+    focus,
     rank,
-    itemId: f.c.itemId,
-    title: item?.title ?? f.c.itemId,
-    part: f.c.part,
-    start: f.c.start,
-    end: f.c.end,
+    itemId: c.itemId,
+    title: item?.title ?? c.itemId,
+    part: c.part,
+    start: c.start,
+    end: c.end,
     words: countWords(text),
     score: Math.round(f.score * 10_000) / 10_000,
-    source: item ? (mapSpan(item, f.c) ?? null) : null,
+    source: item ? (mapSpan(item, c) ?? null) : null,
     text,
     matchedBy: [...f.matchedBy],
     why: f.why,

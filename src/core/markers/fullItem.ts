@@ -1,24 +1,39 @@
 /**
  * "Retrieve Full Item": one item's whole transcript and every comment as a
  * single text, nothing truncated or dropped — the fallback when markers are not
- * enough. The text is Markdown whose corpus content sits in indented code blocks (a blank line
+ * enough. A meeting's turns are shown one by one (speaker, time, source line); a caption
+ * transcript (short speakerless lines: auto-captions, SRT/VTT) as paragraphs of whole sentences
+ * with one header each (time range, or line range when untimed), a sentence to a line
+ * (`speechUnits.ts`). Dates and durations are written as a reader writes them, comment ids are
+ * left to the header link's tooltip. The text is Markdown whose corpus content sits in indented code blocks (a blank line
  * between a unit's header and its text: an indented line right after a paragraph would continue
  * the paragraph, and its text would be read as markup — a `[link](command:…)` in a comment live
  * in the editor), so whatever a comment contains is shown verbatim; corpus values in headers
  * (title, speakers, authors, ids, paths, metadata) are kept to one line and never form a link.
  */
-import type { CommentRecord, CorpusItem, PartKind } from '../corpus/types';
+import type { CommentRecord, CorpusItem, PartKind, TranscriptPart } from '../corpus/types';
+import { formatClock } from '../text/clock';
+import { readableIsoValue } from '../text/isoTime';
 import { readableHeaderText } from '../text/markdownSafe';
+import { isCaptionTranscript, segmentEnd, transcriptParagraphs, type Paragraph } from './speechUnits';
 
-/** Where one turn's or comment's text sits in the rendered document. */
+/** Where one turn's, paragraph's or comment's text sits in the rendered document. */
 export interface ReadableBlock {
   part: PartKind;
-  /** Position of the unit in its part (segment or comment array index). */
+  /** Position of the unit in its part (segment or comment array index; a paragraph's first segment). */
   position: number;
+  /** A paragraph's last segment (array index); absent for a turn or comment. */
+  lastPosition?: number;
   /** Offset of the unit's text in the part's normalised text. */
   offset: number;
   /** The unit's text, as in the part's normalised text. */
   text: string;
+  /**
+   * How a paragraph shows its text: `text` with the same length, each sentence on its own line
+   * (the whitespace before a sentence is the line break, a caption's line break is a space).
+   * Absent when the text is shown as it is.
+   */
+  shown?: string;
   /** Zero-based line of the unit's header; its text starts {@link TEXT_BELOW_HEADER} lines below. */
   header: number;
 }
@@ -62,7 +77,7 @@ function value(s: string): string {
 }
 
 function metaValue(v: unknown): string {
-  return value(typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
+  return value(typeof v === 'string' ? (readableIsoValue(v) ?? v) : (JSON.stringify(v) ?? String(v)));
 }
 
 /** A comment author as `@name` (a name written with its own `@`, as YouTube's, is not doubled). */
@@ -71,27 +86,66 @@ function handle(author: string | undefined): string {
   return name ? `@${value(name)}` : 'unknown author';
 }
 
-/** `#3 · ↳ reply to #1 · @lena · 31 likes · 0 replies · 2024-03-14T13:05:00Z · c3 · line 3`: who and when first, the id and source line last. */
+/** `#3 · ↳ reply to #1 · @lena · 31 likes · 0 replies · 2024-03-14 13:05 UTC · line 3`: who and when first, the source line last (the id is the line link's tooltip). */
 function commentHeader(c: CommentRecord, n: number, children: ReadonlyMap<string, number>, positions: ReadonlyMap<string, number>): string {
   const parts = [`#${n}`];
   if (c.parentId) {
     const parent = positions.get(c.parentId);
-    parts.push(parent !== undefined ? `↳ reply to #${parent}` : `↳ reply to ${value(c.parentId)} (not in the file)`);
+    parts.push(parent !== undefined ? `↳ reply to #${parent}` : '↳ reply to a comment not in the file');
   }
   parts.push(handle(c.author));
   parts.push(plural(c.likes ?? 0, 'like'));
   const replies = c.replyCount ?? children.get(c.id) ?? 0;
   parts.push(plural(replies, 'reply', 'replies'));
-  if (c.publishedAt) parts.push(value(c.publishedAt));
-  parts.push(value(c.id));
+  if (c.publishedAt) parts.push(value(readableIsoValue(c.publishedAt) ?? c.publishedAt));
   parts.push(`line ${c.source.startLine + 1}`);
   return parts.join(' · ');
 }
 
 /**
+ * The text of paragraph `p` as the view shows it: the same length as its text, the whitespace
+ * before each of its sentences a line break and every other line break a space.
+ */
+function paragraphShown(text: string, p: Paragraph): string {
+  const flat = text.slice(p.start, p.end).replace(/[\r\n]/g, ' ');
+  let out = '';
+  let at = 0;
+  for (const s of p.sentenceStarts) {
+    const k = s - 1 - p.start;
+    if (k <= 0 || k < at || !/\s/.test(flat[k]!)) continue;
+    out += `${flat.slice(at, k)}\n`;
+    at = k + 1;
+  }
+  return out + flat.slice(at);
+}
+
+/** `lines 12–40` (or `line 12`) of the original file. */
+function lineRange(a: number, z: number): string {
+  return z > a ? `lines ${a + 1}–${z + 1}` : `line ${a + 1}`;
+}
+
+/** The caption transcript `t` as paragraphs: `¶ 3 · 1:02 → 1:47 · lines 120–164`, then its sentences. */
+function pushParagraphs(t: TranscriptPart, out: string[], blocks: ReadableBlock[]): void {
+  const segs = t.segments;
+  transcriptParagraphs(t).forEach((p, k) => {
+    const a = segs[p.first]!;
+    const z = segs[p.last]!;
+    const head: string[] = [`¶ ${k + 1}`];
+    if (a.start !== undefined) head.push(`${formatClock(a.start)} → ${formatClock(segmentEnd(segs, p.last) ?? a.start)}`);
+    const speakers = new Set<string>();
+    for (let i = p.first; i <= p.last && speakers.size < 2; i++) if (segs[i]!.speaker) speakers.add(segs[i]!.speaker!);
+    if (speakers.size === 1) head.push(value([...speakers][0]!));
+    head.push(lineRange(a.source.startLine, Math.max(a.source.startLine, z.source.endLine)));
+    const shown = paragraphShown(t.text, p);
+    blocks.push({ part: 'transcript', position: p.first, lastPosition: p.last, offset: p.start, text: t.text.slice(p.start, p.end), shown, header: out.length });
+    out.push(head.join(' · '), '', ...block(shown), '');
+  });
+}
+
+/**
  * Renders an item in full: title, metadata and counts at the top, then every
- * transcript segment (speaker, time, source line) and every comment (author,
- * likes, replies, thread parent), in file order.
+ * transcript segment (speaker, time, source line) — or, for a caption transcript, its
+ * paragraphs — and every comment (author, likes, replies, thread parent, date), in file order.
  *
  * @example
  * const text = renderFullItem(corpus.items[0]);  // "# Title\n\n- item: …"
@@ -111,7 +165,8 @@ export function layoutFullItem(item: CorpusItem): ReadableItem {
   const c = item.comments;
   out.push(`- item: ${value(item.id)}`);
   out.push(`- words: ${item.wordCount.toLocaleString('en-US')}`);
-  if (t) out.push(`- transcript: ${plural(t.segments.length, 'segment')} · ${plural(t.wordCount, 'word')} · ${value(t.file.relPath)} (${t.format})`);
+  const captions = !!t && isCaptionTranscript(t);
+  if (t) out.push(`- transcript: ${plural(t.segments.length, captions ? 'caption line' : 'segment')} · ${plural(t.wordCount, 'word')} · ${value(t.file.relPath)} (${t.format})`);
   else out.push('- transcript: none');
   if (c) {
     const replies = c.comments.filter((x) => x.parentId).length;
@@ -125,9 +180,12 @@ export function layoutFullItem(item: CorpusItem): ReadableItem {
   if (item.metaFile) out.push(`- meta: ${value(item.metaFile.relPath)}`);
   for (const f of item.ignoredFiles) out.push(`- ignored file: ${value(f.relPath)}`);
 
-  out.push('', `## Transcript${t ? ` (${plural(t.segments.length, 'segment')})` : ''}`, '');
+  if (t && captions) {
+    out.push('', `## Transcript (${plural(t.segments.length, 'caption line')} in ${plural(transcriptParagraphs(t).length, 'paragraph')})`, '');
+    pushParagraphs(t, out, blocks);
+  } else out.push('', `## Transcript${t ? ` (${plural(t.segments.length, 'segment')})` : ''}`, '');
   if (!t) out.push('No transcript.', '');
-  else {
+  else if (!captions) {
     t.segments.forEach((s, position) => {
       const head: string[] = [`[${s.index + 1}]`];
       if (s.start !== undefined) head.push(s.end !== undefined ? `${time(s.start)} → ${time(s.end)}` : time(s.start));

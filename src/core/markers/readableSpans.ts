@@ -1,11 +1,15 @@
 /**
  * Spans in the readable view of an item (the full-item document of
  * {@link layoutFullItem}): where a span of a part's normalised text is in the
- * document, and which unit (and offset) a place in the document belongs to.
- * The ranges are exact: the document's text of the ranges, joined by newlines,
- * is the span's text.
+ * document, which unit (and offset) a place in the document belongs to, and
+ * where the annotations are. The ranges are exact: the document's text of the
+ * ranges, joined by newlines, is the span's text — with, in a caption
+ * transcript's paragraphs, a caption's line break shown as a space and the
+ * space before a sentence as a line break (character for character: the
+ * lengths are the same).
  */
 import type { PartKind, TextRange } from '../corpus/types';
+import { annotationSpans } from '../text/clean';
 import { firstIndex } from '../util/sortedSearch';
 import { BLOCK_INDENT, TEXT_BELOW_HEADER, type ReadableBlock, type ReadableItem } from './fullItem';
 
@@ -33,6 +37,9 @@ function lineSpans(text: string): { start: number; end: number }[] {
   return out;
 }
 
+/** The lines of a block as the document shows them (a paragraph's `shown`, else its text). */
+const shownOf = (b: ReadableBlock): string => b.shown ?? b.text;
+
 /** The (zero-based) document line and column of `k`, an offset into `b.text`; inside a line break it is the end of the line. */
 function positionIn(b: ReadableBlock, lines: readonly { start: number; end: number }[], k: number): { line: number; column: number } {
   if (!b.text.trim()) return { line: b.header + TEXT_BELOW_HEADER, column: BLOCK_INDENT }; // shown as "(empty)"
@@ -47,8 +54,8 @@ function positionIn(b: ReadableBlock, lines: readonly { start: number; end: numb
  * per document line the span covers (a span across turns or comments leaves
  * their headers out), in order. Joined by `\n`, the document's text of the
  * ranges is the span's text (a joining newline between two units is the line
- * break between two ranges). Empty when the part has no text or the span lies
- * outside it.
+ * break between two ranges; in a paragraph, see the module comment). Empty when
+ * the part has no text or the span lies outside it.
  *
  * @example
  * const layout = layoutFullItem(item);
@@ -70,7 +77,7 @@ export function readableRanges(layout: ReadableItem, part: PartKind, start: numb
     if (b.offset > end) break;
     const a = Math.max(start, b.offset) - b.offset;
     const z = Math.min(end, bEnd) - b.offset;
-    const lines = lineSpans(b.text);
+    const lines = lineSpans(shownOf(b));
     for (let i = 0; i < lines.length; i++) {
       const l = lines[i]!;
       if (l.end < a || l.start > z) continue;
@@ -108,11 +115,46 @@ export function readablePlaceAt(layout: ReadableItem, line: number, column: numb
   }
   const block = blocks[lo]!;
   if (block.part === 'comments' && !block.text.trim()) return undefined;
-  const lines = lineSpans(block.text);
+  const lines = lineSpans(shownOf(block));
   const i = line - block.header - TEXT_BELOW_HEADER;
   if (i < 0) return { part: block.part, block, offset: block.offset };
   if (i >= lines.length) return { part: block.part, block, offset: block.offset + block.text.length };
   const l = lines[i]!;
   const k = Math.max(l.start, Math.min(l.end, l.start + column - BLOCK_INDENT));
   return { part: block.part, block, offset: block.offset + k };
+}
+
+/** A range of one document line: columns `[start, end)` of `line` (zero-based). */
+export interface ReadableLineRange {
+  line: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * Where the annotations of the units' texts are in the readable document (`{disfmarker}`,
+ * `{vocalsound}`, `[Música]`, `[ __ ]`, `(risas)`: the cleaner's own rule), one range per line,
+ * in document order: what the editor dims or hides.
+ *
+ * @example
+ * readableAnnotations(layoutFullItem(item))  // [{ line: 14, start: 4, end: 12 }, …]
+ */
+export function readableAnnotations(layout: ReadableItem): ReadableLineRange[] {
+  const out: ReadableLineRange[] = [];
+  for (const b of layout.blocks) {
+    if (!b.text.trim()) continue;
+    const spans = annotationSpans(b.text);
+    if (!spans.length) continue;
+    const lines = lineSpans(shownOf(b));
+    for (const a of spans) {
+      // An annotation holds no line break of its own, but a paragraph may break a line inside "[ __ ]".
+      for (let i = Math.max(0, firstIndex(lines.length, (j) => lines[j]!.start > a.start) - 1); i < lines.length && lines[i]!.start < a.end; i++) {
+        const l = lines[i]!;
+        const from = Math.max(a.start, l.start);
+        const to = Math.min(a.end, l.end);
+        if (to > from) out.push({ line: b.header + TEXT_BELOW_HEADER + i, start: BLOCK_INDENT + from - l.start, end: BLOCK_INDENT + to - l.start });
+      }
+    }
+  }
+  return out;
 }

@@ -664,6 +664,22 @@ export function noiseIn(text: string): string[] {
   return out;
 }
 
+/**
+ * Where the annotation tokens of `text[start, end)` are (`{disfmarker}`, `[Música]`, `[ __ ]`,
+ * `(risas)`, `<unk>`, `♪`): the tokens {@link cleanText} takes out as annotations, by its own
+ * rule, as offsets into `text`, in order.
+ *
+ * @example annotationSpans('so {vocalsound} yes [ __ ]') // [{ start: 3, end: 15 }, { start: 20, end: 26 }]
+ */
+export function annotationSpans(text: string, start = 0, end = text.length): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (const [a, b] of regions(text, Math.max(0, start), Math.min(end, text.length))) {
+    const t = tokenize(text, a, b);
+    for (let i = 0; i < t.length; i++) if (t.kind[i] === ANNOTATION) out.push({ start: t.start[i]!, end: t.end[i]! });
+  }
+  return out;
+}
+
 /** Number of words of the text after cleaning (the rule of `countWords`: a CJK character is half a word). */
 export function contentWordCount(text: string): number {
   return countWords(cleanText(text));

@@ -1,0 +1,315 @@
+/**
+ * What an Ask hit quotes and opens (its focus), issue 21: whole sentences that carry the
+ * question's words, never a scrap and never a content-free unit.
+ *
+ * - In a caption transcript (auto-captions, SRT/VTT: short speakerless lines, see
+ *   `speechUnits.ts`) the units are the segmenter's sentences, never a caption line: the focus is
+ *   one to {@link MAX_CAPTION_SENTENCES} consecutive sentences, at least {@link MIN_QUOTE_WORDS}
+ *   words long and over {@link MIN_CAPTION_LINES} lines (when the transcript has them).
+ * - In a meeting the units are turns: one to {@link MAX_TURNS} consecutive turns, a turn cut by
+ *   the span's edge reaching to its sentence's edge.
+ * - A unit that is content-free (`isContentFree`: "Yeah .", "Mm-hmm .", "{vocalsound}", "sí",
+ *   "vale", "嗯", "对对对") never begins or ends a focus, and a focus says something: it has at
+ *   least {@link MIN_CONTENT_WORDS} content words (`contentWords`), taking in a neighbour outside
+ *   the span if need be ("Uh, this is Italian mismatched." alone is two). A span where no such
+ *   focus can be found has none at all: the hit is left out.
+ * - A comment is its own focus (none when it is content-free).
+ *
+ * The focus may reach past the span to finish a sentence the span cuts: the hit's span then grows
+ * to hold it (see {@link focusedSpan}).
+ */
+import type { CorpusItem, PartKind, TranscriptPart } from '../corpus/types';
+import { segmentSentences, type Sentence } from '../markers/sentences';
+import { isCaptionTranscript, readingSentences, segmentAtOffset } from '../markers/speechUnits';
+import { tokenize } from '../search/tokenize';
+import { contentLang, contentProfile, MIN_CONTENT_WORDS, profileIsContentFree, type ContentLang } from '../text/contentFree';
+import { countWords } from '../text/words';
+import { firstIndex } from '../util/sortedSearch';
+
+/** A focus: offsets into the part's normalised text. */
+export interface Focus {
+  start: number;
+  end: number;
+}
+
+/** Sentences of a caption transcript a focus may hold. */
+export const MAX_CAPTION_SENTENCES = 3;
+/** Turns of a meeting a focus may hold. */
+export const MAX_TURNS = 3;
+/** A caption focus shorter than this many words takes the next sentence too (when the span has one). */
+export const MIN_QUOTE_WORDS = 8;
+/** A caption focus is never a single caption line: it spans this many at least (when the transcript has them). */
+export const MIN_CAPTION_LINES = 2;
+
+/** A candidate span of a hit (what strategies propose). */
+export interface FocusSpan {
+  itemId: string;
+  part: PartKind;
+  start: number;
+  end: number;
+}
+
+/** What the content-free judgement says of a unit: its content words, and whether it says nothing. */
+interface Said {
+  content: number;
+  empty: boolean;
+}
+
+/** Per loaded part: its language, and the judgement of the units judged so far (bounded). */
+interface PartMemo {
+  lang: ContentLang;
+  said: Map<string, Said>;
+}
+const memos = new WeakMap<object, PartMemo>();
+const MEMO_UNITS = 20_000;
+
+function memoOf(part: { text: string }): PartMemo {
+  let m = memos.get(part);
+  if (!m) memos.set(part, (m = { lang: contentLang(part.text.slice(0, 20_000)), said: new Map() }));
+  return m;
+}
+
+/** The judgement of `text[start, end)` of a part, judged once. */
+function saidOf(part: { text: string }, start: number, end: number): Said {
+  const m = memoOf(part);
+  const key = `${start}:${end}`;
+  let v = m.said.get(key);
+  if (!v) {
+    const p = contentProfile(part.text.slice(start, end), m.lang);
+    v = { content: p.content.length, empty: profileIsContentFree(p) };
+    if (m.said.size >= MEMO_UNITS) m.said.clear();
+    m.said.set(key, v);
+  }
+  return v;
+}
+
+/** A unit of a span (a sentence or a turn), or one of its neighbours. */
+class Unit {
+  readonly hit = new Set<string>();
+  readonly matches: number;
+  readonly tokens: number;
+  private counted?: number;
+  private judged?: Said;
+
+  constructor(
+    private readonly part: { text: string },
+    readonly start: number,
+    readonly end: number,
+    terms: ReadonlySet<string>,
+    /** Inside the span (else a neighbour a thin focus may take in). */
+    readonly inside: boolean,
+    /** Array positions of its first and last segment. */
+    readonly firstLine: number,
+    readonly lastLine: number,
+    readonly speaker?: string,
+  ) {
+    const toks = tokenize(part.text.slice(start, end));
+    let matches = 0;
+    if (inside) {
+      for (const x of toks) {
+        if (!terms.has(x)) continue;
+        this.hit.add(x);
+        matches++;
+      }
+    }
+    this.matches = matches;
+    this.tokens = Math.max(1, toks.length);
+  }
+
+  /** Words (counted when first asked). */
+  get words(): number {
+    return (this.counted ??= countWords(this.part.text.slice(this.start, this.end)));
+  }
+
+  /** Judged when first asked (the judgement costs more than everything else here). */
+  get said(): Said {
+    return (this.judged ??= saidOf(this.part, this.start, this.end));
+  }
+}
+
+/** The sentence of `sentences` (sorted) holding `offset` strictly inside, if any. */
+function sentenceAround(sentences: readonly Sentence[], offset: number): Sentence | undefined {
+  const i = firstIndex(sentences.length, (k) => sentences[k]!.start > offset) - 1;
+  const s = i >= 0 ? sentences[i] : undefined;
+  return s && s.start < offset && offset < s.end ? s : undefined;
+}
+
+/** The units of a transcript span: how many a focus may hold, its least words, and the units themselves with or without up to `window - 1` neighbours on each side. */
+interface SpanUnits {
+  window: number;
+  minWords: number;
+  /** Segments (caption lines) a focus spans at least. */
+  minLines: number;
+  units(withNeighbours: boolean): Unit[];
+}
+
+/**
+ * The units of a transcript span: its sentences (captions) or its turns (a turn cut by the span
+ * reaching to its sentence's edge); with neighbours, up to `window - 1` more on each side.
+ */
+function transcriptUnits(t: TranscriptPart, c: FocusSpan, terms: ReadonlySet<string>): SpanUnits {
+  if (isCaptionTranscript(t)) {
+    const sentences = readingSentences(t);
+    const window = MAX_CAPTION_SENTENCES;
+    const first = firstIndex(sentences.length, (k) => sentences[k]!.end > c.start);
+    let last = first;
+    while (last < sentences.length && sentences[last]!.start < c.end) last++;
+    const made = new Map<number, Unit>();
+    const unit = (i: number): Unit => {
+      let u = made.get(i);
+      const st = sentences[i]!;
+      if (!u) made.set(i, (u = new Unit(t, st.start, st.end, terms, i >= first && i < last, segmentAtOffset(t.segments, st.start), segmentAtOffset(t.segments, Math.max(st.start, st.end - 1)))));
+      return u;
+    };
+    return {
+      window,
+      minWords: MIN_QUOTE_WORDS,
+      minLines: MIN_CAPTION_LINES,
+      units: (wide) => {
+        const out: Unit[] = [];
+        for (let i = wide ? Math.max(0, first - window + 1) : first; i < (wide ? Math.min(sentences.length, last + window - 1) : last); i++) out.push(unit(i));
+        return out;
+      },
+    };
+  }
+  const window = MAX_TURNS;
+  const segs = t.segments;
+  const tag = memoOf(t).lang === 'zh' ? 'zh' : 'en';
+  const first = segmentAtOffset(segs, c.start);
+  let last = first;
+  while (last < segs.length && segs[last]!.offset < c.end) last++;
+  const made = new Map<number, Unit>();
+  const unit = (i: number): Unit => {
+    let u = made.get(i);
+    if (u) return u;
+    const s = segs[i]!;
+    const inside = i >= first && i < last && s.offset + s.text.length > c.start;
+    let a = s.offset;
+    let z = s.offset + s.text.length;
+    if (inside && (c.start > a || c.end < z)) {
+      // A turn the span cuts: to the edges of its sentences there.
+      const sentences = segmentSentences(s.text, s.offset, s.index, tag);
+      a = sentenceAround(sentences, Math.max(c.start, a))?.start ?? Math.max(c.start, a);
+      z = sentenceAround(sentences, Math.min(c.end, z))?.end ?? Math.min(c.end, z);
+    }
+    made.set(i, (u = new Unit(t, a, z, terms, inside, i, i, s.speaker)));
+    return u;
+  };
+  return {
+    window,
+    minWords: 0,
+    minLines: 1,
+    units: (wide) => {
+      const out: Unit[] = [];
+      for (let i = wide ? Math.max(0, first - window + 1) : first; i < (wide ? Math.min(segs.length, last + window - 1) : last); i++) {
+        const u = unit(i);
+        if (wide || u.inside) out.push(u);
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * The focus of span `c` of `item` for a question with `terms` (tokenized as the index does) about
+ * `speakers`: see the module comment. Undefined when no unit of the span says anything (the hit
+ * is left out).
+ *
+ * @example
+ * hitFocus(item, { itemId, part: 'transcript', start: 1200, end: 2400 }, new Set(['lakers']))
+ * // { start: 1318, end: 1502 }: the sentence about the Lakers, whole
+ */
+export function hitFocus(item: CorpusItem | undefined, c: FocusSpan, terms: ReadonlySet<string>, speakers: ReadonlySet<string> = new Set()): Focus | undefined {
+  const whole = { start: c.start, end: c.end };
+  if (!item) return whole;
+  if (c.part === 'comments') {
+    const part = item.comments;
+    if (!part) return whole;
+    return saidOf(part, c.start, c.end).empty ? undefined : whole;
+  }
+  const t = item.transcript;
+  if (!t || c.end <= c.start) return whole;
+  const span = transcriptUnits(t, c, terms);
+  // The span's own units first; its neighbours only when no focus can be found without them.
+  return focusIn(span, span.units(false), speakers, false) ?? focusIn(span, span.units(true), speakers, true);
+}
+
+/** The focus among `units` (see {@link hitFocus}), or undefined when none says enough; `last`: the last try, where fewer words than the least will do when there are no more. */
+function focusIn(span: SpanUnits, units: readonly Unit[], speakers: ReadonlySet<string>, last: boolean): Focus | undefined {
+  const { window } = span;
+  if (!units.some((u) => u.inside)) return undefined;
+  const minWords = last && span.minWords ? Math.min(span.minWords, units.reduce((n, u) => n + u.words, 0)) : span.minWords;
+  const minLines = last ? Math.min(span.minLines, units[units.length - 1]!.lastLine - units[0]!.firstLine + 1) : span.minLines;
+  const size = { minWords, minLines };
+  // A question about a speaker is answered in their own turns, when the span has any that say enough;
+  // else in a window that holds one of them.
+  const isOwn = (u: Unit): boolean => u.speaker !== undefined && speakers.has(u.speaker);
+  const ownMode = units.some((u) => u.inside && isOwn(u));
+  const best = ownMode ? (bestWindow(units.filter(isOwn), window, size) ?? bestWindow(units, window, size, isOwn)) : bestWindow(units, window, size);
+  if (!best) return undefined;
+  if (best.distinct === 0 && !ownMode) {
+    // No unit holds the question's words: the span, from its first to its last unit that says something, when that says enough.
+    const inside = units.filter((u) => u.inside);
+    const first = inside.findIndex((u) => !u.said.empty);
+    let last = inside.length - 1;
+    while (last > first && inside[last]!.said.empty) last--;
+    const said = inside.slice(first, last + 1);
+    let content = 0;
+    for (const u of said) if ((content += u.said.content) >= MIN_CONTENT_WORDS) break;
+    const long = first >= 0 && (!minWords || said.reduce((n, u) => n + u.words, 0) >= minWords) && said[said.length - 1]!.lastLine - said[0]!.firstLine + 1 >= minLines;
+    if (long && content >= MIN_CONTENT_WORDS) return { start: said[0]!.start, end: said[said.length - 1]!.end };
+  }
+  return { start: best.start, end: best.end };
+}
+
+interface Window {
+  a: number;
+  z: number;
+  distinct: number;
+  density: number;
+}
+
+/**
+ * The best window of one to `window` consecutive units of `units`: it holds a unit of the span,
+ * begins and ends with a unit that says something, has at least {@link MIN_CONTENT_WORDS} content
+ * words, `minWords` words and `minLines` segments, and holds a unit `must` accepts when given.
+ * Best: most distinct question words in the span's units, then the densest, then the first.
+ * Windows are judged best first, so only the units of the first few are judged.
+ */
+function bestWindow(units: readonly Unit[], window: number, { minWords, minLines }: { minWords: number; minLines: number }, must?: (u: Unit) => boolean): { start: number; end: number; distinct: number } | undefined {
+  const windows: Window[] = [];
+  for (let a = 0; a < units.length; a++) {
+    const hit = new Set<string>();
+    let matches = 0;
+    let tokens = 0;
+    let words = 0;
+    let inside = false;
+    let required = !must;
+    for (let z = a; z < Math.min(units.length, a + window); z++) {
+      const u = units[z]!;
+      if (u.inside) {
+        for (const x of u.hit) hit.add(x);
+        matches += u.matches;
+        inside = true;
+      }
+      required ||= !!must?.(u);
+      tokens += u.tokens;
+      if (minWords) words += u.words;
+      if (inside && required && words >= minWords && u.lastLine - units[a]!.firstLine + 1 >= minLines) windows.push({ a, z, distinct: hit.size, density: matches / tokens });
+    }
+  }
+  windows.sort((x, y) => y.distinct - x.distinct || y.density - x.density || x.a - y.a || x.z - y.z);
+  for (const w of windows) {
+    if (units[w.a]!.said.empty || units[w.z]!.said.empty) continue;
+    let content = 0;
+    for (let i = w.a; i <= w.z && content < MIN_CONTENT_WORDS; i++) content += units[i]!.said.content;
+    if (content >= MIN_CONTENT_WORDS) return { start: units[w.a]!.start, end: units[w.z]!.end, distinct: w.distinct };
+  }
+  return undefined;
+}
+
+/** The span a hit shows: `c`, grown to hold its focus (a sentence the span's edge cut in two). */
+export function focusedSpan<T extends FocusSpan>(c: T, focus: Focus): T {
+  if (focus.start >= c.start && focus.end <= c.end) return c;
+  return { ...c, start: Math.min(c.start, focus.start), end: Math.max(c.end, focus.end) };
+}
