@@ -33,6 +33,7 @@ const EVIDENCE_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'evidence.png
 const RESEARCH_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'research.png');
 const ASK_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'ask.png');
 const CAPTIONS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'readable-captions.png');
+const CAPTIONS_DIMMED_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'readable-captions-dimmed.png');
 const CAPTIONS_HIDDEN_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'readable-captions-hidden.png');
 const ASK_CAPTIONS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'ask-captions.png');
 /**
@@ -279,16 +280,23 @@ function copyCorpus(src, dest) {
 }
 
 /**
- * The sentences of the caption fixture as the engine cuts them (core's `readingSentences`: the
- * segmenter the markers and Ask use), read in a child process through tsx, whitespace collapsed.
+ * What the engine makes of the caption fixture, read in a child process through tsx: its
+ * sentences (core's `readingSentences`: the segmenter the markers and Ask use), whitespace
+ * collapsed, and where its first annotation is in its readable view (zero-based line, columns).
  */
-function captionFixtureSentences() {
+function captionFixture() {
   const code = `const { loadCorpus } = require('./src/core/corpus/loader');
 const { readingSentences } = require('./src/core/markers/speechUnits');
-loadCorpus(process.argv[1]).then((c) => process.stdout.write(JSON.stringify(readingSentences(c.items[0].transcript).map((s) => s.text))));`;
+const { layoutFullItem } = require('./src/core/markers/fullItem');
+const { readableAnnotations } = require('./src/core/markers/readableSpans');
+loadCorpus(process.argv[1]).then((c) => process.stdout.write(JSON.stringify({
+  sentences: readingSentences(c.items[0].transcript).map((s) => s.text),
+  annotation: readableAnnotations(layoutFullItem(c.items[0]))[0],
+})));`;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', code, CAPTION_FIXTURES], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
-  if (r.status !== 0) throw new Error(`the fixture's sentences could not be read: ${(r.stderr || r.error?.message || '').split('\n')[0]}`);
-  return JSON.parse(r.stdout).map((t) => t.replace(/\s+/g, ' ').trim());
+  if (r.status !== 0) throw new Error(`the caption fixture could not be read: ${(r.stderr || r.error?.message || '').split('\n')[0]}`);
+  const out = JSON.parse(r.stdout);
+  return { sentences: out.sentences.map((t) => t.replace(/\s+/g, ' ').trim()), annotation: out.annotation };
 }
 
 // ------------------------------------------------------------------ main
@@ -1169,12 +1177,20 @@ async function main() {
       const texts = lines.filter((l) => /^ {4}\S/.test(l)).map((l) => l.trim());
       if (!texts.some((t) => captionLines.some((c, k) => k + 1 < captionLines.length && t.includes(`${c.trim()} ${captionLines[k + 1].trim()}`)))) throw new Error(`no paragraph line joins two caption lines: ${JSON.stringify(texts.slice(0, 3))}`);
       if (lines.some((l) => /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|PT\d+H/.test(l))) throw new Error(`ISO timestamps shown as text: ${JSON.stringify(lines.filter((l) => /T\d{2}:|PT\d/.test(l)))}`);
-      // The annotation: found with the find widget, then its decoration by the mode.
-      await editor.locator('.view-lines').click();
-      await page.keyboard.press('Control+f');
-      await page.keyboard.insertText(CAPTIONS.annotation);
+      await sleep(300);
+      fs.mkdirSync(path.dirname(CAPTIONS_SCREENSHOT), { recursive: true });
+      await page.screenshot({ path: CAPTIONS_SCREENSHOT, timeout: 30_000 });
+      // The annotation: its line brought into view (Go to Line), then its decoration by the mode.
+      const { annotation } = captionFixture();
+      if (!annotation) throw new Error('the fixture has no annotation');
+      await page.keyboard.press('F1');
+      const quick = page.locator('.quick-input-widget input');
+      await quick.waitFor({ state: 'visible', timeout: 5_000 });
+      await quick.fill(`:${annotation.line + 1}:${annotation.start + 1}`);
       await page.keyboard.press('Enter');
-      await page.keyboard.press('Escape');
+      await quick.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+      await waitFor(`"${CAPTIONS.annotation}" on screen`, 10_000, async () => (await screenLines()).some((l) => l.includes(CAPTIONS.annotation)), 250)
+        .catch(() => { throw new Error(`"${CAPTIONS.annotation}" not on screen after going to line ${annotation.line + 1}`); });
       /**
        * How the annotation shows: the computed style of the span that holds it alone (a decoration's), or, without one
        * (shown as it is: no decoration), of the span holding it with its neighbours; null when no line on screen has it.
@@ -1192,8 +1208,7 @@ async function main() {
         .catch(() => { throw new Error(`"${CAPTIONS.annotation}" is not dimmed (style ${JSON.stringify(st)})`); });
       const dimmed = st;
       await sleep(300);
-      fs.mkdirSync(path.dirname(CAPTIONS_SCREENSHOT), { recursive: true });
-      await page.screenshot({ path: CAPTIONS_SCREENSHOT, timeout: 30_000 });
+      await page.screenshot({ path: CAPTIONS_DIMMED_SCREENSHOT, timeout: 30_000 });
       await eye.click({ timeout: 5_000 });
       await waitFor(`"${CAPTIONS.annotation}" hidden`, 10_000, async () => (st = await annotationStyle()) && st.alone && (st.display === 'none' || !st.shown), 250)
         .catch(() => { throw new Error(`the eye did not hide "${CAPTIONS.annotation}" (style ${JSON.stringify(st)})`); });
@@ -1879,7 +1894,7 @@ async function main() {
       const captionLines = fs.readFileSync(path.join(CAPTION_FIXTURES, CAPTIONS.item, 'transcript.txt'), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
       if (body.split(' ').length < 8) throw new Error(`the quote has fewer than 8 words: «${quote}»`);
       if (captionLines.some((l) => l.includes(body))) throw new Error(`the quote is (part of) one caption line: «${quote}»`);
-      const sentences = captionFixtureSentences();
+      const { sentences } = captionFixture();
       let whole = null;
       for (let k = 0; k < sentences.length && !whole; k++) {
         let run = '';
