@@ -12,18 +12,12 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FlatVectorStore, textKey, vectorsDir, type VectorEntry, type VectorFilter } from '../src/core/ask/vectorStore';
 import { BenchError, runBench, type BenchReport } from './benchSupport';
+import { mulberry32 } from '../src/core/util/seededRandom';
 
 const PER_ITEM = 100;
 
 /** mulberry32: the same run every time. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

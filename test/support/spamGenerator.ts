@@ -7,6 +7,7 @@
  * innocently ("I subscribed years ago", "he made money with this song", "在百度上查了一下").
  * Seeded: the same seed gives the same comments.
  */
+import { mulberry32 } from '../../src/core/util/seededRandom';
 
 export type SpamLang = 'en' | 'es' | 'zh';
 export type SpamClass = 'channel plug' | 'subscription begging' | 'search plug' | 'domain' | 'follower offer' | 'money offer' | 'contact request';
@@ -21,16 +22,7 @@ export interface GeneratedComment {
 }
 
 /** A small seeded generator (mulberry32). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seeded = mulberry32;
 
 type Slots = Record<string, readonly string[]>;
 

@@ -2,6 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main';
 import type { Logger } from '../../src/core/util/log';
+import { mulberry32 } from '../../src/core/util/seededRandom';
 
 /** Runs the CLI in this process; its exit code and what it wrote to stdout and stderr. */
 export async function runCli(args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -16,14 +17,7 @@ export async function runCli(args: string[]): Promise<{ code: number; out: strin
 }
 
 /** Deterministic PRNG (mulberry32): the same seed gives the same sequence. */
-export function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = mulberry32;
 
 /** A logger that keeps every line, `level message`. */
 export function recordingLogger(): Logger & { lines: string[] } {

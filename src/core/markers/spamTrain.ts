@@ -8,6 +8,7 @@
  */
 import { SPAM_FEATURES_VERSION, spamFeatures } from './spamFeatures';
 import type { SpamModelData } from './spamModel';
+import { mulberry32 } from '../util/seededRandom';
 
 /** One labelled comment. */
 export interface LabelledComment {
@@ -31,17 +32,6 @@ export interface TrainOptions {
 /** Defaults, chosen by leave-one-video-out on the dev labels (bench/spamQuality.ts). */
 export const TRAIN_DEFAULTS = { seed: 21, epochs: 30, l2: 1e-4, learningRate: 0.5, minDocs: 2 } as const;
 
-/** A small seeded generator (mulberry32): the order of the examples in each epoch. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Rounds to 3 decimals (the file keeps no more; -0 becomes 0): a weight that rounds to 0 is left out. */
 const round3 = (x: number): number => Math.round(x * 1e3) / 1e3 || 0;
@@ -66,7 +56,7 @@ export function trainSpamModel(examples: readonly LabelledComment[], opts: Train
   const spam = data.filter((r) => r.y === 1).length;
   const w = new Map<string, number>([...kept].sort().map((f) => [f, 0]));
   let bias = spam && spam < data.length ? Math.log(spam / (data.length - spam)) : 0;
-  const next = generator(seed);
+  const next = mulberry32(seed);
   const order = data.map((_, i) => i);
   for (let epoch = 0; epoch < epochs; epoch++) {
     // Fisher–Yates with the seeded generator.
