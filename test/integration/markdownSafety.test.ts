@@ -90,7 +90,8 @@ async function assertSafeRun(corpus: Corpus, runId: string, label: string): Prom
   const run = await readRun(corpus.root, runId);
   const report = run.report!;
   const n = run.sources!.citations.length;
-  assert.ok(n >= 2, `${label}: the report cites ${n} spans`);
+  // A hostile goal is about the items that mention its words (issue 20: the goal decides the scope), which may be one.
+  assert.ok(n >= 1, `${label}: the report cites ${n} spans`);
   const found = liveLinks(report);
   assert.deepEqual(found, [], `${label}: report.md\n${show(found)}`);
   assert.equal(report.match(/^## Sources$/gm)?.length, 1, `${label}: one Sources heading`);
@@ -101,7 +102,7 @@ async function assertSafeRun(corpus: Corpus, runId: string, label: string): Prom
   assert.equal(lines.slice(at + 1).filter((l) => /^\[\d+\] /.test(l)).length, n, `${label}: one line per source`);
   const cited = new Set(findCitations(report).map((c) => c.number));
   for (const c of cited) assert.ok(c >= 1 && c <= n, `${label}: [${c}] resolves`);
-  assert.ok(cited.size >= 2, `${label}: citations of the model survive as links for the editor`);
+  assert.ok(cited.size >= Math.min(2, n), `${label}: citations of the model survive as links for the editor`);
   assert.doesNotMatch(report, /\[S\d+\]/, `${label}: no raw source ids`);
 
   const preview = await writeReportPreview(corpus, runId);
