@@ -434,6 +434,18 @@ async function main() {
     'markerResearch.evidenceView': 'original',
   }, null, 2));
   const folder = path.join(dirs.ws, opts.generate ? `generated-${opts.generate}` : path.basename(opts.corpus));
+  const settingsFile = path.join(dirs.data, 'User', 'settings.json');
+  // Written to the user settings and to the workspace's .vscode/settings.json (whichever the editor's watcher reports first).
+  const wsSettings = path.join(folder, '.vscode', 'settings.json');
+  /** Sets markerResearch.evidenceView (readable | original) in the user and the workspace settings. */
+  const setEvidenceView = (v) => {
+    const cur = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+    fs.writeFileSync(settingsFile, JSON.stringify({ ...cur, 'markerResearch.evidenceView': v }, null, 2));
+    fs.mkdirSync(path.dirname(wsSettings), { recursive: true });
+    fs.writeFileSync(wsSettings, JSON.stringify({ 'markerResearch.evidenceView': v }, null, 2));
+  };
+  /** Every line the extension wrote to its output channel so far. */
+  const outputLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
   if (opts.generate && opts.spanish) generateSpanishCorpus(folder, opts.generate);
   else if (opts.generate) generateCorpus(folder, opts.generate);
   else copyCorpus(opts.corpus, folder);
@@ -701,16 +713,15 @@ async function main() {
     if (opts.browse && opts.loopStats) {
       // The extension host while the engine indexes a large corpus, generates its markers and runs a research pass.
       await check('extension host: the longest event-loop stall while the engine indexes, generates markers and runs research', async () => {
-        const logLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
         const t0 = Date.now();
-        await waitFor('"markers (extractive): N items" in the log', 1_800_000, () => logLines().find((l) => /markers \(extractive\): \d+ items — /.test(l)) ?? null, 2_000);
+        await waitFor('"markers (extractive): N items" in the log', 1_800_000, () => outputLines().find((l) => /markers \(extractive\): \d+ items — /.test(l)) ?? null, 2_000);
         const markersMs = Date.now() - t0;
-        const seen = logLines().filter((l) => /research: run .* done/.test(l)).length;
+        const seen = outputLines().filter((l) => /research: run .* done/.test(l)).length;
         await runFromPalette('Marker Research: Run Research');
         // the goal picker: its first entry is the automatic goal
         await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 30_000 });
         await page.keyboard.press('Enter');
-        await waitFor('a finished research run in the log', 600_000, () => logLines().filter((l) => /research: run .* done/.test(l)).length > seen || null, 1_000);
+        await waitFor('a finished research run in the log', 600_000, () => outputLines().filter((l) => /research: run .* done/.test(l)).length > seen || null, 1_000);
         await sleep(1_500);
         const samples = fs.readFileSync(loopStatsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
         const worst = samples.reduce((a, x) => (x.maxMs > a.maxMs ? x : a), samples[0]);
@@ -757,8 +768,7 @@ async function main() {
           const openedAt = Date.now();
           const openedMs = openedAt - t0;
           // The work ends with the markers of every grown item regenerated (the client logs the engine's summary).
-          const logLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
-          const doneLine = await waitFor('"markers (extractive): N items — N generated" in the log', 600_000, () => logLines().find((l) => /markers \(extractive\): \d+ items — [1-9]\d* generated/.test(l) && Date.parse(l.slice(0, 23).replace(' ', 'T')) >= started - 1_000) ?? null, 500);
+          const doneLine = await waitFor('"markers (extractive): N items — N generated" in the log', 600_000, () => outputLines().find((l) => /markers \(extractive\): \d+ items — [1-9]\d* generated/.test(l) && Date.parse(l.slice(0, 23).replace(' ', 'T')) >= started - 1_000) ?? null, 500);
           const doneAt = Date.parse(doneLine.slice(0, 23).replace(' ', 'T'));
           if (doneAt <= openedAt) throw new Error(`the engine finished (${new Date(doneAt).toISOString()}) before the marker opened (${openedMs} ms after the click): the check proves nothing; grow the items`);
           await working.first().waitFor({ state: 'hidden', timeout: 60_000 }).catch(() => undefined);
@@ -819,11 +829,10 @@ async function main() {
     // 4b. small corpora stay instant: Index Corpus → the engine answers and the markers are back in the view within 2 s
     await check('Index Corpus on the demo corpus: markers visible again within 2 s (the engine reads its persisted state)', async () => {
       if (!viewOpen) throw new Error('view did not open');
-      const logLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
-      const seen = logLines().filter((l) => l.includes('engine indexed')).length;
+      const seen = outputLines().filter((l) => l.includes('engine indexed')).length;
       const t0 = Date.now();
       await runFromPalette('Marker Research: Index Corpus');
-      await waitFor('a new "engine indexed" log line and li.marker rows', 10_000, async () => logLines().filter((l) => l.includes('engine indexed')).length > seen && (await webview.locator('li.marker').count()) > 0, 50);
+      await waitFor('a new "engine indexed" log line and li.marker rows', 10_000, async () => outputLines().filter((l) => l.includes('engine indexed')).length > seen && (await webview.locator('li.marker').count()) > 0, 50);
       const ms = Date.now() - t0;
       console.log(`     Index Corpus → markers visible in ${ms} ms (palette included)`);
       if (ms > 2_000) throw new Error(`took ${ms} ms`);
@@ -995,27 +1004,17 @@ async function main() {
       if (!(await item.locator(':scope > details').evaluate((d) => d.open))) await item.locator(':scope > details > summary .item-title').click();
       const group = marker.locator('xpath=ancestor::details[1]');
       if (!(await group.evaluate((d) => d.open))) await group.locator(':scope > summary').click();
-      const settingsFile = path.join(dirs.data, 'User', 'settings.json');
-      // Written to the user settings and to the workspace's .vscode/settings.json (whichever the editor's watcher reports first).
-      const wsSettings = path.join(folder, '.vscode', 'settings.json');
-      const setEvidenceView = (v) => {
-        const cur = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
-        fs.writeFileSync(settingsFile, JSON.stringify({ ...cur, 'markerResearch.evidenceView': v }, null, 2));
-        fs.mkdirSync(path.dirname(wsSettings), { recursive: true });
-        fs.writeFileSync(wsSettings, JSON.stringify({ 'markerResearch.evidenceView': v }, null, 2));
-      };
-      const logLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
       const tab = page.locator('.editor-group-container.active .tab.active');
       const selection = page.locator('[id="status.editor.selection"]');
       setEvidenceView('readable');
       try {
         // The settings file is watched: until the change arrives a click still opens the original; click again.
         let opened = null;
-        const seen = logLines().length; // the log file is written lazily: look at everything since the first click
+        const seen = outputLines().length; // the log file is written lazily: look at everything since the first click
         for (let attempt = 1; !opened && attempt <= 8; attempt++) {
           await sleep(1000);
           await marker.click();
-          opened = await waitFor('a log line "opened marker … in the readable view"', 5_000, () => logLines().slice(seen).find((l) => l.includes(`opened marker ${markerId}`) && l.includes('in the readable view')) ?? null, 200).catch(() => null);
+          opened = await waitFor('a log line "opened marker … in the readable view"', 5_000, () => outputLines().slice(seen).find((l) => l.includes(`opened marker ${markerId}`) && l.includes('in the readable view')) ?? null, 200).catch(() => null);
         }
         if (!opened) {
           const errs = await shownErrors();
@@ -1506,7 +1505,7 @@ async function main() {
         .catch(() => { throw new Error(`${PROGRESS_CLOSE_MS / 1000} s after ${after}: ${seen.stale.join('; ')}`); });
       return seen.toasts;
     };
-    const logLines = (re) => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n')).filter((l) => re.test(l)).length;
+    const logLines = (re) => outputLines().filter((l) => re.test(l)).length;
     await check('notifications end with their work: after Plan → Run no progress toast stays and no toast offers "Run Research" for the finished run; the same after Generate Markers and Index Corpus', async () => {
       if (!sidebarRun) throw new Error('the sidebar did not plan and run a goal');
       const problems = []; // every phase runs; what stayed is reported together
@@ -1905,23 +1904,14 @@ async function main() {
       }
       if (!whole) throw new Error(`the quote is not whole sentences of the transcript: «${quote}»`);
       // Opened in the readable view: the span highlighted inside its paragraph.
-      const settingsFile = path.join(dirs.data, 'User', 'settings.json');
-      const wsSettings = path.join(folder, '.vscode', 'settings.json');
-      const setEvidenceView = (v) => {
-        const cur = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
-        fs.writeFileSync(settingsFile, JSON.stringify({ ...cur, 'markerResearch.evidenceView': v }, null, 2));
-        fs.mkdirSync(path.dirname(wsSettings), { recursive: true });
-        fs.writeFileSync(wsSettings, JSON.stringify({ 'markerResearch.evidenceView': v }, null, 2));
-      };
-      const logLines = () => outputChannelLogs(dirs.data).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
       setEvidenceView('readable');
       let opened = null;
       try {
-        const seen = logLines().length;
+        const seen = outputLines().length;
         for (let attempt = 1; !opened && attempt <= 8; attempt++) {
           await sleep(1000);
           await webview.locator(`li.ask-hit[data-rank="${top.rank}"]`).click();
-          opened = await waitFor('a log line "opened … in the readable view"', 5_000, () => logLines().slice(seen).find((l) => l.includes(`in the readable view of ${CAPTIONS.item} at `)) ?? null, 200).catch(() => null);
+          opened = await waitFor('a log line "opened … in the readable view"', 5_000, () => outputLines().slice(seen).find((l) => l.includes(`in the readable view of ${CAPTIONS.item} at `)) ?? null, 200).catch(() => null);
         }
         if (!opened) throw new Error(`clicking the hit did not open the readable view of ${CAPTIONS.item}`);
         const selection = page.locator('[id="status.editor.selection"]');
