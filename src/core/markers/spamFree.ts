@@ -37,10 +37,18 @@ const freeParts = new WeakMap<CommentsPart, { ids: ReadonlySet<string>; part: Co
 
 /** The corpus's content as the decision saw it: item ids and content hashes. */
 function signatureOf(items: readonly CorpusItem[]): string {
+  // The same item objects in the same order have the same content: comparing references is cheap, hashing every item is not (a question or a served request asks this).
+  const memo = signatures.get(items);
+  if (memo && memo.refs.length === items.length && memo.refs.every((x, k) => x === items[k] && x.contentHash === memo.hashes[k])) return memo.signature;
   const h = createHash('sha256');
   for (const i of items) h.update(`${i.id}\u0000${i.contentHash}\u0001`);
-  return h.digest('hex');
+  const signature = h.digest('hex');
+  signatures.set(items, { refs: [...items], hashes: items.map((i) => i.contentHash), signature });
+  return signature;
 }
+
+/** The last signature of each item list, with the items (and their content hashes) it was made from. */
+const signatures = new WeakMap<readonly CorpusItem[], { refs: CorpusItem[]; hashes: string[]; signature: string }>();
 
 /**
  * The spam of every item of a corpus, decided once per corpus content. The

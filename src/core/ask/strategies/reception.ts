@@ -4,7 +4,7 @@
  * and self-promotion ("subscribe to my channel") never speak for the audience.
  */
 import { polarity } from '../../markers/extractive';
-import { isSpamComment } from '../../markers/spamFree';
+import { corpusSpam } from '../../markers/spamFree';
 import { queryWeights } from '../../search/retrieve';
 import type { AskContext, Candidate, RetrievalStrategy } from '../types';
 import { entityNames } from './entityChunks';
@@ -70,6 +70,8 @@ export const receptionStrategy: RetrievalStrategy = {
     pre.sort((a, b) => b.score - a.score);
     const out: Candidate[] = [];
     let promo = 0;
+    // The corpus's spam decision, looked up once a question (finding it hashes every item's content).
+    const spam = corpusSpam(ctx.corpus);
     for (const { id, score: base } of pre.slice(0, MAX_SCORED)) {
       const c = index.chunk(id)!;
       const item = index.item(c.itemId);
@@ -77,7 +79,7 @@ export const receptionStrategy: RetrievalStrategy = {
       if (scope.minLikes !== undefined && (c.likes ?? 0) < scope.minLikes) continue;
       const text = item.comments.text.slice(c.start, c.end);
       // Spam as decided for every reader (`spamFree.ts`), and the promotion this strategy leaves out besides.
-      if (PROMO.test(text) || (c.commentId !== undefined && isSpamComment(item, c.commentId, ctx.corpus))) {
+      if (PROMO.test(text) || (c.commentId !== undefined && (spam.get(item.id)?.ids.has(c.commentId) ?? false))) {
         promo++;
         continue;
       }
