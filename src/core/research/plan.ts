@@ -294,8 +294,9 @@ function facets(s: Session, goal: Goal, complexity: Complexity, depth: Depth): F
   facet('reception', L.reception, withComments, 'comments', ['OPINION', 'ENGAGEMENT', 'FACT']);
   if (complexity === 'deep' && depth === 0) {
     // Deep dives into the topics that set some of the items apart, read in full.
-    const topics = extractiveGoals({ ...s, inputs: s.inputs.filter((x) => items.includes(x.item.id)) }, 2, { overview: false });
-    for (const t of topics) out.push({ suffix: 'topic', text: t.title, items: t.item_ids.filter((id) => items.includes(id)), data: 'transcript_with_comments', kinds: ['FACT', 'OPINION', 'DATA'], strategy: 'full_content' });
+    const inGoal = new Set(items);
+    const topics = extractiveGoals({ ...s, inputs: s.inputs.filter((x) => inGoal.has(x.item.id)) }, 2, { overview: false });
+    for (const t of topics) out.push({ suffix: 'topic', text: t.title, items: t.item_ids.filter((id) => inGoal.has(id)), data: 'transcript_with_comments', kinds: ['FACT', 'OPINION', 'DATA'], strategy: 'full_content' });
   }
   return out;
 }
@@ -356,7 +357,8 @@ export function extractivePhases(s: Session, goal: Goal, maxPhases = 4): EpicPha
   for (const ids of split(undated, Math.max(1, Math.min(undatedStages, maxPhases - groups.length)))) groups.push({ ids });
   const L = STEP_LABELS[goalLanguage(s.inputs)];
   return groups.map((g, i) => {
-    const topics = extractiveGoals({ ...s, inputs: s.inputs.filter((x) => g.ids.includes(x.item.id)) }, 3).slice(0, 3);
+    const inPhase = new Set(g.ids);
+    const topics = extractiveGoals({ ...s, inputs: s.inputs.filter((x) => inPhase.has(x.item.id)) }, 3).slice(0, 3);
     const name = g.range ? `${String.fromCharCode(65 + i)}: ${g.range[0]} – ${g.range[1]}` : `${String.fromCharCode(65 + i)}: ${L.stage} ${i + 1}`;
     // The first thread is the phase's overview (every item); a topic thread reads the items of its topic.
     const threads = topics.length >= 2 ? topics : [...topics, { title: L.threadFiller, item_ids: g.ids }];
@@ -442,9 +444,10 @@ function epicSteps(s: Session, goal: Goal, phases: readonly EpicPhase[], threads
   const cap = stepCapacity(s.config);
   const perPhase = phases.map((p, i) => {
     const readable = p.item_ids.filter((id) => !s.items.get(id) || hasText(s.items.get(id)!));
+    const readableIds = new Set(readable);
     const threads = p.threads.slice(0, threadsPerPhase).map((thread, j) => {
       // A thread that names its items (an offline topic thread) reads those; others every item of the phase.
-      const own = p.thread_item_ids?.[j]?.filter((id) => readable.includes(id));
+      const own = p.thread_item_ids?.[j]?.filter((id) => readableIds.has(id));
       const parts = batches(own?.length ? own : readable, cap);
       return parts.map((items, k) => ({
         step_id: parts.length > 1 ? `p${i + 1}-t${j + 1}-b${k + 1}` : `p${i + 1}-t${j + 1}`,
@@ -477,7 +480,8 @@ async function planSteps(s: Session, goal: Goal, complexity: Complexity): Promis
   if (complexity === 'epic') {
     let phases: EpicPhase[] = [];
     if (s.engine !== 'extractive') {
-      const ov = formatMarkerOverview(s.inputs.filter((x) => goal.item_ids.includes(x.item.id)), { goal: goal.title, maxItems: s.config.marker_overview_max_items, markersPerKind: 3, lang: s.lang, log: s.log });
+      const inGoal = new Set(goal.item_ids);
+      const ov = formatMarkerOverview(s.inputs.filter((x) => inGoal.has(x.item.id)), { goal: goal.title, maxItems: s.config.marker_overview_max_items, markersPerKind: 3, lang: s.lang, log: s.log });
       const dates = goal.item_ids.map((id) => `${id}: ${dateOf(s, id) ?? '(no date)'}`).join('\n');
       try {
         const prompt = await s.prompt('research-epic-phases');
@@ -499,7 +503,8 @@ async function planSteps(s: Session, goal: Goal, complexity: Complexity): Promis
   }
   const phases = complexity === 'deep' ? deepPhases(s, goal) : undefined;
   if (s.engine === 'extractive') return extractivePlan(s, goal, complexity, phases);
-  const inputs = s.inputs.filter((x) => goal.item_ids.includes(x.item.id));
+  const inGoal = new Set(goal.item_ids);
+  const inputs = s.inputs.filter((x) => inGoal.has(x.item.id));
   const pages = overviewPages(inputs.length ? inputs : s.inputs, s.config.marker_overview_max_items, goal.title);
   const prompt = await s.prompt('research-plan');
   try {
@@ -608,5 +613,5 @@ export function finishPlan(s: Session, goal: Goal, plan: Plan): Plan {
     s.notice('plan', s.lang === 'zh' ? `${n} 个内容项超出步骤上限（${s.config.max_plan_steps} 步），未纳入研究；见报告的“未覆盖”部分` : `${n} item${n === 1 ? ' is' : 's are'} over the step budget (${s.config.max_plan_steps} steps) and not researched; see "Not covered" in the report`);
   }
   const notCovered = [...(goal.left_out ?? []).filter((x) => s.items.has(x.item_id)), ...noText, ...fit.overBudget];
-  return { ...plan, steps: fit.steps, scope_item_ids: [...scope, ...(goal.left_out ?? []).map((x) => x.item_id).filter((id) => s.items.has(id) && !scope.includes(id))], not_covered: notCovered };
+  return { ...plan, steps: fit.steps, scope_item_ids: [...scope, ...(goal.left_out ?? []).map((x) => x.item_id).filter((id) => s.items.has(id) && !inScope.has(id) && !unreadable.has(id))], not_covered: notCovered };
 }
