@@ -18,7 +18,7 @@ import { isCancellation } from '../core/llm/types';
 import { createEmbeddingClient } from '../core/llm/embeddings';
 import { CorpusIndex } from '../core/search/corpusIndex';
 import { formatClock } from '../core/text/clock';
-import { whyNoHits } from './askNoHits';
+import { whyNoHits } from '../core/ask/noHits';
 import { integerOption, parseCommandArgs, UsageError, type CliContext } from './io';
 import { promptsDir, timeoutMsOption } from './markersCommand';
 
@@ -93,8 +93,9 @@ export async function askCommand(ctx: CliContext): Promise<number> {
   const model = provider && values.model ? createModelClient({ provider, baseUrl, model: values.model, apiKey, timeoutMs }) : undefined;
   const result = await askCorpus(askCtx, { question, itemId: values.item, session: values.history ?? [] }, { k, budgetWords, model, promptsDir: promptsDir(), rerank: values.rerank, signal: ctx.signal });
   for (const n of result.notes) ctx.err.write(`note: ${n}\n`);
-  if (values.json) ctx.out.write(`${JSON.stringify({ ...toJson(result, values.explain), ...(result.hits.length ? {} : { whyNoHits: whyNoHits(result.query, corpus) }) }, null, 2)}\n`);
-  else ctx.out.write(render(result, values.explain, corpus));
+  const why = result.hits.length ? undefined : whyNoHits(result.query, corpus, index);
+  if (values.json) ctx.out.write(`${JSON.stringify({ ...toJson(result, values.explain), ...(why !== undefined ? { whyNoHits: why } : {}) }, null, 2)}\n`);
+  else ctx.out.write(render(result, values.explain, corpus, why));
   return 0;
 }
 
@@ -130,9 +131,9 @@ export function queryJson(q: ParsedQuery): Record<string, unknown> {
   };
 }
 
-function render(r: AskResult, explain: boolean, corpus: Corpus): string {
+function render(r: AskResult, explain: boolean, corpus: Corpus, why: string | undefined): string {
   const lines = [`understood: ${describeQuery(r.query)}`, `strategies: ${r.query.strategies.join(', ')}  ·  ${Math.round(r.ms)} ms`, ''];
-  if (!r.hits.length) lines.push(`no hits: ${whyNoHits(r.query, corpus)}`);
+  if (why !== undefined) lines.push(`no hits: ${why}`);
   const items = new Map(corpus.items.map((it) => [it.id, it]));
   for (const h of r.hits) {
     const src = h.source;

@@ -43,7 +43,7 @@ export function registerAskHandlers(ctx: HandlerContext): void {
         notes.push(`The item "${itemId}" is not in the corpus any more: asked the whole corpus.`);
         itemId = undefined;
       }
-      const result = await resources.withKey(p.apiKey, async () => {
+      const { result, index } = await resources.withKey(p.apiKey, async () => {
         const askCtx = await resources.contextFor(corpus, p, { askId, asker: 'ask' }, signal);
         // "[3]", "引用3", "fuente 3" refer to the newest report of the corpus, read when a question cites (a run may have finished since).
         if (findCitationNumbers(question).numbers.length) {
@@ -52,10 +52,11 @@ export function registerAskHandlers(ctx: HandlerContext): void {
           forgetAnswers(askCtx);
         }
         const model = resources.modelFor(p, notes);
-        return askCorpus(askCtx, { question, itemId, session: p.session }, { k: HITS, model, promptsDir: ctx.state.promptsDir, rerank: p.settings.askRerank, signal });
+        const asked = await askCorpus(askCtx, { question, itemId, session: p.session }, { k: HITS, model, promptsDir: ctx.state.promptsDir, rerank: p.settings.askRerank, signal });
+        return { result: asked, index: askCtx.index };
       });
       if (signal.aborted) throw new CancelledError();
-      const view = askResultView(askId, result, item && itemId ? { itemId: item.id, title: item.title } : null, notes, corpus);
+      const view = askResultView(askId, result, item && itemId ? { itemId: item.id, title: item.title } : null, notes, corpus, index);
       const r = view.result;
       log.info(
         `ask #${askId}: "${clip(question)}"${itemId ? ` in ${itemId}` : ''}${p.session.length ? ` (after ${p.session.length} earlier question${p.session.length > 1 ? 's' : ''})` : ''} → ${r.query.line}; ${result.hits.length} hits in ${Math.round(result.ms)} ms${result.hits.length ? `: ${result.hits.slice(0, 3).map((h) => `${h.itemId}/${h.part} [${h.matchedBy.join(',')}]`).join('; ')}` : ''}`,

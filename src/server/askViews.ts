@@ -8,6 +8,7 @@
 import { describeQuery, type AskResult } from '../core/ask/ask';
 import type { ParsedQuery } from '../core/ask/query';
 import type { AskHit } from '../core/ask/types';
+import { whyNoHits, type NoHitsIndex } from '../core/ask/noHits';
 import { locationLabel, storedLocationLabel } from '../core/corpus/locationLabel';
 import { mapSpan } from '../core/corpus/spans';
 import type { Corpus, CorpusItem } from '../core/corpus/types';
@@ -132,11 +133,19 @@ export function hitPlace(root: string, h: AskHit, item: CorpusItem | undefined):
 }
 
 /** The whole answer as the box shows it, and where each hit opens. */
-export function askResultView(askId: number, r: AskResult, scope: AskResultView['scope'], notes: readonly string[], corpus: Corpus): { result: AskResultView; places: (SpanPlace | null)[] } {
+export function askResultView(askId: number, r: AskResult, scope: AskResultView['scope'], notes: readonly string[], corpus: Corpus, index?: NoHitsIndex): { result: AskResultView; places: (SpanPlace | null)[] } {
   const keywords = [...r.query.keywords, ...r.query.entities.map((e) => e.label)];
   const items = new Map(corpus.items.map((i) => [i.id, i]));
   return {
-    result: { askId, query: queryView(r.query), hits: r.hits.map((h) => hitView(h, keywords, items.get(h.itemId))), scope, ms: Math.round(r.ms), notes: [...notes, ...r.notes] },
+    result: {
+      askId,
+      query: queryView(r.query),
+      hits: r.hits.map((h) => hitView(h, keywords, items.get(h.itemId))),
+      scope,
+      ms: Math.round(r.ms),
+      notes: [...notes, ...r.notes],
+      whyNoHits: r.hits.length ? null : whyNoHits(r.query, corpus, index),
+    },
     places: r.hits.map((h) => hitPlace(corpus.root, h, items.get(h.itemId))),
   };
 }

@@ -258,6 +258,8 @@ export interface AskResultView {
   ms: number;
   /** Notes of the retriever and of the extension (e.g. "understood offline: …"). */
   notes: string[];
+  /** With no hits: why, and what to do instead (e.g. the words occur only in another item); null with hits. */
+  whyNoHits: string | null;
 }
 
 /** Host → Corpus & Markers view: the whole state, progress of a running marker generation (shown in the marker line), or the Ask box. */

@@ -305,6 +305,11 @@ export class AskBox {
     summary.id = 'ask-summary';
     if (q.resolvedQuery && q.resolvedQuery !== q.question) summary.textContent += ` · as “${q.resolvedQuery}”`;
     queryEl.append(summary);
+    if (!r.hits.length && r.whyNoHits) {
+      const why = el('div', 'ask-why', r.whyNoHits);
+      why.id = 'ask-why';
+      queryEl.append(why);
+    }
     for (const n of r.notes) queryEl.append(el('div', 'ask-note', n));
     this.hitsEl.append(...r.hits.map((h) => this.renderHit(h)));
   }
