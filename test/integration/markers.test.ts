@@ -188,6 +188,40 @@ describe('markers with a model (fake server)', () => {
     assert.ok(after.ok && after.value.generated_at === before.value.generated_at, 'the earlier markers of the failed item are still there');
   });
 
+  test('an item that fails stops its own calls: none is left running or retrying once the run has returned', async () => {
+    // Items of many windows; from its n-th call on, every call of one item fails (retries too) while other calls are slow: it fails,
+    // and its sibling calls are aborted and awaited — a call still in flight (or in a retry's back-off) after the run returned
+    // would be sent later, paid for, and land in whatever the process does next.
+    for (const failAt of [1, 2, 3]) {
+      server.reset();
+      const corpus = await freshCorpus();
+      let seen = 0;
+      server.setResponder((req) => {
+        if (req.messages.some((m) => m.content.includes('winter') || m.content.includes('电动车')) && ++seen >= failAt) throw new Error('boom');
+        return paraphrasingResponder(planted)(req);
+      });
+      server.injectFault({ kind: 'slow', delayMs: 300, times: 6 });
+      const { engine: e } = engine('openai', { concurrency: 4, timeoutMs: 5_000 });
+      if (e.kind !== 'model') throw new Error('expected a model engine');
+      let started = 0;
+      let settled = 0;
+      const counted = {
+        ...e,
+        model: {
+          ...e.model,
+          complete: (...args: Parameters<typeof e.model.complete>) => {
+            started++;
+            return e.model.complete(...args).finally(() => settled++);
+          },
+        } as typeof e.model,
+      };
+      const report = await generateMarkers(corpus, { engine: counted, windows: WINDOWS });
+      assert.ok(report.failed >= 1, `an item failed (fail at call ${failAt})`);
+      assert.equal(settled, started, `every model call the run started had ended when it returned (${started} started, fail at call ${failAt})`);
+      assert.equal(server.inFlight, 0, 'nothing in flight at the server');
+    }
+  });
+
   test('ollama: same pipeline, num_ctx always set', async () => {
     const corpus = await freshCorpus();
     const { engine: e } = engine('ollama');
@@ -208,7 +242,11 @@ describe('markers with a model (fake server)', () => {
     controller.abort();
     await assert.rejects(run, (err: Error) => err.name === 'CancelledError');
     const chats = server.chatRequests();
-    assert.deepEqual(chats.filter((r) => r.outcome === 'completed').map((r) => r.seq), [], 'cancel is prompt: the run ended before any held call was answered');
+    assert.deepEqual(
+      chats.filter((r) => r.outcome === 'completed').map((r) => `#${r.seq} ${r.protocol} ${r.path} fault=${r.fault} status=${r.status} messages=${r.messages?.length}`),
+      [],
+      `cancel is prompt: the run ended before any held call was answered (calls: ${chats.map((r) => `#${r.seq} ${r.fault} ${r.outcome}`).join(', ')})`,
+    );
     for (const r of chats) {
       const ended = await server.waitForRequest((q) => q.seq === r.seq && q.outcome !== 'pending');
       assert.equal(ended.outcome, 'clientClosed', `call ${r.seq}: the abort reached the server`);

@@ -205,6 +205,13 @@ export async function readPart<R>(
   const windows = planWindows(part, Number.isFinite(limit.maxWords) ? { ...opts.windows, windowWords: Math.min(opts.windows.windowWords, limit.maxWords), windowLimit: 0 } : opts.windows);
   let shrunk = 0;
   const processed: PartWindow[] = [];
+  // The part's calls stop together: when one window fails for good, the item fails, and its other windows' calls (in
+  // flight, waiting for a slot, or about to retry) are aborted and awaited — none is sent after the item is reported failed.
+  const part$ = new AbortController();
+  const onRunAbort = (): void => part$.abort();
+  if (opts.signal?.aborted) part$.abort();
+  else opts.signal?.addEventListener('abort', onRunAbort, { once: true });
+  const signal = part$.signal;
   const label = (w: PartWindow, i: number, n: number, sub?: string): string =>
     `window ${i + 1} of ${n}${sub ? ` (${sub})` : ''}, words ${w.startWord}–${w.endWord} of ${part.wordCount}`;
   const render = (w: PartWindow, lbl: string): ChatMessage[] => prompt.render({ title: item.title, window_label: lbl, text: renderWindow(part, w) });
@@ -224,7 +231,7 @@ export async function readPart<R>(
     return size;
   };
   const read = async (w: PartWindow, i: number, n: number, sub?: string): Promise<WindowOutcome<R>[]> => {
-    throwIfAborted(opts.signal);
+    throwIfAborted(signal);
     const messages = render(w, label(w, i, n, sub));
     /** Reads `w` as consecutive windows of at most `size` words (each checked and retried in turn). */
     const split = (size: number, error?: unknown): Promise<WindowOutcome<R>[]> => {
@@ -244,7 +251,7 @@ export async function readPart<R>(
       try {
         const r = await limit.run(
           w.words,
-          () => opts.model.complete({ messages, schema, schemaName: promptName.replace('-', '_'), phase, step: item.id, signal: opts.signal }),
+          () => opts.model.complete({ messages, schema, schemaName: promptName.replace('-', '_'), phase, step: item.id, signal }),
           () => fitSize(w, messages) === undefined,
         );
         processed.push(w);
@@ -263,13 +270,27 @@ export async function readPart<R>(
     };
     return go();
   };
-  const results = await Promise.all(
+  let failure: { error: unknown } | undefined;
+  const settled = await Promise.allSettled(
     windows.map(async (w, i): Promise<WindowOutcome<R>[]> => {
-      const out = await read(w, i, windows.length);
-      opts.onWindow?.({ itemId: item.id, part: part.kind, window: i, windows: windows.length });
-      return out;
+      try {
+        const out = await read(w, i, windows.length);
+        opts.onWindow?.({ itemId: item.id, part: part.kind, window: i, windows: windows.length });
+        return out;
+      } catch (e) {
+        // The first failure of the part (not a call aborted because of it, nor the run's cancellation) stops the others.
+        if (!failure && !signal.aborted) {
+          failure = { error: e };
+          part$.abort();
+        }
+        throw e;
+      }
     }),
   );
+  opts.signal?.removeEventListener('abort', onRunAbort);
+  throwIfAborted(opts.signal);
+  if (failure) throw failure.error;
+  const results = settled.map((r) => (r.status === 'fulfilled' ? r.value : []));
   processed.sort((a, b) => a.startWord - b.startWord);
   return { outcomes: results.flat(), coverage: coverageOf(processed, part.wordCount, shrunk), promptVersion: prompt.version };
 }
