@@ -297,18 +297,19 @@ describe('deep runs keep the commenters in every phase', () => {
 
 // ---- the step budget --------------------------------------------------------------------------
 
-/** The report's "Not covered" section (up to the next heading): "## Not covered", or "## 未覆盖" in a Chinese report. */
+/** The report's "Not covered" section (up to the next heading): "## Not covered", "## 未覆盖" in a Chinese report, "## No cubierto" in a Spanish one. */
 function notCoveredSection(report: string): string {
-  const at = Math.max(report.indexOf('## Not covered'), report.indexOf('## 未覆盖'));
+  const at = Math.max(report.indexOf('## Not covered'), report.indexOf('## 未覆盖'), report.indexOf('## No cubierto'));
   if (at < 0) return '';
   const next = report.indexOf('\n## ', at + 3);
   return report.slice(at, next < 0 ? undefined : next);
 }
 
-/** How the report and the notices word "over the budget", in English and Chinese reports. */
+/** How the report and the notices word "over the budget", in English, Chinese and Spanish reports (planning notices are English or Chinese). */
 const OVER_BUDGET = {
   en: { label: '- **over the step budget of the run**', sep: '; ', more: (k: number) => ` and ${k} more`, notice: (k: number) => `${k} items are over the step budget` },
   zh: { label: '- **超出本次运行的步骤上限**', sep: '；', more: (k: number) => ` 等另外 ${k} 个`, notice: (k: number) => `${k} 个内容项超出步骤上限` },
+  es: { label: '- **fuera del límite de pasos de la ejecución**', sep: '; ', more: (k: number) => ` y ${k} más`, notice: (k: number) => `${k} items are over the step budget` },
 };
 
 describe('max_plan_steps: what is over the budget is listed, in plan.json and the report', () => {
@@ -333,7 +334,7 @@ describe('max_plan_steps: what is over the budget is listed, in plan.json and th
         const over = (plan.not_covered ?? []).filter((x) => x.reason === 'over_budget');
         assert.ok(over.length > 0, `${label}: ${all.length} items cannot fit ${config.max_plan_steps} steps of ${cap}`);
         assert.ok(over.every((x) => x.detail?.includes(`max_plan_steps = ${config.max_plan_steps}`)), label);
-        const W = OVER_BUDGET[lang === 'zh' ? 'zh' : 'en'];
+        const W = OVER_BUDGET[lang];
         assert.ok(plan.notes?.some((n) => n.includes(W.notice(over.length))), `${label}: a notice says so: ${JSON.stringify(plan.notes)}`);
         // The report names them under "Not covered", escaped; at most 12 by title, then "and N more".
         const section = notCoveredSection(await readFile(r.reportPath!, 'utf8'));
@@ -352,7 +353,7 @@ describe('max_plan_steps: what is over the budget is listed, in plan.json and th
         const { planned } = assertCovers(stored.plan!, all, 12, `${lang} ${complexity} default budget`);
         assert.equal(planned, 1);
         assert.deepEqual(stored.plan!.not_covered, []);
-        assert.ok(!(await readFile(r.reportPath!, 'utf8')).includes(OVER_BUDGET[lang === 'zh' ? 'zh' : 'en'].label.slice(4)));
+        assert.ok(!(await readFile(r.reportPath!, 'utf8')).includes(OVER_BUDGET[lang].label.slice(4)));
       }
     }
     console.log(`# budget: ${figures.join('; ')}`);

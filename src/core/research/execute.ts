@@ -4,7 +4,8 @@
  * requests are served by the retrieval handler under the step's context budget. Findings cite
  * the source ids (`S3`) of what was served, or marker ids (resolved to their evidence spans).
  * The extractive engine runs the same loop without a model: it requests the step's relevant
- * markers and topic passages and turns what was served into findings with real sources.
+ * markers and passages about the step's question, and quotes the served sentences that speak most
+ * to the question, best first, each citing its own span (`findingSelection.ts`).
  *
  * Items with a fresh local condensation (`marker-research condense`) have a level between markers
  * and full content: `condensed_claims`, the condensation's claims served with their exact
@@ -16,16 +17,18 @@ import { isCancellation, isContextLengthError, type ChatMessage } from '../llm/t
 import type { MarkerKind } from '../markers/schema';
 import { allMarkers } from '../markers/store';
 import { tokenize } from '../search/tokenize';
-import { contentLang, isContentFree, type ContentLang } from '../text/contentFree';
+import { isContentFree } from '../text/contentFree';
 import { CancelledError, throwIfAborted } from '../util/abort';
 import { dedupeFindings } from './citations';
 import { describeCondensed, loadCondensedClaims } from './condensedSource';
 import { failureCause } from './failures';
+import { FINDING_LIMITS, selectFindings, type EvidenceHint, type ServedSpan } from './findingSelection';
 import { checkFinding, supportMark } from './findingSupport';
 import type { RetrievalHandler } from './handler';
 import { formatMarkerOverview, type MarkerOverview } from './overview';
 import { stepReplyWireSchema, type PlanStep, type RequestLogEntry, type SourceSpan, type StepResult } from './schema';
 import type { Session } from './session';
+import { stepQuestion, type StepQuestion } from './stepQuestion';
 
 /** What a finished (or failed) step produced. */
 export interface StepOutcome {
@@ -63,11 +66,19 @@ function requestItems(raw: unknown, handler: RetrievalHandler): string[] {
   return [...new Set(ids)];
 }
 
-/** Fills `cited_by` of the step's log entries from its findings. */
-function linkCitations(entries: RequestLogEntry[], findings: readonly StepFinding[]): void {
+/**
+ * Fills `cited_by` of the step's log entries from its findings: an entry is cited by a finding
+ * that cites one of its served spans — or, with `handler` (offline findings cite the sentence they
+ * quote), a span inside one of them.
+ */
+function linkCitations(entries: RequestLogEntry[], findings: readonly StepFinding[], handler?: RetrievalHandler): void {
   for (const e of entries) {
     const ids = new Set(e.served.map((x) => x.source_id));
-    e.cited_by = findings.filter((f) => f.source_ids.some((id) => ids.has(id))).map((f) => f.finding_id);
+    const inside = (id: string): boolean => {
+      const sp = handler?.registry.get(id);
+      return !!sp && e.served.some((x) => x.item_id === sp.item_id && x.part === sp.part && x.start <= sp.start && sp.end <= x.end);
+    };
+    e.cited_by = findings.filter((f) => f.source_ids.some((id) => ids.has(id) || inside(id))).map((f) => f.finding_id);
   }
 }
 
@@ -98,26 +109,6 @@ function relevantClaims(e: RequestLogEntry, handler: RetrievalHandler, query: Re
   return matching.length ? matching.slice(0, 5) : scored.sort((a, b) => b.confidence - a.confidence).slice(0, 2);
 }
 
-const SENTENCE = /[^.!?。！？\n]+[.!?。！？]?/gu;
-
-/** The sentence of `text` that shares the most tokens with `query`, and how many it shares; never a content-free one (`contentFree.ts`, judged strictly: a finding stands alone). */
-function bestSentence(text: string, query: ReadonlySet<string>, lang?: ContentLang): { text: string; score: number } | undefined {
-  let best: string | undefined;
-  let bestScore = 0;
-  for (const m of text.matchAll(SENTENCE)) {
-    const sentence = m[0].replace(/^[^:：\n]{1,40}[:：]\s+/, '').trim();
-    if (sentence.length < 12) continue;
-    const toks = new Set(tokenize(sentence));
-    let score = 0;
-    for (const t of toks) if (query.has(t)) score++;
-    if (score > bestScore && !isContentFree(sentence, lang, { strict: true })) {
-      bestScore = score;
-      best = sentence;
-    }
-  }
-  return best ? { text: best.length > 400 ? `${best.slice(0, 400)}…` : best, score: bestScore } : undefined;
-}
-
 /** One load of the corpus's condensations per handler (a run's steps share it). */
 const condensedLoads = new WeakMap<RetrievalHandler, Promise<void>>();
 
@@ -146,8 +137,10 @@ function withCondensedNote(ov: MarkerOverview, handler: RetrievalHandler, lang: 
 const MARKERS_PER_ITEM = 2;
 /** Rounds an offline step takes at most: a bound on the loop, far above what the per-turn item limit and an item's chunks need. */
 const OFFLINE_ROUND_LIMIT = 1000;
-/** Sentences a step quotes at most from one item it reads in full (the ones that share most words with the step's goal and the item's topics). */
-const SENTENCES_PER_ITEM = 3;
+/** Passages a topic search serves per item: more for a step over few items, so one meeting is searched through. */
+function topicResults(items: number): number {
+  return items <= 2 ? 6 : items <= 6 ? 4 : 3;
+}
 
 /**
  * The first requests of an extractive step, one set per item, following the plan's strategy:
@@ -157,7 +150,7 @@ const SENTENCES_PER_ITEM = 3;
  * `markers_only` lists the item's markers of the step's kinds. Items with fresh condensed claims are
  * read at that level instead.
  */
-function extractiveRequests(s: Session, step: PlanStep, handler: RetrievalHandler, condensedItems: readonly string[]): unknown[] {
+function extractiveRequests(s: Session, step: PlanStep, handler: RetrievalHandler, condensedItems: readonly string[], question: StepQuestion): unknown[] {
   const kinds = kindsFor(step);
   const part = step.required_data === 'transcript_with_comments' ? {} : { part: step.required_data };
   const requests: unknown[] = condensedItems.map((id) => ({ type: 'condensed_claims', item_id: id, ...part }));
@@ -178,6 +171,12 @@ function extractiveRequests(s: Session, step: PlanStep, handler: RetrievalHandle
       else requests.push({ type: 'full_content_item', item_id: id, ...part });
     }
   }
+  // Passages about the step's question in each item it reads by markers, so its findings answer the question, not only what the markers cover.
+  if (step.retrieval_strategy === 'selective_by_markers' && question.words.length) {
+    const readable = step.required_content_items.filter((id) => handler.item(id));
+    const n = topicResults(readable.length);
+    for (const id of readable) requests.push({ type: 'by_topic', topic: question.words.join(' '), item_ids: [id], max_results: n, ...part });
+  }
   return requests;
 }
 
@@ -188,39 +187,42 @@ function nextChunk(e: RequestLogEntry): unknown {
   return { ...(e.request as Record<string, unknown>), chunk: Number(m[1]) + 1 };
 }
 
+/**
+ * The spans the offline steps of a run (one handler) quoted so far: a later step quotes the next
+ * best sentences instead of repeating them (the run's findings are de-duplicated anyway).
+ */
+const quotedByRun = new WeakMap<RetrievalHandler, { itemId: string; part: string; start: number; end: number }[]>();
+
 /** Runs one step with the extractive engine: reads what the plan's strategy says, findings from what was served. */
-async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHandler, base: StepResult): Promise<StepOutcome> {
+async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHandler, base: StepResult, runGoal: string): Promise<StepOutcome> {
   const ov = formatMarkerOverview(
     s.inputs.filter((x) => step.required_content_items.includes(x.item.id)),
     { goal: step.goal, maxItems: s.config.marker_overview_max_items, markersPerKind: s.config.overview_markers_per_kind, lang: s.lang },
   );
   const overviewTokens = withCondensedNote(ov, handler, s.lang).tokens;
   const budget = { used: overviewTokens };
+  const stepItems = step.required_content_items.flatMap((id) => handler.item(id) ?? []);
+  // What the step asks (the run's goal under a facet label), tokenized as the index does: findings are ranked by it.
+  const question = stepQuestion(step.goal, runGoal, stepItems, handler.index);
   // Items with condensed claims are read at that level, before (instead of) their passages or marker lists.
   const condensedItems = step.required_content_items.filter((id) => handler.condensed?.isFresh(id));
-  let pending = extractiveRequests(s, step, handler, condensedItems);
-  const query = new Set(tokenize(step.goal));
-  // An item read in full is quoted where it speaks to the goal or to its own topics (an overview goal names none).
-  const itemQuery = (id: string): Set<string> => {
+  let pending = extractiveRequests(s, step, handler, condensedItems, question);
+  const query = new Set(question.weights.size ? question.weights.keys() : tokenize(step.goal));
+  // A question that names no topic (an overview goal) reads each item for its own topics.
+  const itemTerms = (id: string): Map<string, number> => {
     const t = s.markers.get(id)?.transcript_summary?.topic_areas ?? [];
     const c = s.markers.get(id)?.comments_summary?.major_themes ?? [];
-    return new Set([...query, ...tokenize([...t, ...c].join(' '))]);
+    return new Map(tokenize([...t, ...c].join(' ')).map((x) => [x, 1]));
   };
   const entries: RequestLogEntry[] = [];
   const findings: StepFinding[] = [];
   const unread: string[] = [];
-  // A finding is never content-free ("That's all there is to say, I guess about it."); judged in its item's language.
-  const langs = new Map<string, ContentLang>();
-  const langOf = (itemId: string): ContentLang | undefined => {
-    const item = handler.item(itemId);
-    if (!item) return undefined;
-    let l = langs.get(itemId);
-    if (!l) langs.set(itemId, (l = contentLang(item.transcript?.text ?? item.comments?.text ?? '')));
-    return l;
-  };
-  const add = (text: string, confidence: number, sourceId: string, itemId?: string): void => {
-    if (isContentFree(text, itemId ? langOf(itemId) : undefined, { strict: true })) return;
-    findings.push({ finding_id: `${step.step_id}-f${findings.length + 1}`, text, confidence, source_ids: [sourceId], ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
+  const served: ServedSpan[] = [];
+  const hints: EvidenceHint[] = [];
+  const add = (text: string, confidence: number, sourceIds: string | string[], judged = false): void => {
+    // A finding is never content-free ("That's all there is to say, I guess about it."); selected sentences were judged in their item's language.
+    if (!judged && isContentFree(text, undefined, { strict: true })) return;
+    findings.push({ finding_id: `${step.step_id}-f${findings.length + 1}`, text, confidence, source_ids: typeof sourceIds === 'string' ? [sourceIds] : sourceIds, ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
   };
   let round = 0;
   // No model holds the rounds in its context offline, and no call costs anything: each round has the whole budget after
@@ -243,35 +245,56 @@ async function extractiveStep(s: Session, step: PlanStep, handler: RetrievalHand
       // An item read in chunks is read on, one chunk a round, as the model path pages it.
       const more = nextChunk(e);
       if (more) next.push(more);
-      if (req.type === 'by_marker' && req.marker_id) {
-        const { itemId, marker: m } = handler.marker(req.marker_id)!;
-        // The first served source of a by_marker request is the marker's exact evidence.
-        const sid = e.served[0]?.source_id;
-        if (sid) add(m.text, m.confidence, sid, itemId);
-      } else if (req.type === 'condensed_claims') {
+      if (req.type === 'condensed_claims') {
         for (const c of relevantClaims(e, handler, query)) add(c.text, c.confidence, c.sourceId);
-      } else {
-        const full = req.type === 'full_content_item';
-        const picked: { text: string; score: number; sourceId: string; itemId: string }[] = [];
-        for (const sv of e.served) {
-          const item = handler.item(sv.item_id);
-          // The part as the handler served it: comments without spam (blanked, offsets unchanged), so no finding quotes spam.
-          const part = item && handler.servedPart(item, sv.part);
-          const best = part && bestSentence(part.text.slice(sv.start, sv.end), full ? itemQuery(sv.item_id) : query, langOf(sv.item_id));
-          if (best) picked.push({ ...best, sourceId: sv.source_id, itemId: sv.item_id });
-        }
-        // A whole item gives its few best sentences, not one per passage.
-        const kept = full ? [...picked].sort((a, b) => b.score - a.score).slice(0, SENTENCES_PER_ITEM) : picked;
-        for (const p of picked) if (kept.includes(p)) add(p.text, 0.5, p.sourceId, p.itemId);
+        return;
       }
+      // Everything else is read sentence by sentence below: the served spans, and the markers whose evidence was among them.
+      // A topic search serves its passages best first: the first weighs most.
+      const ranked = req.type === 'by_topic';
+      e.served.forEach((sv, k) => {
+        const item = handler.item(sv.item_id);
+        if (!item || (sv.part !== 'transcript' && sv.part !== 'comments')) return;
+        if (step.required_data !== 'transcript_with_comments' && sv.part !== step.required_data) return;
+        served.push({ item, part: sv.part, start: sv.start, end: sv.end, ...(ranked ? { prior: 1 - k / e.served.length } : {}) });
+        const markerId = handler.registry.get(sv.source_id)?.marker_id;
+        const m = markerId ? handler.marker(markerId)?.marker : undefined;
+        if (m) hints.push({ itemId: item.id, part: sv.part, start: sv.start, end: sv.end, kind: m.kind, confidence: m.confidence });
+      });
     });
     for (const src of turn.sources) if (!base.sources.some((x) => x.source_id === src.source_id)) base.sources.push(src);
     pending = next;
   }
+  // The findings: the served sentences that speak most to the question, best first, one per turn or comment, each citing its own span.
+  const n = stepItems.length;
+  const quoted = quotedByRun.get(handler) ?? [];
+  quotedByRun.set(handler, quoted);
+  const selected = selectFindings(served, hints, {
+    exclude: quoted,
+    question,
+    kinds: kindsFor(step),
+    partOf: (item, part) => handler.servedPart(item, part),
+    itemTerms,
+    limit: Math.min(12, Math.max(6, 3 * n)),
+    perItem: n <= 1 ? 6 : FINDING_LIMITS.perItem,
+  });
+  for (const f of selected) {
+    // The finding's span, and the other places its claim was said in the same words.
+    const ids: string[] = [];
+    for (const p of [f, ...(f.also ?? [])]) {
+      const item = handler.item(p.itemId);
+      const src = item && handler.registry.register(item, p.part, p.start, p.end);
+      if (!src) continue;
+      if (!base.sources.some((x) => x.source_id === src.source_id)) base.sources.push(src);
+      quoted.push(p);
+      ids.push(src.source_id);
+    }
+    if (ids.length) add(f.text, Math.min(1, Math.round(f.score * 100) / 100), ids, true);
+  }
   // Deferred: what did not fit the budget and what the rounds did not get to (a per-turn deferral served later is not) — said in the step and the report, never dropped silently.
   for (const id of [...unread, ...pending.flatMap((q) => requestItems(q, handler))]) if (!base.deferred.includes(id)) base.deferred.push(id);
   const deduped = dedupeFindings(findings, 0.8).map((f, i) => ({ ...f, finding_id: `${step.step_id}-f${i + 1}` }));
-  linkCitations(entries, deduped);
+  linkCitations(entries, deduped, handler);
   const claimSources = new Set(entries.filter((e) => (e.request as { type?: unknown }).type === 'condensed_claims').flatMap((e) => e.served.map((x) => x.source_id)));
   const fromClaims = deduped.filter((f) => f.source_ids.some((id) => claimSources.has(id))).length;
   const result: StepResult = {
@@ -460,7 +483,7 @@ export async function executeStep(s: Session, step: PlanStep, handler: Retrieval
   try {
     throwIfAborted(s.signal);
     await attachCondensed(s, handler);
-    const out = s.engine === 'extractive' ? await extractiveStep(s, step, handler, base) : await modelStep(s, step, handler, base, runGoal);
+    const out = s.engine === 'extractive' ? await extractiveStep(s, step, handler, base, runGoal) : await modelStep(s, step, handler, base, runGoal);
     s.emit({ type: 'step', step_id: step.step_id, status: 'done', ...(step.phase_name ? { phase_name: step.phase_name } : {}) });
     return out;
   } catch (error) {

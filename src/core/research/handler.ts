@@ -490,7 +490,7 @@ export class RetrievalHandler {
         const maxResults = req.max_results ?? 5;
         const budgetWords = Math.max(50, Math.min(maxResults * 250, Math.floor((remaining * 0.7) / 1.6)));
         if (remaining < 100) return { kind: 'deferred', tokens: 100 };
-        const hits = retrieve(this.index, req.topic, { budgetWords, ...(req.item_ids?.length ? { itemIds: req.item_ids } : {}) }).spans.slice(0, maxResults);
+        const hits = retrieve(this.index, req.topic, { budgetWords, ...(req.item_ids?.length ? { itemIds: req.item_ids } : {}), ...(req.part ? { part: req.part } : {}) }).spans.slice(0, maxResults);
         const blocks = hits.map((h) => {
           const item = this.#items.get(h.itemId)!;
           const pp = partOf(item, h.part, this.corpus)!;

@@ -73,7 +73,7 @@ export const planReplySchema = z.object({ steps: z.array(planStepSchema).min(1) 
 export const contentRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('full_content_item'), item_id: z.string(), part: requiredDataSchema.optional(), chunk: z.number().int().nonnegative().optional().describe('for an item sent in chunks: which chunk') }),
   z.object({ type: z.literal('by_marker'), marker_id: z.string(), context_words: z.number().int().positive().max(2000).optional() }),
-  z.object({ type: z.literal('by_topic'), topic: z.string().min(1), item_ids: z.array(z.string()).optional(), max_results: z.number().int().positive().max(20).optional() }),
+  z.object({ type: z.literal('by_topic'), topic: z.string().min(1), item_ids: z.array(z.string()).optional(), max_results: z.number().int().positive().max(20).optional(), part: z.enum(['transcript', 'comments']).optional().describe('only passages of this part') }),
   z.object({ type: z.literal('selective_markers'), item_id: z.string(), kinds: z.array(z.enum(['FACT', 'OPINION', 'DATA', 'ENGAGEMENT'])).min(1) }),
   /** The item's condensed claims (local condensation), each with its exact evidence span(s) as sources. */
   z.object({

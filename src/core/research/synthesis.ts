@@ -23,6 +23,14 @@ import type { CorpusItem } from '../corpus/types';
 import { reduceMarkdown } from '../text/markdownReduce';
 import { markdownText } from '../text/markdownSafe';
 import { notCoveredLines } from './notCoveredSection';
+import { acrossCounts, acrossLine } from './acrossCorpus';
+import { dataRows, dataTableLines, type DataFinding } from './dataTable';
+import { findingPlace, type FindingPlace } from './findingPlace';
+import { holdsTerms } from './findingSelection';
+import { goalLanguage, itemNoun } from './goalTopics';
+import { reportWords, type ReportWords } from './reportWords';
+import { stepHeading } from './stepHeading';
+import { stepQuestion } from './stepQuestion';
 
 /**
  * Model-written Markdown (summary, section bodies, conclusion) reduced to the safe subset; its
@@ -103,9 +111,9 @@ function chaptered(plan: Plan): boolean {
 }
 
 /** What planning could not do as asked (the plan's notes), as lines at the top of the report. */
-function planNoteLines(zh: boolean, plan: Plan): string[] {
+function planNoteLines(W: ReportWords, plan: Plan): string[] {
   if (!plan.notes?.length) return [];
-  return [...plan.notes.map((n) => (zh ? `> **⚠ 规划：** ${markdownText(n)}。` : `> **⚠ Planning:** ${markdownText(n)}.`)), ''];
+  return [...plan.notes.map((n) => W.planningNote(markdownText(n))), ''];
 }
 
 /** Phases in plan order, then anything else. */
@@ -157,44 +165,65 @@ function renderModelReport(reply: SynthesisReply, plan: Plan, findings: readonly
   return out.join('\n');
 }
 
-/** The extractive report: findings quoted from the corpus, per step (epic: per phase chapter). */
-function renderExtractiveReport(s: Session, plan: Plan, findings: readonly RunFinding[], header: string, banner: readonly string[], fallback: boolean): string {
-  const zh = s.lang === 'zh';
+/**
+ * The extractive report, an evidence brief: per step (epic: per phase chapter) a short heading,
+ * the "Across the corpus" line, and the findings best first, each naming who said it and where
+ * (quoted when the engine is offline; a fallback's findings are the model's words); then the
+ * figures the findings state, in a table. Its fixed words are in the run's language (`W`).
+ */
+function renderExtractiveReport(s: Session, plan: Plan, findings: readonly RunFinding[], handler: RetrievalHandler, W: ReportWords, header: string, banner: readonly string[], fallback: boolean): string {
   const items = new Set(findings.flatMap((f) => f.source_ids));
-  const title = fallback ? (zh ? '⚠ 备用报告（FALLBACK，非模型撰写）' : '⚠ FALLBACK report (not written by the model)') : zh ? '研究报告（抽取式）' : 'Research report (extractive)';
-  const out: string[] = [
-    `# ${title}: ${markdownText(plan.goal)}`,
-    '',
-    ...banner,
-    header,
-    '',
-    ...(fallback
-      ? []
-      : [
-          zh
-            ? '> 抽取式报告：未使用模型。以下发现是从语料中逐字摘录的句子和标记，按计划步骤分组；每个引用都指向原文中的片段。'
-            : '> Extractive report: no model was used. The findings below are sentences and markers quoted from the corpus, grouped by plan step; every citation opens its span in the item, highlighted (the original file is one click away).',
-          '',
-        ]),
-    zh ? `共 ${findings.length} 条发现，引用 ${items.size} 个来源片段，${plan.steps.length} 个步骤。` : `${findings.length} findings citing ${items.size} source spans, from ${plan.steps.length} steps.`,
-    '',
-  ];
+  const title = fallback ? W.fallbackTitle : W.extractiveTitle;
+  const zh = W.lang === 'zh';
+  const out: string[] = [`# ${title}${zh ? '：' : ': '}${markdownText(plan.goal)}`, '', ...banner, header, '', ...(fallback ? [] : [W.extractiveNote, '']), W.countLine(findings.length, items.size, plan.steps.length), ''];
+  const corpusItems = new Map(s.corpus.items.map((it) => [it.id, it]));
+  const scopeIds = plan.scope_item_ids ?? s.inputs.map((x) => x.item.id);
+  const noun = itemNoun(scopeIds.flatMap((id) => corpusItems.get(id) ?? []));
+  const quoted = s.engine === 'extractive' && !fallback;
+  const placeOf = (f: RunFinding): FindingPlace | undefined => {
+    const span = f.source_ids.map((id) => handler.registry.get(id)).find((x) => x !== undefined);
+    return span && findingPlace(span, corpusItems.get(span.item_id));
+  };
+  const tableFindings: DataFinding[] = [];
+  const line = (f: RunFinding, place: FindingPlace | undefined): string => {
+    // A fallback's findings are the model's words: listed as the model wrote them, with their marks.
+    if (!place || !quoted) return findingLine(f, zh);
+    const [who, ...rest] = place.label.split(' · ');
+    const named = place.who.length > 0 && who !== undefined;
+    const label = named ? `**${markdownText(who)}**${rest.length ? ` · ${markdownText(rest.join(' · '))}` : ''}` : markdownText(place.label);
+    const text = markdownText(f.text.replace(/\s+/g, ' '));
+    const note = supportNote(f, zh);
+    return `- ${label}${zh ? '：' : ': '}${quoted ? `${W.quote[0]}${text}${W.quote[1]}` : text} ${cites(f)}${note ? ` **⚠ ${markdownText(note)}**` : ''}`;
+  };
   const stepSection = (st: Plan['steps'][number], level: string): void => {
     const fs = findings.filter((f) => f.step_id === st.step_id);
-    out.push(`${level} ${markdownText(st.goal)}`, '');
-    if (!fs.length) out.push(zh ? '（无发现）' : '(no findings)');
-    for (const f of fs) out.push(findingLine(f, zh));
+    // The heading names the step's facet and topic; an epic thread's phase is its chapter's heading already.
+    const goal = st.phase_name ? st.goal.replace(` (${st.phase_name})`, '') : st.goal;
+    out.push(`${level} ${markdownText(stepHeading(goal, plan.goal))}`, '');
+    const places = fs.map(placeOf);
+    const question = stepQuestion(st.goal, plan.goal, []);
+    const topic = question.primaryWords.length ? question.primaryWords : question.words;
+    const stepScope = scopeIds.length ? scopeIds : st.required_content_items;
+    out.push(acrossLine(acrossCounts(handler.index, topic, stepScope, places.filter((p): p is FindingPlace => !!p)), W, noun), '');
+    if (!fs.length) out.push(W.noFindings);
+    else if (quoted && question.weights.size && !fs.some((f) => holdsTerms(f.text, question.weights))) out.push(`*${W.keyPointsInstead}*`, '');
+    fs.forEach((f, i) => {
+      out.push(line(f, places[i]));
+      tableFindings.push({ text: f.text, who: places[i]?.who.map((w) => (places[i]!.part === 'comments' ? `@${w}` : w)) ?? [], cite: cites(f) });
+    });
     out.push('');
   };
   if (chaptered(plan)) {
     phaseOrder(plan, findings).forEach((p, i) => {
-      out.push(`## ${zh ? `第 ${i + 1} 章` : `Chapter ${i + 1}`}: ${markdownText(p)}`, '');
+      out.push(`## ${W.chapter(i + 1)}: ${markdownText(p)}`, '');
       for (const st of plan.steps.filter((x) => x.phase_name === p)) stepSection(st, '###');
     });
     const across = plan.steps.filter((x) => !x.phase_name);
-    if (across.length) out.push(`## ${zh ? '跨阶段' : 'Across phases'}`, '');
+    if (across.length) out.push(`## ${W.acrossPhases}`, '');
     for (const st of across) stepSection(st, '###');
   } else for (const st of plan.steps) stepSection(st, '##');
+  // The figures the findings state, collected in a table (offline: quoted figures; a fallback's are the model's words).
+  if (quoted) out.push(...dataTableLines(dataRows(tableFindings, W, W.lang), W));
   return out.join('\n');
 }
 
@@ -217,27 +246,28 @@ export interface SynthesisMeta {
 }
 
 /** The loud lines at the top of a fallback or partial report (a Markdown blockquote and a blank line). */
-function bannerLines(zh: boolean, rawFallback: string | undefined, rawStepFailure: string | undefined): string[] {
+function bannerLines(W: ReportWords, rawFallback: string | undefined, rawStepFailure: string | undefined): string[] {
   // Causes quote error messages (paths, model replies): text, never markup.
   const fallback = rawFallback === undefined ? undefined : markdownText(rawFallback);
   const stepFailure = rawStepFailure === undefined ? undefined : markdownText(rawStepFailure);
-  if (fallback !== undefined) {
-    const text = zh
-      ? `> **⚠ 备用报告（FALLBACK）：本报告不是模型撰写的。** 原因：${fallback}${stepFailure && !fallback.includes(stepFailure) ? `；${stepFailure}` : ''}。以下只是已完成步骤从语料中摘录的内容，报告不完整。`
-      : `> **⚠ FALLBACK REPORT — not written by the model.** Why: ${fallback}${stepFailure && !fallback.includes(stepFailure) ? `; ${stepFailure}` : ''}. What follows is only what the finished steps quoted from the corpus: this report is incomplete.`;
-    return [text, ''];
-  }
-  if (stepFailure) {
-    return [zh ? `> **⚠ 部分完成：${stepFailure}。** 失败步骤的发现不在本报告中。` : `> **⚠ PARTIAL RUN: ${stepFailure}.** The findings of the failed steps are missing from this report.`, ''];
-  }
+  if (fallback !== undefined) return [W.fallbackBanner(`${fallback}${stepFailure && !fallback.includes(stepFailure) ? `${W.listSeparator}${stepFailure}` : ''}`), ''];
+  if (stepFailure) return [W.partialBanner(stepFailure), ''];
   return [];
+}
+
+/** The header line under a report's title: goal, complexity, engine and run, in the report's language. */
+function headerLine(W: ReportWords, plan: Plan, engineLabel: string, runId: string): string {
+  const sep = W.lang === 'zh' ? '：' : ': ';
+  return `_${W.goal}${sep}${markdownText(plan.goal)} · ${W.complexity}${sep}${plan.complexity} · ${W.engine}${sep}${markdownText(engineLabel)} · ${W.run} ${markdownText(runId)}_`;
 }
 
 /** Writes the report of a run from its findings. */
 export async function synthesize(s: Session, plan: Plan, findings: readonly RunFinding[], handler: RetrievalHandler, meta: SynthesisMeta): Promise<SynthesisOutput> {
-  const engineLabel = s.engine === 'extractive' ? 'extractive (no model)' : `${s.engine.provider} ${s.engine.model}`;
-  const header = `_Goal: ${markdownText(plan.goal)} · complexity: ${plan.complexity} · engine: ${markdownText(engineLabel)} · run ${markdownText(meta.runId)}_`;
   const zh = s.lang === 'zh';
+  // A model writes in the prompts' language (English or Chinese); an offline report in its items' language, as its plan's step labels are.
+  const modelWords = reportWords(s.lang);
+  const briefWords = reportWords(goalLanguage(s.inputs));
+  const engineLabel = s.engine === 'extractive' ? briefWords.extractiveEngine : `${s.engine.provider} ${s.engine.model}`;
   let markdown: string | undefined;
   let extractive = s.engine === 'extractive';
   let fallback: string | undefined;
@@ -254,7 +284,8 @@ export async function synthesize(s: Session, plan: Plan, findings: readonly RunF
         schemaName: 'research_synthesis',
         phase: 'synthesis',
       });
-      markdown = renderModelReport(r.value, plan, findings, header, [...bannerLines(zh, undefined, meta.stepFailure), ...planNoteLines(zh, plan), ...supportLines(zh, findings, true)], zh);
+      const header = `_Goal: ${markdownText(plan.goal)} · complexity: ${plan.complexity} · engine: ${markdownText(engineLabel)} · run ${markdownText(meta.runId)}_`;
+      markdown = renderModelReport(r.value, plan, findings, header, [...bannerLines(modelWords, undefined, meta.stepFailure), ...planNoteLines(modelWords, plan), ...supportLines(zh, findings, true)], zh);
     } catch (error) {
       if (error instanceof CancelledError || isCancellation(error) || s.signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError('research: cancelled');
       const cause = failureCause(error);
@@ -263,13 +294,14 @@ export async function synthesize(s: Session, plan: Plan, findings: readonly RunF
       extractive = true;
     }
   }
-  markdown ??= renderExtractiveReport(s, plan, findings, header, [...bannerLines(zh, fallback, meta.stepFailure), ...planNoteLines(zh, plan), ...supportLines(zh, findings, false)], fallback !== undefined);
+  const W = extractive ? briefWords : modelWords;
+  markdown ??= renderExtractiveReport(s, plan, findings, handler, W, headerLine(W, plan, engineLabel, meta.runId), [...bannerLines(W, fallback, meta.stepFailure), ...planNoteLines(W, plan), ...supportLines(W.lang === 'zh', findings, false)], fallback !== undefined);
   const resolved = resolveCitations(markdown, (id) => handler.registry.get(id) ?? (handler.marker(id) ? handler.sourceForMarker(id) : undefined), s.log);
   const items = new Map(s.corpus.items.map((it) => [it.id, it]));
   const list = resolved.sources.citations.map((c) => describeSource(c.number, c.span, items.get(c.span.item_id)));
   // What the run did not research, or read only in part, comes before the sources (never silently left out).
-  const gaps = notCoveredLines(meta.coverage?.notCovered ?? [], meta.coverage?.deferred ?? [], items, zh, meta.coverage?.scopeSize);
+  const gaps = notCoveredLines(meta.coverage?.notCovered ?? [], meta.coverage?.deferred ?? [], items, W, meta.coverage?.scopeSize);
   const main = gaps.length ? `${resolved.markdown.trimEnd()}\n\n${gaps.join('\n').trimEnd()}` : resolved.markdown;
-  const body = list.length ? `${main.trimEnd()}\n\n## ${s.lang === 'zh' ? '来源' : 'Sources'}\n\n${list.join('\n')}\n` : `${main.trimEnd()}\n`;
+  const body = list.length ? `${main.trimEnd()}\n\n## ${W.sources}\n\n${list.join('\n')}\n` : `${main.trimEnd()}\n`;
   return { ...resolved, markdown: body, extractive, ...(fallback !== undefined ? { fallback } : {}) };
 }
