@@ -26,6 +26,7 @@ export const BENCHES: readonly { name: string; script: string; quick: boolean }[
   { name: 'research', script: 'bench/research.ts', quick: false },
   { name: 'researchCoverage', script: 'bench/researchCoverage.ts', quick: true },
   { name: 'findingSupport', script: 'bench/findingSupport.ts', quick: false },
+  { name: 'reportGold', script: 'bench/reportGold.ts', quick: true },
   { name: 'askProbes', script: 'bench/askProbes.ts', quick: false },
   { name: 'ask', script: 'bench/ask.ts', quick: true },
   { name: 'askQuotes', script: 'bench/askQuotes.ts', quick: false },
