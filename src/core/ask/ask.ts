@@ -7,6 +7,7 @@ import type { ModelClient } from '../llm/client';
 import { formatClock } from '../text/clock';
 import { hybridRetrieve, type Passage } from './hybridRetriever';
 import type { AskInput, ParsedQuery } from './query';
+import { termPhrases } from './questionTerms';
 import { rerankHits, RERANK_DEPTH } from './rerank';
 import { entityDisplay, roleNotes } from './roleEntities';
 import type { AskContext, AskHit } from './types';
@@ -74,10 +75,18 @@ export function forgetAnswers(ctx: AskContext): void {
   caches.delete(ctx);
 }
 
-/** One line saying how a question was understood: `search_entity · PhD C · 0:00–15:00 · transcript · rules` (a role with its item: `Project Manager · ES2009b`). */
+/**
+ * One line saying how a question was understood: `search_entity · PhD C · 0:00–15:00 · transcript · rules` (a role with its
+ * item: `Project Manager · ES2009b`), with the question's own terms as it says them, whatever the intent:
+ * `search_entity · Project Manager · ES2009b · "remote control", "price" · transcript · rules`.
+ */
 export function describeQuery(q: ParsedQuery): string {
   const parts: string[] = [q.intent];
   if (q.entities.length) parts.push(q.entities.map(entityDisplay).join(', '));
+  // A name already shown as an entity is not repeated as a term.
+  const shown = q.entities.flatMap((e) => [e.text, e.label]).map((n) => n.toLowerCase());
+  const terms = termPhrases(q.question, q.keywords).filter((t) => !shown.some((n) => n.includes(t.toLowerCase())));
+  if (terms.length) parts.push(terms.map((t) => `"${t}"`).join(', '));
   if (q.timeConstraint) parts.push(`${formatClock(q.timeConstraint.startS)}–${q.timeConstraint.endS === null ? 'end' : formatClock(q.timeConstraint.endS)}`);
   if (q.citationNumbers.length) parts.push(q.citationNumbers.map((n) => `[${n}]`).join(''));
   if (q.part) parts.push(q.part);

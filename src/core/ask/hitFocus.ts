@@ -7,7 +7,16 @@
  *   one to {@link MAX_CAPTION_SENTENCES} consecutive sentences, at least {@link MIN_QUOTE_WORDS}
  *   words long and over {@link MIN_CAPTION_LINES} lines (when the transcript has them).
  * - In a meeting the units are turns: one to {@link MAX_TURNS} consecutive turns, a turn cut by
- *   the span's edge reaching to its sentence's edge.
+ *   the span's edge reaching to its sentence's edge; when those turns are longer than
+ *   {@link NARROW_WORDS} words, the focus is one to {@link MAX_TURN_SENTENCES} of their consecutive
+ *   sentences (issue 22: the sentence with the price, not the long turn it is in).
+ * - The units chosen are those that carry the question's terms, the rarer terms counting more
+ *   (weights from the caller: "price" over "remote control" in a meeting about a remote control),
+ *   then the densest; a span without any of them is quoted by its units that say the most
+ *   (content words), never simply by its first lines.
+ * - A question about a speaker is answered in their own consecutive turns that carry its terms,
+ *   else in a window with one of their turns and another's that carries them, else by whoever
+ *   carries them; without the terms, by their own turns that say the most.
  * - A unit that is content-free (`isContentFree`: "Yeah .", "Mm-hmm .", "{vocalsound}", "sí",
  *   "vale", "嗯", "对对对") never begins or ends a focus, and a focus says something: it has at
  *   least {@link MIN_CONTENT_WORDS} content words (`contentWords`), taking in a neighbour outside
@@ -40,6 +49,20 @@ export const MAX_TURNS = 3;
 export const MIN_QUOTE_WORDS = 8;
 /** A caption focus is never a single caption line: it spans this many at least (when the transcript has them). */
 export const MIN_CAPTION_LINES = 2;
+/** Turns longer than this (in words, together) are narrowed to their sentences that answer. */
+export const NARROW_WORDS = 30;
+/** Sentences of a meeting's turns a narrowed focus may hold. */
+export const MAX_TURN_SENTENCES = 3;
+
+/**
+ * The question's terms (tokenized as the index does), each with its weight (rarer terms weigh
+ * more); a set weighs each term 1.
+ */
+export type FocusTerms = ReadonlySet<string> | ReadonlyMap<string, number>;
+
+function weightsOf(terms: FocusTerms): ReadonlyMap<string, number> {
+  return terms instanceof Map ? terms : new Map([...(terms as ReadonlySet<string>)].map((t) => [t, 1]));
+}
 
 /** A candidate span of a hit (what strategies propose). */
 export interface FocusSpan {
@@ -85,7 +108,8 @@ function saidOf(part: { text: string }, start: number, end: number): Said {
 
 /** A unit of a span (a sentence or a turn), or one of its neighbours. */
 class Unit {
-  readonly hit = new Set<string>();
+  /** The question's terms it holds, with their weights. */
+  readonly hit = new Map<string, number>();
   readonly matches: number;
   readonly tokens: number;
   private counted?: number;
@@ -95,7 +119,7 @@ class Unit {
     private readonly part: { text: string },
     readonly start: number,
     readonly end: number,
-    terms: ReadonlySet<string>,
+    terms: ReadonlyMap<string, number>,
     /** Inside the span (else a neighbour a thin focus may take in). */
     readonly inside: boolean,
     /** Array positions of its first and last segment. */
@@ -107,8 +131,9 @@ class Unit {
     let matches = 0;
     if (inside) {
       for (const x of toks) {
-        if (!terms.has(x)) continue;
-        this.hit.add(x);
+        const w = terms.get(x);
+        if (w === undefined) continue;
+        this.hit.set(x, w);
         matches++;
       }
     }
@@ -141,13 +166,15 @@ interface SpanUnits {
   /** Segments (caption lines) a focus spans at least. */
   minLines: number;
   units(withNeighbours: boolean): Unit[];
+  /** The sentences of units (turns) that hold several, when a focus of them is to be narrowed (meetings). */
+  sentences?(units: readonly Unit[]): Unit[];
 }
 
 /**
  * The units of a transcript span: its sentences (captions) or its turns (a turn cut by the span
  * reaching to its sentence's edge); with neighbours, up to `window - 1` more on each side.
  */
-function transcriptUnits(t: TranscriptPart, c: FocusSpan, terms: ReadonlySet<string>): SpanUnits {
+function transcriptUnits(t: TranscriptPart, c: FocusSpan, terms: ReadonlyMap<string, number>): SpanUnits {
   if (isCaptionTranscript(t)) {
     const sentences = readingSentences(t);
     const window = MAX_CAPTION_SENTENCES;
@@ -207,6 +234,12 @@ function transcriptUnits(t: TranscriptPart, c: FocusSpan, terms: ReadonlySet<str
       }
       return out;
     },
+    sentences: (turns) =>
+      turns.flatMap((u) =>
+        segmentSentences(t.text.slice(u.start, u.end), u.start, u.firstLine, tag)
+          .filter((st) => /[\p{L}\p{N}]/u.test(st.text))
+          .map((st) => new Unit(t, st.start, st.end, terms, u.inside, u.firstLine, u.lastLine, u.speaker)),
+      ),
   };
 }
 
@@ -219,7 +252,7 @@ function transcriptUnits(t: TranscriptPart, c: FocusSpan, terms: ReadonlySet<str
  * hitFocus(item, { itemId, part: 'transcript', start: 1200, end: 2400 }, new Set(['lakers']))
  * // { start: 1318, end: 1502 }: the sentence about the Lakers, whole
  */
-export function hitFocus(item: CorpusItem | undefined, c: FocusSpan, terms: ReadonlySet<string>, speakers: ReadonlySet<string> = new Set()): Focus | undefined {
+export function hitFocus(item: CorpusItem | undefined, c: FocusSpan, terms: FocusTerms, speakers: ReadonlySet<string> = new Set()): Focus | undefined {
   const whole = { start: c.start, end: c.end };
   if (!item) return whole;
   if (c.part === 'comments') {
@@ -229,7 +262,7 @@ export function hitFocus(item: CorpusItem | undefined, c: FocusSpan, terms: Read
   }
   const t = item.transcript;
   if (!t || c.end <= c.start) return whole;
-  const span = transcriptUnits(t, c, terms);
+  const span = transcriptUnits(t, c, weightsOf(terms));
   // The span's own units first; its neighbours only when no focus can be found without them.
   return focusIn(span, span.units(false), speakers, false) ?? focusIn(span, span.units(true), speakers, true);
 }
@@ -241,45 +274,84 @@ function focusIn(span: SpanUnits, units: readonly Unit[], speakers: ReadonlySet<
   const minWords = last && span.minWords ? Math.min(span.minWords, units.reduce((n, u) => n + u.words, 0)) : span.minWords;
   const minLines = last ? Math.min(span.minLines, units[units.length - 1]!.lastLine - units[0]!.firstLine + 1) : span.minLines;
   const size = { minWords, minLines };
-  // A question about a speaker is answered in their own turns, when the span has any that say enough;
+  // A question about a speaker is answered in their own consecutive turns, when the span has any that say enough;
   // else in a window that holds one of them.
   const isOwn = (u: Unit): boolean => u.speaker !== undefined && speakers.has(u.speaker);
   const ownMode = units.some((u) => u.inside && isOwn(u));
-  const best = ownMode ? (bestWindow(units.filter(isOwn), window, size) ?? bestWindow(units, window, size, isOwn)) : bestWindow(units, window, size);
-  if (!best) return undefined;
-  if (best.distinct === 0 && !ownMode) {
-    // No unit holds the question's words: the span, from its first to its last unit that says something, when that says enough.
-    const inside = units.filter((u) => u.inside);
-    const first = inside.findIndex((u) => !u.said.empty);
-    let last = inside.length - 1;
-    while (last > first && inside[last]!.said.empty) last--;
-    const said = inside.slice(first, last + 1);
-    let content = 0;
-    for (const u of said) if ((content += u.said.content) >= MIN_CONTENT_WORDS) break;
-    const long = first >= 0 && (!minWords || said.reduce((n, u) => n + u.words, 0) >= minWords) && said[said.length - 1]!.lastLine - said[0]!.firstLine + 1 >= minLines;
-    if (long && content >= MIN_CONTENT_WORDS) return { start: said[0]!.start, end: said[said.length - 1]!.end };
+  // Their own turns that say the question's words; else a window of them with another's turn that does; else whoever says
+  // them; else (no unit holds the question's words) their units that say the most, else anyone's — never the span's first ones.
+  const tries: [Rank, { must?: (u: Unit) => boolean; allowed?: (u: Unit) => boolean }][] = ownMode
+    ? [['terms', { allowed: isOwn }], ['terms', { must: isOwn }], ['terms', {}], ['content', { allowed: isOwn }], ['content', { must: isOwn }], ['content', {}]]
+    : [['terms', {}], ['content', {}]];
+  let best: Chosen | undefined;
+  let fallback: Chosen | undefined;
+  for (const [mode, only] of tries) {
+    const w = bestWindow(units, window, size, mode, only);
+    if (w && (mode === 'content' || w.weight > 0)) {
+      best = w;
+      break;
+    }
+    fallback ??= w;
   }
-  return { start: best.start, end: best.end };
+  best ??= fallback;
+  if (!best) return undefined;
+  return narrowed(span, units.slice(best.a, best.z + 1), best, ownMode ? isOwn : undefined) ?? { start: best.start, end: best.end };
+}
+
+/**
+ * Long turns narrowed to the one to {@link MAX_TURN_SENTENCES} consecutive sentences that answer
+ * best (or, when none holds a term, say the most); undefined when the turns are short or no
+ * sentences say enough.
+ */
+function narrowed(span: SpanUnits, turns: readonly Unit[], best: Chosen, own: ((u: Unit) => boolean) | undefined): Focus | undefined {
+  if (!span.sentences || turns.reduce((n, u) => n + u.words, 0) <= NARROW_WORDS) return undefined;
+  const sentences = span.sentences(turns);
+  if (sentences.length <= 1) return undefined;
+  const size = { minWords: 0, minLines: 1 };
+  const pick = (mode: Rank): Chosen | undefined => bestWindow(sentences, MAX_TURN_SENTENCES, size, mode, own ? { allowed: own } : {});
+  const chosen = best.weight > 0 ? pick('terms') : pick('content');
+  // The sentences with the most (and rarest) of the terms, even when the turns hold more of them further apart.
+  return chosen && (chosen.weight > 0 || best.weight === 0) ? { start: chosen.start, end: chosen.end } : undefined;
 }
 
 interface Window {
   a: number;
   z: number;
-  distinct: number;
+  weight: number;
   density: number;
+}
+
+/** How windows are ranked: by the question's terms, or (when the span has none of them) by what they say. */
+type Rank = 'terms' | 'content';
+
+/** A window chosen: its units (positions `a`..`z`), offsets and the weight of the terms it holds. */
+interface Chosen {
+  a: number;
+  z: number;
+  start: number;
+  end: number;
+  weight: number;
 }
 
 /**
  * The best window of one to `window` consecutive units of `units`: it holds a unit of the span,
  * begins and ends with a unit that says something, has at least {@link MIN_CONTENT_WORDS} content
- * words, `minWords` words and `minLines` segments, and holds a unit `must` accepts when given.
- * Best: most distinct question words in the span's units, then the densest, then the first.
- * Windows are judged best first, so only the units of the first few are judged.
+ * words, `minWords` words and `minLines` segments, holds a unit `must` accepts when given, and
+ * only units `allowed` accepts when given. Best (`terms`): the greatest weight of distinct
+ * question terms in the span's units, then the densest, then the first; windows are judged best
+ * first, so only the units of the first few are judged. Best (`content`): the one whose unit says
+ * the most (content words), then the fewest units, then the first.
  */
-function bestWindow(units: readonly Unit[], window: number, { minWords, minLines }: { minWords: number; minLines: number }, must?: (u: Unit) => boolean): { start: number; end: number; distinct: number } | undefined {
+function bestWindow(
+  units: readonly Unit[],
+  window: number,
+  { minWords, minLines }: { minWords: number; minLines: number },
+  rank: Rank = 'terms',
+  { must, allowed }: { must?: (u: Unit) => boolean; allowed?: (u: Unit) => boolean } = {},
+): Chosen | undefined {
   const windows: Window[] = [];
   for (let a = 0; a < units.length; a++) {
-    const hit = new Set<string>();
+    const hit = new Map<string, number>();
     let matches = 0;
     let tokens = 0;
     let words = 0;
@@ -287,23 +359,43 @@ function bestWindow(units: readonly Unit[], window: number, { minWords, minLines
     let required = !must;
     for (let z = a; z < Math.min(units.length, a + window); z++) {
       const u = units[z]!;
+      if (allowed && !allowed(u)) break;
       if (u.inside) {
-        for (const x of u.hit) hit.add(x);
+        for (const [x, w] of u.hit) hit.set(x, w);
         matches += u.matches;
         inside = true;
       }
       required ||= !!must?.(u);
       tokens += u.tokens;
       if (minWords) words += u.words;
-      if (inside && required && words >= minWords && u.lastLine - units[a]!.firstLine + 1 >= minLines) windows.push({ a, z, distinct: hit.size, density: matches / tokens });
+      let weight = 0;
+      for (const w of hit.values()) weight += w;
+      if (inside && required && words >= minWords && u.lastLine - units[a]!.firstLine + 1 >= minLines) windows.push({ a, z, weight, density: matches / tokens });
     }
   }
-  windows.sort((x, y) => y.distinct - x.distinct || y.density - x.density || x.a - y.a || x.z - y.z);
+  if (rank === 'content') {
+    // Every window is judged (the span has none of the question's terms to rank by): the one with the unit that says the most,
+    // then the fewest units, then the first.
+    let best: { w: Window; top: number } | undefined;
+    for (const w of windows) {
+      if (units[w.a]!.said.empty || units[w.z]!.said.empty) continue;
+      let content = 0;
+      let top = 0;
+      for (let i = w.a; i <= w.z; i++) {
+        content += units[i]!.said.content;
+        top = Math.max(top, units[i]!.said.content);
+      }
+      if (content < MIN_CONTENT_WORDS) continue;
+      if (!best || top > best.top || (top === best.top && w.z - w.a < best.w.z - best.w.a)) best = { w, top };
+    }
+    return best && { a: best.w.a, z: best.w.z, start: units[best.w.a]!.start, end: units[best.w.z]!.end, weight: best.w.weight };
+  }
+  windows.sort((x, y) => y.weight - x.weight || y.density - x.density || x.a - y.a || x.z - y.z);
   for (const w of windows) {
     if (units[w.a]!.said.empty || units[w.z]!.said.empty) continue;
     let content = 0;
     for (let i = w.a; i <= w.z && content < MIN_CONTENT_WORDS; i++) content += units[i]!.said.content;
-    if (content >= MIN_CONTENT_WORDS) return { start: units[w.a]!.start, end: units[w.z]!.end, distinct: w.distinct };
+    if (content >= MIN_CONTENT_WORDS) return { a: w.a, z: w.z, start: units[w.a]!.start, end: units[w.z]!.end, weight: w.weight };
   }
   return undefined;
 }

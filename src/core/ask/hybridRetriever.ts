@@ -13,7 +13,7 @@ import { tokenizeQuery } from '../search/tokenize';
 import { countWords } from '../text/words';
 import { throwIfAborted } from '../util/abort';
 import type { ParsedQuery, StrategyName } from './query';
-import { focusedSpan, hitFocus } from './hitFocus';
+import { focusedSpan, hitFocus, type FocusTerms } from './hitFocus';
 import { fusionWeight } from './strategyPlan';
 import { citationStrategy } from './strategies/citation';
 import { clipStrategy } from './strategies/clip';
@@ -163,7 +163,11 @@ export async function hybridRetrieve(q: ParsedQuery, ctx: AskContext, options: H
   const time = timeFilter(q, ctx);
   const lists = outputs.map(({ name, out }) => ({ name, weight: fusionWeight(name, q.intent, q.keywords.length > 0), list: out.list.filter(time.keep) }));
   const fused = diversify(fuse(lists));
-  const terms = new Set(tokenizeQuery([...q.keywords, ...q.entities.map((e) => e.text)].join(' ')));
+  // What a hit's focus looks for: the question's terms and the names it asks about (a speaker label is not said in the text),
+  // the rarer ones weighing more ("price" over "remote control" in meetings about a remote control).
+  const n = ctx.index.documentCount;
+  const termList = tokenizeQuery([...q.keywords, ...q.entities.filter((e) => e.kind !== 'speaker').map((e) => e.text)].join(' '));
+  const terms = new Map(termList.map((t) => [t, Math.log(1 + n / (1 + ctx.index.documentFrequency(t)))]));
   const speakers = new Set(q.entities.map((e) => e.speaker).filter((x): x is string => !!x));
   // A span whose every unit is content-free ("Yeah .", "{vocalsound}", "嗯") is no hit: the next one takes its place.
   const hits: AskHit[] = [];
@@ -178,7 +182,7 @@ export async function hybridRetrieve(q: ParsedQuery, ctx: AskContext, options: H
   const leadSpans = outputs.filter((o) => lead.has(o.name)).flatMap((o) => o.out.passages ?? o.out.list);
   const supported = (c: Candidate): boolean => leadSpans.some((l) => l.itemId === c.itemId && l.part === c.part && l.start < c.end && c.start < l.end);
   const passageLists = outputs.map(({ name, out }) => {
-    const weight = fusionWeight(name, q.intent, q.keywords.length > 0);
+    const weight = fusionWeight(name, q.intent, q.keywords.length > 0, 'passages');
     let list = (out.passages ?? out.list).filter(time.keep);
     if (q.keywords.length && leadSpans.length && !lead.has(name) && weight < 1) list = list.filter(supported);
     return { name, weight: q.keywords.length && leadSpans.length && !lead.has(name) && weight < 1 ? weight * PASSAGE_SUPPORT : weight, list };
@@ -219,7 +223,7 @@ function timeFilter(q: ParsedQuery, ctx: AskContext): { keep: (c: Candidate) => 
 }
 
 /** The hit of fused span `f`: its focus chosen (whole sentences or turns), its span grown to hold it; undefined when it says nothing. */
-function toHit(ctx: AskContext, f: Fused, rank: number, terms: ReadonlySet<string>, speakers: ReadonlySet<string>): AskHit | undefined {
+function toHit(ctx: AskContext, f: Fused, rank: number, terms: FocusTerms, speakers: ReadonlySet<string>): AskHit | undefined {
   const item = ctx.index.item(f.c.itemId) as CorpusItem | undefined;
   const focus = hitFocus(item, f.c, terms, speakers);
   if (!focus) return undefined;

@@ -15,9 +15,14 @@ const GENERIC = new Set(
     '会议 会上 视频 节目 本期 这期 对谈 讨论 内容 部分 片段 一下 主要 整体 會議 視頻 節目 對談 討論 內容').split(/\s+/),
 );
 
+/** The keywords that name a topic: without the generic ones ("episode", "meeting", "视频"). */
+export function topicWords(keywords: readonly string[]): string[] {
+  return keywords.filter((k) => !GENERIC.has(k.toLowerCase()));
+}
+
 /** True when `keywords` hold a topic: words left after the generic ones. */
 export function hasTopic(keywords: readonly string[]): boolean {
-  const words = keywords.filter((k) => !GENERIC.has(k.toLowerCase()));
+  const words = topicWords(keywords);
   return words.length > 0 && tokenizeQuery(words.join(' ')).some((t) => !GENERIC.has(t) && t.length > 1);
 }
 
@@ -26,13 +31,17 @@ export function hasTopic(keywords: readonly string[]): boolean {
  * is the measured baseline (bench: eval retrieval), so other strategies add
  * to it rather than outvote it, except where the intent is their own.
  */
-export function fusionWeight(strategy: StrategyName, intent: Intent, hasKeywords = true): number {
+export function fusionWeight(strategy: StrategyName, intent: Intent, hasKeywords = true, use: 'hits' | 'passages' = 'hits'): number {
   // Reception and clips rank by the topic themselves; plain text search only supports them there.
   if ((strategy === 'keyword' || strategy === 'vector') && (intent === 'analyze_reception' || intent === 'recommend_clip')) return 0.3;
   if (strategy === 'keyword') return 1;
   if (strategy === 'vector') return 0.8;
   // Strategies whose intent has no topical words to rank by (a citation, the comments, clips): they lead.
   if (strategy === 'citation' || (strategy === 'reception' && intent === 'analyze_reception') || (strategy === 'clip' && intent === 'recommend_clip')) return 1;
+  // A question about what someone said: the entity strategy ranks the windows where they say the topic themself first (then
+  // their windows by the topic), so it leads the hits; keyword search breaks its ties. Passages stay keyword-led (measured:
+  // eval ask on qmsum-dev queries.jsonl, recall at the budget).
+  if (strategy === 'entity' && intent === 'search_entity' && use === 'hits') return 2;
   // Without topical words the intent's own strategy leads ("summarize this meeting", "what did PhD C say?").
   const own: Partial<Record<Intent, StrategyName>> = { search_entity: 'entity', search_relation: 'relation', summary: 'summary' };
   if (!hasKeywords) return own[intent] === strategy ? 1 : 0.5;

@@ -5,18 +5,17 @@
  * coreference from the session. Same output as the model engine.
  */
 import type { Corpus } from '../corpus/types';
-import { STOPWORDS } from '../search/tokenize';
 import { findCitationNumbers } from './citationForms';
 import { resolveCoreference } from './coreference';
 import { coreName, type EntityIndex } from './entityIndex';
 import { classifySpeakerLabel } from './speakerLabels';
-import { tagChinese } from './chineseTagger';
 import { findMentions, type Mention } from './entityMentions';
 import {
-  AUDIENCE_CUES, CLIP_CUES, COMMENT_CUES, cueMatches, fold, hasCue, OPEN_SUMMARY, PLATFORMS, REACTION_CUES, RELATION_CUES, STRONG_RELATION_CUES, SUMMARY_CUES, TOPIC_CUES, TRANSCRIPT_CUES,
+  type CueList, AUDIENCE_CUES, CLIP_CUES, COMMENT_CUES, cueMatches, fold, hasCue, OPEN_SUMMARY, PLATFORMS, REACTION_CUES, RELATION_CUES, STRONG_RELATION_CUES, SUMMARY_CUES, TOPIC_CUES, TRANSCRIPT_CUES,
 } from './intentCues';
 import type { AskInput, Intent, LinkedEntity, ParsedQuery, QueryFilters } from './query';
 import { chooseStrategies, hasTopic } from './strategyPlan';
+import { intentWordRanges, questionTerms } from './questionTerms';
 import { findTimeConstraint } from './timePhrases';
 
 /** What the rules engine reads besides the question. */
@@ -29,6 +28,19 @@ export interface UnderstandContext {
 
 /** Plural theme nouns: with them a "summary of the themes" is a topic analysis. */
 const THEME_NOUNS = /(?<![\p{L}])(?:themes|topics|temas|subjects)(?![\p{L}])|主题|主題|话题|話題|议题|議題/iu;
+/** Chinese summary cues that only ask what was said: with a person named, the question is about what they said. */
+const WHAT_WAS_SAID = new Set(['说了什么', '說了什麼', '讲了什么', '講了什麼']);
+
+/**
+ * "People" in general ("what do people think of …", "¿qué dice la gente de …?"): the audience when
+ * the scope has comments and the question asks for a reaction; about a meeting, its participants.
+ */
+const PEOPLE_CUES: CueList = { latin: ['people', 'la gente', 'las personas'], cjk: ['大家怎么看', '大家怎麼看', '人们怎么看', '人們怎麼看'] };
+/** What people say ("¿qué dice la gente de …?"), besides the reaction cues. */
+const PEOPLE_SAY: CueList = { latin: ['dice', 'comenta', 'opina'], cjk: [] };
+/** People in the item itself ("what do people say in the video?"): no audience. */
+const IN_THE_ITEM: CueList = { latin: ['in the video', 'in the episode', 'in the meeting', 'in the interview', 'en el vídeo', 'en el video', 'en el episodio', 'en la entrevista', 'en la reunión'], cjk: ['视频里', '視頻裡', '节目里', '節目裡', '会上', '會上'] };
+
 /** Joins two entity mentions into a pair ("A and B", "A 和 B", "A y B", "A vs B"). */
 const CONJUNCTION = /^\s*(?:and|&|y|e|vs\.?|versus|or|o|with|con|和|与|與|跟|同|及|还有|還有|、|,|，)\s*$/iu;
 /** "at least 100 likes", "more than 50 likes", "más de 100 likes", "超过100个赞", "100赞以上". */
@@ -39,48 +51,23 @@ const MIN_LIKES = [
   /(\d+)\s*(?:个|個)?(?:赞|讚|点赞|點讚)(?:以上|及以上)/u,
 ];
 
-/** Words of the question worth searching for (surface forms, lower-case), without stopwords and cue words. */
-function keywordsOf(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.normalize('NFKC').matchAll(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu)) {
-    const w = m[0].toLowerCase().replace(/['’]s$/u, '');
-    if (/\p{Script=Han}/u.test(w)) {
-      // Chinese: the content words of each run (jieba), without pronouns, particles, prepositions, conjunctions, adverbs and measure words.
-      for (const run of w.match(/\p{Script=Han}+/gu) ?? []) {
-        for (const { word, tag } of tagChinese(run)) if (word.length >= 2 && !ZH_FUNCTION_TAGS.test(tag) && !ZH_QUESTION_WORDS.has(word)) out.push(word);
-      }
-      for (const rest of w.split(/\p{Script=Han}+/u)) if (rest.length >= 2 && !STOPWORDS.has(rest)) out.push(rest);
-      continue;
-    }
-    if (w.length < 2 || STOPWORDS.has(w) || STOPWORDS.has(fold(w)) || QUESTION_WORDS.has(fold(w))) continue;
-    out.push(w);
-  }
-  return [...new Set(out)];
-}
-
-/** jieba tags of words that carry no topic: pronouns, particles, prepositions, conjunctions, adverbs, numerals, measure words, modal particles. */
-const ZH_FUNCTION_TAGS = /^(?:r|u.*|p|c|d|m|q|mq|y|e|o|x|zg|uj|ul)$/u;
-/** Chinese words of the question itself (what, which, discuss, say). */
-const ZH_QUESTION_WORDS = new Set('什么 什麼 哪些 哪个 哪個 怎么 怎麼 怎样 怎樣 如何 为什么 為什麼 是否 有没有 有沒有 讨论 討論 谈到 談到 提到 说 說 讲 講 认为 認為 觉得 覺得 看法 一下 这些 這些 那些 里面 裡面 有关 有關 关于 關於'.split(' '));
-
-const QUESTION_WORDS = new Set(
-  ('what which who whom whose why how when where did does do is are was were can could would should will tell show give list find summarize summarise ' +
-    'summary explain describe please about say said says think thought discuss discussed discussion talk talked mention mentioned exactly ' +
-    'que cual cuales quien quienes como cuando donde dime dame muestra explica describe resume dice dicen cuenta habla hablan sobre exactamente').split(/\s+/),
-);
-
 /** True for a speaker label that names a person ("Right Hon. Justin Trudeau", "Kirsty Williams AM") as the question said it, not a role or a number. */
 function isPersonalName(label: string, said: string): boolean {
-  if (classifySpeakerLabel(label).kind === 'generic') return false;
+  if (classifySpeakerLabel(label).kind !== 'name') return false;
   const core = coreName(label);
   return core.split(/\s+/).length >= 2 && fold(said).includes(fold(core.split(/\s+/).pop()!));
 }
 
-/** Removes character ranges from a string (replaced by a space). */
-function cut(text: string, ranges: readonly [number, number][]): string {
-  const sorted = [...ranges].sort((a, b) => b[0] - a[0]);
+/** Removes character ranges from a string (replaced by a space); overlapping ranges ("en los comentarios", "comentarios") are cut once. */
+function cut(text: string, ranges: readonly (readonly [number, number])[]): string {
+  const merged: [number, number][] = [];
+  for (const [a, b] of [...ranges].sort((x, y) => x[0] - y[0])) {
+    const last = merged[merged.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else merged.push([a, b]);
+  }
   let out = text;
-  for (const [a, b] of sorted) out = `${out.slice(0, a)} ${out.slice(b)}`;
+  for (const [a, b] of merged.reverse()) out = `${out.slice(0, a)} ${out.slice(b)}`;
   return out.replace(/\s+/g, ' ').trim();
 }
 
@@ -113,14 +100,17 @@ function joined(q: string, mentions: readonly Mention[]): boolean {
 
 /**
  * @param bare the question without its time and citation phrases
+ * @param hasComments the question's scope (its item, else the corpus) has comments
  */
-function chooseIntent(q: string, bare: string, citations: number[], mentions: readonly Mention[], entities: readonly LinkedEntity[]): { intent: Intent; cue: boolean } {
+function chooseIntent(q: string, bare: string, citations: number[], mentions: readonly Mention[], entities: readonly LinkedEntity[], hasComments: boolean): { intent: Intent; cue: boolean } {
   if (citations.length) return { intent: 'citation_lookup', cue: true };
   if (hasCue(q, CLIP_CUES)) return { intent: 'recommend_clip', cue: true };
-  const audience = hasCue(q, AUDIENCE_CUES);
+  const audience = hasCue(q, AUDIENCE_CUES) || (hasComments && !entities.length && hasCue(q, PEOPLE_CUES) && (hasCue(q, REACTION_CUES) || hasCue(q, PEOPLE_SAY)) && !hasCue(q, IN_THE_ITEM));
   const commentsReaction = hasCue(q, COMMENT_CUES) && hasCue(q, REACTION_CUES);
   if (audience || commentsReaction) return { intent: 'analyze_reception', cue: true };
-  const summary = hasCue(q, SUMMARY_CUES);
+  // "张三对电池说了什么？" asks what a person said, as "What did Daniel say about …?" does: no summary.
+  const summaryCues = cueMatches(q, SUMMARY_CUES);
+  const summary = summaryCues.length > 0 && !(entities.length >= 1 && summaryCues.every((c) => WHAT_WAS_SAID.has(c.cue)));
   const topic = hasCue(q, TOPIC_CUES);
   if (summary && !(topic && THEME_NOUNS.test(q))) return { intent: 'summary', cue: true };
   if (topic) return { intent: 'analyze_topic', cue: true };
@@ -155,7 +145,8 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
   const own = mentions.map((m) => m.entity);
   const sessionEntities = (input.session ?? []).map((s) => findMentions(s, ctx.entities, ctx.corpus, { itemIds: scope }).map((m) => m.entity));
   let entities = [...own];
-  const { intent, cue } = chooseIntent(question, bareQuestion(question, [...citations.ranges, ...(time ? [time.match] : [])]), citations.numbers, mentions, resolveWith(question, own, sessionEntities, citations.numbers.length > 0, input.itemId));
+  const hasComments = (ctx.corpus?.items ?? []).some((i) => !!i.comments && (!scope || scope.includes(i.id)));
+  const { intent, cue } = chooseIntent(question, bareQuestion(question, [...citations.ranges, ...(time ? [time.match] : [])]), citations.numbers, mentions, resolveWith(question, own, sessionEntities, citations.numbers.length > 0, input.itemId), hasComments);
   if (intent !== 'citation_lookup') entities = resolveWith(question, own, sessionEntities, false, input.itemId);
   else entities = [];
   // "clips for Twitter": the platform is where the clip goes, not what it is about.
@@ -174,13 +165,20 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
     }
   }
   const cueRanges = [CLIP_CUES, AUDIENCE_CUES, COMMENT_CUES].flatMap((l) => cueMatches(question, l).map((c) => c.range));
+  // A question about the audience searches the comments for its topic, not for "opinan", "think" or "怎么看" (one CJK
+  // character is no cue to cut: it may be part of a word).
+  const reactionRanges =
+    intent === 'analyze_reception'
+      ? [...intentWordRanges(question, intent), ...cueMatches(question, PEOPLE_CUES).map((c) => c.range)].filter(([a, b]) => b - a >= 2)
+      : [];
   const resolvedQuery = resolvePronoun(question, entities);
   // A speaker label that is no name ("PhD C", "speaker_2", "the professor") is not said in the text: its words are no
   // keywords. A name ("John Williamson") is said, by others addressing them: it stays.
   const speakerRanges = mentions.filter((m) => m.entity.kind === 'speaker' && !isPersonalName(m.entity.label, m.entity.text)).map((m) => m.range);
-  const searchText = cut(question, [...blocked, ...cueRanges, ...speakerRanges]);
+  const searchText = cut(question, [...blocked, ...cueRanges, ...speakerRanges, ...reactionRanges]);
   const sessionNames = entities.filter((e) => e.fromSession && e.kind !== 'speaker').map((e) => coreName(e.label)).join(' ');
-  const keywords = keywordsOf(`${searchText} ${sessionNames}`);
+  // The question's own topic, whatever the intent: its content terms, without cue words and speaker labels (issue 22).
+  const keywords = [...new Set([...questionTerms(question, [...blocked, ...cueRanges, ...speakerRanges], intent), ...questionTerms(sessionNames, [], 'search_entity')])];
   const linked = entities.filter((e) => e.kind !== 'unlinked').length;
   const confidence = Math.min(0.95, intent === 'citation_lookup' ? 0.95 : 0.5 + (cue ? 0.25 : 0) + (linked ? 0.1 : 0) + (time ? 0.05 : 0));
   return {

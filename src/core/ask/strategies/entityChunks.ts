@@ -3,8 +3,9 @@
  * or the speaker a name introduced themself as) and the windows that mention
  * it by name. Shared by the `entity` and `relation` strategies.
  */
-import { chunkText } from '../../search/chunker';
-import { tokenizeQuery } from '../../search/tokenize';
+import { chunkText, type Chunk } from '../../search/chunker';
+import type { CorpusIndex } from '../../search/corpusIndex';
+import { tokenize, tokenizeQuery } from '../../search/tokenize';
 import { coreName } from '../entityIndex';
 import { fold } from '../intentCues';
 import type { LinkedEntity } from '../query';
@@ -79,5 +80,47 @@ export function entityChunks(e: LinkedEntity, scope: AskScope, ctx: AskContext, 
       out.set(h.id, { speaks: prev?.speaks ?? false, mentions: true });
     }
   }
+  return out;
+}
+
+/** A turn (or consecutive turns) of a window where a speaker says some of the question's topic terms. */
+export interface OwnTopicTurn {
+  start: number;
+  end: number;
+  /** The distinct topic terms the turn holds. */
+  terms: ReadonlySet<string>;
+}
+
+/**
+ * The turns of window `c` where `speaker` says some of `terms` (tokens, as the index makes them)
+ * themself: a window where another speaker names the topic while they talk of something else
+ * answers "what did they say about it?" less well than the turn where they say it.
+ */
+export function ownTopicTurns(index: CorpusIndex, c: Chunk, speaker: string, terms: ReadonlySet<string>): OwnTopicTurn[] {
+  const segs = c.part === 'transcript' ? index.item(c.itemId)?.transcript?.segments : undefined;
+  if (!segs || !terms.size) return [];
+  const out: OwnTopicTurn[] = [];
+  let run: { start: number; end: number; found: Set<string>; last: number } | undefined;
+  const close = (): void => {
+    if (run) out.push({ start: run.start, end: run.end, terms: run.found });
+    run = undefined;
+  };
+  for (let i = c.firstIndex; i <= c.lastIndex && i < segs.length; i++) {
+    const s = segs[i]!;
+    if (s.speaker !== speaker) continue;
+    const found = new Set<string>();
+    for (const t of tokenize(s.text)) if (terms.has(t)) found.add(t);
+    if (!found.size) continue;
+    // Consecutive turns of theirs that say it are one passage.
+    if (run && run.last === i - 1) {
+      run.end = s.offset + s.text.length;
+      run.last = i;
+      for (const t of found) run.found.add(t);
+      continue;
+    }
+    close();
+    run = { start: s.offset, end: s.offset + s.text.length, found, last: i };
+  }
+  close();
   return out;
 }

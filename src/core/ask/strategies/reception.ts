@@ -1,14 +1,16 @@
 /**
- * `reception`: what the audience says — comments ranked by engagement (likes,
- * replies), by the question's words, and by how strongly they judge; links
- * and self-promotion ("subscribe to my channel") never speak for the audience.
+ * `reception`: what the audience says — with a topic, the comments that mention it first (more
+ * of its terms first), ranked among them by engagement (likes, replies) and by how strongly they
+ * judge; without one (or when no comment mentions it, which a note says), by engagement alone.
+ * Links and self-promotion ("subscribe to my channel") never speak for the audience.
  */
 import { polarity } from '../../markers/extractive';
 import { corpusSpam } from '../../markers/spamFree';
 import { queryWeights } from '../../search/retrieve';
+import { tokenize } from '../../search/tokenize';
 import type { AskContext, Candidate, RetrievalStrategy } from '../types';
-import { entityNames } from './entityChunks';
-import { chunkCandidate, scopeFilters, searchText } from './spanTools';
+import { chunkCandidate, scopeFilters } from './spanTools';
+import { questionTopic } from './topic';
 
 /** Self-promotion and link spam in a comment. */
 export const PROMO = /https?:\/\/|www\.|\.com\b|subscribe to my|check out my|my channel|mi canal|suscr[ií]bete|sígueme|follow me|订阅我|關注我|关注我/iu;
@@ -32,27 +34,46 @@ function mostLiked(index: AskContext['index'], itemId: string): number[] {
   return ids;
 }
 
+/** What a comment's mention of the topic adds to its score: more than any engagement, so the comments on topic come first. */
+const ON_TOPIC = 100;
+
 export const receptionStrategy: RetrievalStrategy = {
   name: 'reception',
   run(q, scope, ctx) {
     const { index } = ctx;
     const filters = { ...scopeFilters(scope), part: 'comments' as const };
-    // The question's words without the entities' names: "what do viewers say about Alcasec" is about every comment of his episode.
-    const names = new Set(q.entities.flatMap((e) => entityNames(e).map((n) => n.toLowerCase())));
-    const words = searchText(q).split(/\s+/).filter((w) => w && !names.has(w.toLowerCase()));
-    const weights = words.length ? queryWeights(index, words.join(' ')) : new Map<string, number>();
+    // The question's topic, whatever it asks of the audience ("¿qué opinan los comentarios sobre la pelea?": "pelea"); without
+    // the entities' names: "what do viewers say about Alcasec" is about every comment of his episode.
+    const topic = questionTopic(q);
+    const weights = topic.length ? queryWeights(index, topic.join(' ')) : new Map<string, number>();
     const bm25 = new Map<number, number>();
-    if (weights.size) for (const h of index.searchWeighted(weights, filters).slice(0, MAX_SCORED)) bm25.set(h.id, h.score);
+    // Share of the topic's terms a comment says, the rarer ones counting more: comments with more of them first ("remote control
+    // price"; "interrupciones" before "entrevistador").
+    const cover = new Map<number, number>();
+    const n = index.documentCount;
+    const idf = new Map([...weights.keys()].map((t) => [t, Math.log(1 + n / (1 + index.documentFrequency(t)))]));
+    const total = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
+    if (weights.size) {
+      for (const h of index.searchWeighted(weights, filters).slice(0, MAX_SCORED)) {
+        bm25.set(h.id, h.score);
+        // Said in the comment itself (the item's title matches every comment of it).
+        const text = index.item(h.chunk.itemId)?.comments?.text.slice(h.chunk.start, h.chunk.end) ?? '';
+        const said = new Set(tokenize(text).filter((t) => weights.has(t)));
+        if (said.size) cover.set(h.id, [...said].reduce((a, t) => a + idf.get(t)!, 0) / total);
+      }
+    }
     const maxBm = Math.max(1, ...bm25.values());
     // With a topic ("what do viewers say about coffee prices?") the audience of the items the topic is in speaks; without one, every item's.
-    const topicalItems = new Set([...bm25.keys()].map((id) => index.chunk(id)!.itemId));
+    const topicalItems = new Set([...cover.keys()].map((id) => index.chunk(id)!.itemId));
     const items = scope.itemIds ?? ctx.corpus.items.filter((i) => i.comments && (!topicalItems.size || topicalItems.has(i.id))).map((i) => i.id);
     // Candidates: the most-liked comments of each item (all of them for one item) and the on-topic ones.
     const pre: { id: number; score: number }[] = [];
     const seen = new Set<number>();
+    // Comments on the topic first, those with more of its terms before the others; among them (and without a topic) engagement.
     const engagement = (id: number): number => {
       const c = index.chunk(id)!;
-      return Math.log1p(c.likes ?? 0) + 0.7 * Math.log1p(c.replyCount ?? 0) + 2 * ((bm25.get(id) ?? 0) / maxBm) + (c.words >= 5 ? 0.3 : 0);
+      const onTopic = cover.has(id) ? ON_TOPIC * (1 + cover.get(id)!) + 2 * ((bm25.get(id) ?? 0) / maxBm) : 0;
+      return onTopic + Math.log1p(c.likes ?? 0) + 0.7 * Math.log1p(c.replyCount ?? 0) + (c.words >= 5 ? 0.3 : 0);
     };
     for (const itemId of items) {
       const ids = mostLiked(index, itemId);
@@ -70,6 +91,7 @@ export const receptionStrategy: RetrievalStrategy = {
     pre.sort((a, b) => b.score - a.score);
     const out: Candidate[] = [];
     let promo = 0;
+    let onTopic = 0;
     // The corpus's spam decision, looked up once a question (finding it hashes every item's content).
     const spam = corpusSpam(ctx.corpus);
     for (const { id, score: base } of pre.slice(0, MAX_SCORED)) {
@@ -85,11 +107,16 @@ export const receptionStrategy: RetrievalStrategy = {
       }
       const likes = c.likes ?? 0;
       const replies = c.replyCount ?? 0;
-      // Engagement dominates; topical match and a clear judgement lift a comment; one-word comments sink.
+      if (cover.has(id)) onTopic++;
+      // A clear judgement lifts a comment a little; one-word comments sink.
       const score = base + 0.5 * Math.min(1, Math.abs(polarity(text)));
-      out.push(chunkCandidate(c, score, `${likes} like${likes === 1 ? '' : 's'}${replies ? `, ${replies} repl${replies === 1 ? 'y' : 'ies'}` : ''}${bm25.has(id) ? ', on topic' : ''}`));
+      out.push(chunkCandidate(c, score, `${likes} like${likes === 1 ? '' : 's'}${replies ? `, ${replies} repl${replies === 1 ? 'y' : 'ies'}` : ''}${cover.has(id) ? ', on topic' : ''}`));
     }
     out.sort((a, b) => b.score - a.score);
-    return { list: out.slice(0, 200), ...(promo ? { note: `${promo} promotional or link comments left out of the reception strategy` } : {}) };
+    const notes = [
+      ...(topic.length && !onTopic && out.length ? [`no comment${scope.itemIds ? ' of the item' : ''} mentions ${topic.map((t) => `"${t}"`).join(', ')}: the most-liked comments instead`] : []),
+      ...(promo ? [`${promo} promotional or link comments left out of the reception strategy`] : []),
+    ];
+    return { list: out.slice(0, 200), ...(notes.length ? { note: notes.join('; ') } : {}) };
   },
 };
