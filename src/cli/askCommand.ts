@@ -142,9 +142,10 @@ function render(r: AskResult, explain: boolean, corpus: Corpus, why: string | un
     // Where in words: speaker · time (or turn), author · likes · date; the range when the item is not at hand.
     const time = src?.startTime !== undefined ? ` [${formatClock(src.startTime)}${src.endTime !== undefined ? `–${formatClock(src.endTime)}` : ''}]` : '';
     const label = item ? locationLabel(item, h.part, h.focus.start, h.focus.end, { title: false }) : `${h.part}${time}`;
-    const snippet = h.text.replace(/\s+/g, ' ').slice(0, 200);
+    // The quote is the hit's focus (the sentences that answer), never simply the window's first line.
+    const quoted = h.text.slice(Math.max(0, h.focus.start - h.start), Math.max(0, h.focus.end - h.start)).replace(/\s+/g, ' ').trim() || h.text.replace(/\s+/g, ' ');
     lines.push(`${h.rank}. ${h.title} — ${label} — ${h.part} · ${where}  [${h.matchedBy.join(' ')}]`);
-    lines.push(`   ${snippet}${h.text.length > 200 ? '…' : ''}`);
+    lines.push(`   ${quoted.slice(0, 200)}${quoted.length > 200 ? '…' : ''}`);
     if (explain) for (const w of h.why) lines.push(`   · ${w}`);
   }
   return `${lines.join('\n')}\n`;
