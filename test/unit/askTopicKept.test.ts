@@ -9,11 +9,16 @@
  * span does.
  */
 import assert from 'node:assert/strict';
+import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { askCorpus, describeQuery } from '../../src/core/ask/ask';
 import { EntityIndex } from '../../src/core/ask/entityIndex';
 import { focusedSpan, hitFocus } from '../../src/core/ask/hitFocus';
 import { termPhrases } from '../../src/core/ask/questionTerms';
+import { understand } from '../../src/core/ask/understand';
+import { parseReply } from '../../src/core/llm/structured';
+import { createModelClient } from '../../src/core/llm/client';
+import { LlmError, type ModelProvider, type StructuredRequest, type StructuredResult } from '../../src/core/llm/types';
 import type { AskContext, AskHit } from '../../src/core/ask/types';
 import { understandWithRules } from '../../src/core/ask/understandRules';
 import type { CorpusItem } from '../../src/core/corpus/types';
@@ -95,6 +100,27 @@ describe('the question\'s own topic is kept whatever the intent', () => {
         assert.equal(video.intent, 'analyze_reception', `«${question}» about a video with comments`);
         assert.ok(meeting.keywords.includes(topic) && video.keywords.includes(topic), `«${question}»: ${meeting.keywords} / ${video.keywords}`);
       }
+    }
+  });
+
+  test('with a model that leaves the topic out of its keywords, the question\'s own terms stay', async () => {
+    // A stub provider behind the real client: no model is called.
+    const provider: ModelProvider = {
+      kind: 'ollama',
+      model: 'stub',
+      contextTokens: 8192,
+      async complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
+        const parsed = parseReply(JSON.stringify({ intent: 'analyze_reception', keywords: ['opinion'], corpus_keywords: [], part: 'comments', confidence: 0.9 }), req.schema);
+        if (!parsed.ok) throw new LlmError('invalid-reply', parsed.issues.join('; '), { issues: parsed.issues });
+        return { value: parsed.value, usage: { promptTokens: 10, completionTokens: 5, estimated: false }, repaired: false, attempts: 1 };
+      },
+    };
+    const model = createModelClient({ provider: 'ollama', baseUrl: 'http://127.0.0.1:9', model: 'stub' }, { provider, retry: { retries: 0 } });
+    const promptsDir = path.join(__dirname, '..', '..', 'prompts');
+    for (const c of ALL.filter((x) => x.intent === 'reception').slice(0, 24)) {
+      const { query } = await understand({ question: c.question, itemId: c.itemId }, { entities, corpus: tc.corpus }, { model, promptsDir });
+      assert.equal(query.engine, 'model');
+      assert.ok(query.keywords.includes(c.topic), `«${c.question}»: ${JSON.stringify(query.keywords)}`);
     }
   });
 

@@ -57,14 +57,16 @@ export async function understand(input: AskInput, ctx: UnderstandContext, option
       ...rules,
       intent,
       entities: intent === 'citation_lookup' ? [] : entities,
-      keywords: keywords.length ? keywords : rules.keywords,
+      // The question's own content terms stay whatever the model gave (issue 22): a model that drops the topic of a question
+      // about people or the audience does not lose it.
+      keywords: [...new Set([...keywords, ...rules.keywords])],
       searchText: keywords.length ? keywords.join(' ') : rules.searchText,
       timeConstraint: toTimeConstraint(reply.time_constraint) ?? rules.timeConstraint,
       part: reply.part,
       citationNumbers: rules.citationNumbers.length ? rules.citationNumbers : reply.citation_numbers,
       resolvedQuery: reply.resolved_query || rules.resolvedQuery,
       confidence: reply.confidence,
-      strategies: chooseStrategies(intent, { hasTopic: hasTopic(keywords.length ? keywords : rules.keywords), vectors: !!ctx.vectors }),
+      strategies: chooseStrategies(intent, { hasTopic: hasTopic([...keywords, ...rules.keywords]), vectors: !!ctx.vectors }),
       engine: 'model',
     };
     return { query, usage };
