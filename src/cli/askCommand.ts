@@ -2,6 +2,7 @@
  * `marker-research ask <corpusDir> "<question>" [--item ID] [--history "<earlier question>"]... [--k 10]
  * [--budget-words N] [--explain] [--json]`: query understanding and the hybrid retriever.
  */
+import type { AnswerSentence } from '../core/ask/answer';
 import { askCorpus, describeQuery, entityStrings, type AskResult } from '../core/ask/ask';
 import { openAskContext } from '../core/ask/askContext';
 import type { ParsedQuery } from '../core/ask/query';
@@ -99,10 +100,11 @@ export async function askCommand(ctx: CliContext): Promise<number> {
   return 0;
 }
 
-/** The `--json` shape: the understood query, hits as `search --json` prints them plus `matchedBy`, and the time taken. */
+/** The `--json` shape: the understood query, the extractive answer (each sentence with its citation), hits as `search --json` prints them plus `matchedBy`, and the time taken. */
 export function toJson(r: AskResult, explain: boolean): Record<string, unknown> {
   return {
     query: queryJson(r.query),
+    answer: r.answer.map((s) => ({ text: s.text, citation: s.citation })),
     hits: r.hits.map((h) => ({
       rank: h.rank, itemId: h.itemId, title: h.title, part: h.part, start: h.start, end: h.end, words: h.words, score: h.score, source: h.source, text: h.text,
       matchedBy: h.matchedBy, focus: h.focus, ...(explain ? { why: h.why } : {}),
@@ -134,6 +136,7 @@ export function queryJson(q: ParsedQuery): Record<string, unknown> {
 function render(r: AskResult, explain: boolean, corpus: Corpus, why: string | undefined): string {
   const lines = [`understood: ${describeQuery(r.query)}`, `strategies: ${r.query.strategies.join(', ')}  ·  ${Math.round(r.ms)} ms`, ''];
   if (why !== undefined) lines.push(`no hits: ${why}`);
+  lines.push(...answerLines(r.answer));
   const items = new Map(corpus.items.map((it) => [it.id, it]));
   for (const h of r.hits) {
     const src = h.source;
@@ -149,4 +152,21 @@ function render(r: AskResult, explain: boolean, corpus: Corpus, why: string | un
     if (explain) for (const w of h.why) lines.push(`   · ${w}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The answer block above the hits: each sentence with its number, then one line per number saying
+ * where it is (title — who and where — file:line). Nothing when there is no answer.
+ */
+export function answerLines(answer: readonly AnswerSentence[]): string[] {
+  if (!answer.length) return [];
+  const out = ['answer:'];
+  answer.forEach((s, i) => out.push(`  ${s.text} [${i + 1}]`));
+  answer.forEach((s, i) => {
+    const c = s.citation;
+    const file = c.source ? `${c.source.file.relPath}:${c.source.range.startLine + 1}` : `${c.itemId} ${c.part} ${c.start}–${c.end}`;
+    out.push(`  [${i + 1}] ${c.title} — ${c.location} — ${file}`);
+  });
+  out.push('');
+  return out;
 }

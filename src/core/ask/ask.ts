@@ -5,6 +5,7 @@
  */
 import type { ModelClient } from '../llm/client';
 import { formatClock } from '../text/clock';
+import { extractiveAnswer, type AnswerSentence } from './answer';
 import { hybridRetrieve, type Passage } from './hybridRetriever';
 import type { AskInput, ParsedQuery } from './query';
 import { termPhrases } from './questionTerms';
@@ -31,6 +32,8 @@ export interface AskResult {
   query: ParsedQuery;
   hits: AskHit[];
   passages: Passage[];
+  /** The extractive answer: a few sentences of the top hits, each with its citation (empty when none qualifies). */
+  answer: AnswerSentence[];
   /** Things the user should know (filters not applied, strategies with nothing to search, a model fallback). */
   notes: string[];
   ms: number;
@@ -63,7 +66,8 @@ export async function askCorpus(ctx: AskContext, input: AskInput, options: AskOp
     hits = rr.hits;
     if (rr.note) notes.push(rr.note);
   }
-  const result: AskResult = { query, hits: hits.slice(0, k), passages: res.passages, notes, ms: performance.now() - started };
+  const finalHits = hits.slice(0, k);
+  const result: AskResult = { query, hits: finalHits, passages: res.passages, answer: extractiveAnswer(ctx, query, finalHits), notes, ms: performance.now() - started };
   if (!cache) caches.set(ctx, (cache = new Map()));
   cache.set(cacheKey, result);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
