@@ -30,6 +30,7 @@ export const BENCHES: readonly { name: string; script: string; quick: boolean }[
   { name: 'askProbes', script: 'bench/askProbes.ts', quick: false },
   { name: 'ask', script: 'bench/ask.ts', quick: true },
   { name: 'askQuotes', script: 'bench/askQuotes.ts', quick: false },
+  { name: 'answers', script: 'bench/answers.ts', quick: false },
   { name: 'chat', script: 'bench/chat.ts', quick: false },
   { name: 'vectorSearch', script: 'bench/vectorSearch.ts', quick: false },
   { name: 'condense', script: 'bench/condense.ts', quick: false },
