@@ -18,7 +18,8 @@ import { CorpusIndex } from '../../src/core/search/corpusIndex';
 import { tokenize } from '../../src/core/search/tokenize';
 import { contentWords, isContentFree, MIN_CONTENT_WORDS } from '../../src/core/text/contentFree';
 import { ANSWER_LANGS, ANSWER_SPEAKERS, answerCorpus, mergedCorpus, REPEATED, type AnswerLang, type GeneratedAnswerCorpus } from '../support/answerCorpus';
-import { itemOf, transcriptPart } from '../support/parts';
+import { commentsPart, itemOf, transcriptPart } from '../support/parts';
+import { rng } from '../support/testing';
 
 type Intent = 'semantic' | 'summary' | 'entity' | 'reception';
 
@@ -211,6 +212,41 @@ describe('extractive answer: shape, budget and citations', () => {
     // The long corpora's sentences are long enough that the budget binds.
     const long = (await longRuns).flatMap((r) => r.asked).filter((a) => a.intent !== 'reception');
     assert.ok(long.some((a) => a.answer.length < 6), 'the budget never bound');
+  });
+
+  test('a unit takes at most its share of the budget: long comments leave room for two, and are taken only when nothing shorter is there', async () => {
+    for (const lang of ANSWER_LANGS) {
+      const g = answerCorpus(lang, 17);
+      const video = g.corpus.items.find((i) => i.id === g.videoId)!;
+      const r0 = rng(17);
+      // Long comments about the topic: the meeting's own sentences, strung together past half the budget.
+      const said = g.corpus.items.find((i) => i.id === g.meetingId)!.transcript!.segments.map((x) => x.text).filter((x) => answerSize(x).words >= 8 || answerSize(x).cjk >= 16);
+      const long = (k: number): string => {
+        const parts = [said.find((x) => x.includes(g.topic))!];
+        for (let i = k * 7; answerSize(parts.join(' ')).words <= 70 && answerSize(parts.join('')).cjk <= 140; i++) parts.push(said[i % said.length]!);
+        return parts.join(lang === 'zh' ? '' : ' ');
+      };
+      for (const withShort of [true, false]) {
+        const texts = [...Array.from({ length: 5 }, (_, k) => long(k)), ...(withShort ? video.comments!.comments.map((c) => c.text) : [])];
+        for (let i = texts.length - 1; i > 0; i--) {
+          const j = Math.floor(r0() * (i + 1));
+          [texts[i], texts[j]] = [texts[j]!, texts[i]!];
+        }
+        const item = { ...itemOf(`${lang}-long-${withShort}`, { comments: commentsPart(texts, `${lang}-long/comments.jsonl`) }), title: 'Long comments' };
+        const ctx = contextOf({ ...g.corpus, items: [item] });
+        const r = await askCorpus(ctx, { question: QUESTIONS[lang].reception(g.topic, ''), itemId: item.id });
+        const size = r.answer.reduce((n, s) => n + answerSize(s.text).words + answerSize(s.text).cjk / 2, 0);
+        assert.ok(size <= ANSWER_BUDGET.maxWords, `${lang}: ${size}`);
+        if (withShort) {
+          assert.ok(r.answer.length >= 2, `${lang}: ${r.answer.length} sentences: ${r.answer.map((s) => s.text.slice(0, 60)).join(' | ')}`);
+          for (const s of r.answer) assert.ok(answerSize(s.text).words <= ANSWER_BUDGET.maxWords / 2 && answerSize(s.text).cjk <= ANSWER_BUDGET.maxCjkChars / 2, `${lang}: a long comment taken: «${s.text.slice(0, 60)}…»`);
+        } else {
+          // More than half the budget each, within the whole of it: one is the answer.
+          assert.ok(texts.every((t) => answerSize(t).words > ANSWER_BUDGET.maxWords / 2 || answerSize(t).cjk > ANSWER_BUDGET.maxCjkChars / 2), `${lang}: a comment is not long`);
+          assert.equal(r.answer.length, 1, `${lang}: only long comments: one of them`);
+        }
+      }
+    }
   });
 
   test('one item\'s sentences come in source order, and each citation is exactly its sentence: text, place, location, speaker', async () => {

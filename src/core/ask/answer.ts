@@ -26,7 +26,7 @@ import { mapSpan, type SpanSource } from '../corpus/spans';
 import type { PartKind } from '../corpus/types';
 import { contentProfile, MIN_CONTENT_WORDS, profileIsContentFree } from '../text/contentFree';
 import { answerUnits, partLang, type AnswerUnit } from './answerSentences';
-import { ANSWER_TUNING, scoreUnits, type AnswerTuning } from './answerScoring';
+import { ANSWER_TUNING, scoreUnits, type AnswerTuning, type ScoredUnit } from './answerScoring';
 import { mmrSelect } from './mmr';
 import type { ParsedQuery } from './query';
 import type { AskContext, AskHit } from './types';
@@ -147,10 +147,23 @@ export function tunedAnswer(ctx: AskContext, query: ParsedQuery, hits: readonly 
   if (tuning.commentsNeedTerm && holding >= o.minSentences) scored = scored.filter((s) => s.hasTerm || s.u.part !== 'comments');
   // Six sentences are chosen from the best few hundred: the rest would only cost time.
   if (scored.length > MMR_POOL) scored = scored.sort((a, b) => b.rel - a.rel).slice(0, MMR_POOL);
+  // A unit takes at most its share of the budget, so that the least number of sentences fits (a 110-word comment would be the
+  // whole answer); only when that leaves too few is a longer one taken.
+  const share = { words: o.maxWords / Math.max(1, o.minSentences), cjk: o.maxCjkChars / Math.max(1, o.minSentences) };
+  let chosen = choose(scored, holding, o, tuning, share);
+  if (chosen.length < o.minSentences) {
+    const again = choose(scored, holding, o, tuning, { words: o.maxWords, cjk: o.maxCjkChars });
+    if (again.length > chosen.length) chosen = again;
+  }
+  return answerOrder(chosen.map((s) => s.u)).map((u) => ({ text: u.text.replace(/\s+/g, ' ').trim(), citation: citationOf(u) }));
+}
+
+/** Maximal marginal relevance within the budget, each unit within `most`, at least half holding a term while some that do remain. */
+function choose(scored: readonly ScoredUnit[], holding: number, o: Required<AnswerOptions>, tuning: AnswerTuning, most: { words: number; cjk: number }): ScoredUnit[] {
   let withTerm = 0;
   let words = 0;
   let cjk = 0;
-  const chosen = mmrSelect(scored, {
+  return mmrSelect(scored, {
     lambda: tuning.lambda,
     max: Math.max(1, o.maxSentences),
     relevance: (s) => s.rel,
@@ -158,7 +171,7 @@ export function tunedAnswer(ctx: AskContext, query: ParsedQuery, hits: readonly 
     repeat: tuning.repeat,
     fits: (s) => {
       const j = judgementOf(s.u);
-      return words + j.words <= o.maxWords && cjk + j.cjk <= o.maxCjkChars;
+      return j.words <= most.words && j.cjk <= most.cjk && words + j.words <= o.maxWords && cjk + j.cjk <= o.maxCjkChars;
     },
     enough: (_s, picked, share) => picked.length >= o.minSentences && share < tuning.stopShare,
     accept: (s, picked) => {
@@ -171,7 +184,6 @@ export function tunedAnswer(ctx: AskContext, query: ParsedQuery, hits: readonly 
       return true;
     },
   });
-  return answerOrder(chosen.map((s) => s.u)).map((u) => ({ text: u.text.replace(/\s+/g, ' ').trim(), citation: citationOf(u) }));
 }
 
 function citationOf(u: AnswerUnit): AnswerCitation {
