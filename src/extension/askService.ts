@@ -111,6 +111,10 @@ export class AskService implements vscode.Disposable {
         const place = response.places[i];
         if (place) this.remember(placeKey(h.itemId, h.part, h.start, h.end), place);
       });
+      response.result.answer.sentences.forEach((a, i) => {
+        const place = response.answerPlaces[i];
+        if (place) this.remember(placeKey(a.itemId, a.part, a.start, a.end), place);
+      });
       // (the engine logs the question, how it was understood and the hits)
       this.updated.fire({ type: 'askResult', result: response.result });
     } catch (e) {

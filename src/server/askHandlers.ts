@@ -7,6 +7,7 @@
  * dropping the cached context; stopping the embedding.
  */
 import { askCorpus, forgetAnswers } from '../core/ask/ask';
+import { writtenAnswer } from '../core/ask/writtenAnswer';
 import { findCitationNumbers } from '../core/ask/citationForms';
 import { readReportCitations } from '../core/ask/reportCitations';
 import { mapSpan } from '../core/corpus/spans';
@@ -43,7 +44,7 @@ export function registerAskHandlers(ctx: HandlerContext): void {
         notes.push(`The item "${itemId}" is not in the corpus any more: asked the whole corpus.`);
         itemId = undefined;
       }
-      const { result, index } = await resources.withKey(p.apiKey, async () => {
+      const { result, index, written } = await resources.withKey(p.apiKey, async () => {
         const askCtx = await resources.contextFor(corpus, p, { askId, asker: 'ask' }, signal);
         // "[3]", "引用3", "fuente 3" refer to the newest report of the corpus, read when a question cites (a run may have finished since).
         if (findCitationNumbers(question).numbers.length) {
@@ -53,10 +54,22 @@ export function registerAskHandlers(ctx: HandlerContext): void {
         }
         const model = resources.modelFor(p, notes);
         const asked = await askCorpus(askCtx, { question, itemId, session: p.session }, { k: HITS, model, promptsDir: ctx.state.promptsDir, rerank: p.settings.askRerank, signal });
-        return { result: asked, index: askCtx.index };
+        // With a model: a short answer in its words from the same sentences, every [n] checked (the sentences stay shown).
+        let text: string | null = null;
+        if (model && asked.answer.length) {
+          try {
+            const w = await writtenAnswer(model, asked.query.question, asked.answer, { promptsDir: ctx.state.promptsDir, signal });
+            text = w.text || null;
+            if (w.removed.length) notes.push(`The model cited ${w.removed.map((n) => `[${n}]`).join(', ')}, which no sentence of the answer carries: removed.`);
+          } catch (e) {
+            if (signal.aborted) throw new CancelledError();
+            notes.push(`The model could not write the answer (${(e as Error).message.replace(/^llm: /, '')}): the sentences below are the answer.`);
+          }
+        }
+        return { result: asked, index: askCtx.index, written: text };
       });
       if (signal.aborted) throw new CancelledError();
-      const view = askResultView(askId, result, item && itemId ? { itemId: item.id, title: item.title } : null, notes, corpus, index);
+      const view = askResultView(askId, result, item && itemId ? { itemId: item.id, title: item.title } : null, notes, corpus, index, written);
       const r = view.result;
       log.info(
         `ask #${askId}: "${clip(question)}"${itemId ? ` in ${itemId}` : ''}${p.session.length ? ` (after ${p.session.length} earlier question${p.session.length > 1 ? 's' : ''})` : ''} → ${r.query.line}; ${result.hits.length} hits in ${Math.round(result.ms)} ms${result.hits.length ? `: ${result.hits.slice(0, 3).map((h) => `${h.itemId}/${h.part} [${h.matchedBy.join(',')}]`).join('; ')}` : ''}`,

@@ -14,7 +14,8 @@ import { mapSpan } from '../core/corpus/spans';
 import type { Corpus, CorpusItem } from '../core/corpus/types';
 import { formatClock } from '../core/text/clock';
 import type { SpanPlace } from '../shared/lspProtocol';
-import type { AskHitView, AskQueryView, AskResultView } from '../shared/webviewProtocol';
+import type { AnswerSentence } from '../core/ask/answer';
+import type { AskAnswerSentenceView, AskHitView, AskQueryView, AskResultView } from '../shared/webviewProtocol';
 import { spanPlace } from './spanPlaces';
 
 /** Characters of a hit's quote (the box shows one line of it; the tooltip more). */
@@ -132,8 +133,34 @@ export function hitPlace(root: string, h: AskHit, item: CorpusItem | undefined):
   }
 }
 
-/** The whole answer as the box shows it, and where each hit opens. */
-export function askResultView(askId: number, r: AskResult, scope: AskResultView['scope'], notes: readonly string[], corpus: Corpus, index?: NoHitsIndex): { result: AskResultView; places: (SpanPlace | null)[] } {
+/** How the box shows a sentence of the answer (numbered from 1). */
+export function answerSentenceView(s: AnswerSentence, n: number): AskAnswerSentenceView {
+  const c = s.citation;
+  const src = c.source;
+  return { n, text: s.text, itemId: c.itemId, title: c.title, part: c.part, start: c.start, end: c.end, location: c.location, where: src ? `${src.file.relPath}:${src.range.startLine + 1}:${src.range.startColumn + 1}` : null };
+}
+
+/** Where a sentence of the answer opens: its own span; null when unmapped. */
+function answerPlace(root: string, s: AnswerSentence): SpanPlace | null {
+  const c = s.citation;
+  if (!c.source) return null;
+  try {
+    return spanPlace(root, { itemId: c.itemId, part: c.part, start: c.start, end: c.end }, c.source.file.relPath, c.source.range);
+  } catch {
+    return null; // a file outside the corpus folder does not open
+  }
+}
+
+/** The whole answer as the box shows it (the model's written answer, when there is one), and where each hit and each answer sentence opens. */
+export function askResultView(
+  askId: number,
+  r: AskResult,
+  scope: AskResultView['scope'],
+  notes: readonly string[],
+  corpus: Corpus,
+  index?: NoHitsIndex,
+  written: string | null = null,
+): { result: AskResultView; places: (SpanPlace | null)[]; answerPlaces: (SpanPlace | null)[] } {
   const keywords = [...r.query.keywords, ...r.query.entities.map((e) => e.label)];
   const items = new Map(corpus.items.map((i) => [i.id, i]));
   return {
@@ -145,7 +172,9 @@ export function askResultView(askId: number, r: AskResult, scope: AskResultView[
       ms: Math.round(r.ms),
       notes: [...notes, ...r.notes],
       whyNoHits: r.hits.length ? null : whyNoHits(r.query, corpus, index),
+      answer: { sentences: r.answer.map((a, i) => answerSentenceView(a, i + 1)), written },
     },
     places: r.hits.map((h) => hitPlace(corpus.root, h, items.get(h.itemId))),
+    answerPlaces: r.answer.map((a) => answerPlace(corpus.root, a)),
   };
 }

@@ -636,7 +636,8 @@ export interface AskResponse {
   /** The answer as the Ask box shows it. */
   result: AskResultView;
   /** Where each hit (same order) opens: its focus span and the original place, or null when unmapped. */
-  places: (SpanPlace | null)[];
+  places: (SpanPlace | null)[];  /** Where each sentence of the answer (same order) opens, or null when unmapped. */
+  answerPlaces: (SpanPlace | null)[];
 }
 
 /**

@@ -247,6 +247,30 @@ export interface AskHitView {
   score: number;
 }
 
+/** One sentence of the answer shown above the hits: the source's own words, opening its exact span. */
+export interface AskAnswerSentenceView {
+  /** 1-based: the `[n]` a written answer cites it by. */
+  n: number;
+  text: string;
+  itemId: string;
+  title: string;
+  part: 'transcript' | 'comments';
+  /** Offsets into the part's normalised text: exactly the sentence (what `openHit` sends back). */
+  start: number;
+  end: number;
+  /** Who and where in words: `Daniel · 0:33`, `@lena · 12 likes · 2024-03-14`. */
+  location: string;
+  /** `file:line:col` of the sentence (tooltip), null when unmapped. */
+  where: string | null;
+}
+
+/** The answer above the hits: 2–6 cited sentences, and with a model the short answer it wrote from them. */
+export interface AskAnswerView {
+  sentences: AskAnswerSentenceView[];
+  /** The model's answer from the sentences (Markdown-free text with `[n]` naming them); null offline or when the model could not write one. */
+  written: string | null;
+}
+
 /** The answer to one question. */
 export interface AskResultView {
   /** Host-assigned, increasing: the box shows the newest only. */
@@ -259,7 +283,8 @@ export interface AskResultView {
   /** Notes of the retriever and of the extension (e.g. "understood offline: …"). */
   notes: string[];
   /** With no hits: why, and what to do instead (e.g. the words occur only in another item); null with hits. */
-  whyNoHits: string | null;
+  whyNoHits: string | null;  /** The answer above the hits (no sentences when none answers). */
+  answer: AskAnswerView;
 }
 
 /** Host → Corpus & Markers view: the whole state, progress of a running marker generation (shown in the marker line), or the Ask box. */

@@ -5,7 +5,7 @@
  * switches to the whole corpus; earlier questions go along as the session.
  */
 import { ASK_MAX_QUESTION_CHARS, ASK_STRATEGIES } from '../shared/webviewProtocol';
-import type { AskHitView, AskResultView, CorpusHostToWebview, CorpusToHost } from '../shared/webviewProtocol';
+import type { AskAnswerSentenceView, AskAnswerView, AskHitView, AskResultView, CorpusHostToWebview, CorpusToHost } from '../shared/webviewProtocol';
 import { button, el } from './dom';
 import { plural } from './vscodeApi';
 
@@ -30,6 +30,8 @@ export class AskBox {
   private readonly statusEl = el('p', 'ask-status');
   private readonly queryEl = el('div', 'ask-query');
   private readonly hitsEl = el('ol', 'ask-hits');
+  /** The answer above the hits: the model's written answer (with a model) and the cited sentences. */
+  private readonly answerEl = el('section', 'ask-answer');
   private focus: string | null;
   private history: string[];
   /** The answer shown (null: none yet, or cleared). */
@@ -72,7 +74,8 @@ export class AskBox {
     this.queryEl.id = 'ask-query';
     this.hitsEl.id = 'ask-hits';
     this.hitsEl.setAttribute('aria-label', 'Hits');
-    this.el.append(this.form, this.scopeEl, this.statusEl, this.queryEl, this.hitsEl);
+    this.answerEl.hidden = true;
+    this.el.append(this.form, this.scopeEl, this.statusEl, this.queryEl, this.answerEl, this.hitsEl);
     this.el.hidden = true; // shown once a corpus is indexed
     this.form.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -252,7 +255,7 @@ export class AskBox {
     ].join('\n');
     li.setAttribute('aria-label', `Hit ${h.rank}: ${h.title}${meta.length ? `, ${meta.join(', ')}` : ''}: ${h.quote}`);
     const open = (): void => {
-      for (const x of this.hitsEl.querySelectorAll('li.ask-hit.is-opened')) x.classList.remove('is-opened');
+      for (const x of this.el.querySelectorAll('.is-opened')) x.classList.remove('is-opened');
       li.classList.add('is-opened');
       this.post({ type: 'openHit', itemId: h.itemId, part: h.part, start: h.start, end: h.end });
     };
@@ -270,11 +273,78 @@ export class AskBox {
     return li;
   }
 
+  /** Opens an answer sentence's span (marks it as the opened one). */
+  private openSentence(a: AskAnswerSentenceView, li: HTMLElement | null): void {
+    for (const x of this.el.querySelectorAll('.is-opened')) x.classList.remove('is-opened');
+    li?.classList.add('is-opened');
+    this.post({ type: 'openHit', itemId: a.itemId, part: a.part, start: a.start, end: a.end });
+  }
+
+  /**
+   * The answer above the hits: with a model, its short answer whose `[n]` open the sentences; then
+   * the sentences themselves (the source's own words), each with its item and who said it where,
+   * each opening its exact span. Hidden when no sentence answers.
+   */
+  private renderAnswerSentences(answer: AskAnswerView): void {
+    const box = this.answerEl;
+    box.replaceChildren();
+    box.hidden = !answer.sentences.length;
+    if (!answer.sentences.length) return;
+    box.id = 'ask-answer';
+    box.setAttribute('aria-label', 'Answer');
+    const byN = new Map(answer.sentences.map((a) => [a.n, a]));
+    const items = new Set(answer.sentences.map((a) => a.itemId));
+    const head = el('div', 'ask-answer-head', 'Answer');
+    head.append(el('span', 'ask-answer-how', answer.written ? ' · written by the model from the sentences below' : ` · ${plural(answer.sentences.length, 'sentence')} from ${items.size === 1 ? answer.sentences[0]!.title : plural(items.size, 'item')} (extractive, no model)`));
+    box.append(head);
+    if (answer.written) {
+      const p = el('p', 'ask-answer-written');
+      p.id = 'ask-answer-written';
+      // Text with [n] as buttons that open sentence n; the rest stays text.
+      let last = 0;
+      for (const m of answer.written.matchAll(/\[(\d+)\]/g)) {
+        p.append(document.createTextNode(answer.written.slice(last, m.index)));
+        const a = byN.get(Number(m[1]));
+        if (a) {
+          const cite = button('ask-cite', `[${a.n}]`, `${a.title} · ${a.location}: ${a.text}`, () => this.openSentence(a, null));
+          cite.dataset['n'] = String(a.n);
+          p.append(cite);
+        } else p.append(document.createTextNode(m[0]));
+        last = (m.index ?? 0) + m[0].length;
+      }
+      p.append(document.createTextNode(answer.written.slice(last)));
+      box.append(p);
+    }
+    const list = el('ol', 'ask-answer-sentences');
+    for (const a of answer.sentences) {
+      const li = el('li', `ask-answer-sentence part-${a.part}`);
+      li.dataset['n'] = String(a.n);
+      li.dataset['itemId'] = a.itemId;
+      if (a.where) li.dataset['where'] = a.where;
+      li.tabIndex = 0;
+      li.setAttribute('role', 'button');
+      li.append(el('span', 'ask-answer-text', a.text), el('span', 'ask-answer-who', ` — ${items.size > 1 ? `${a.title} · ` : ''}${a.location}`));
+      li.title = `${a.title} · ${a.location}${a.where ? `\n${a.where}` : ''}\n\nClick to open the sentence, highlighted in its item`;
+      li.setAttribute('aria-label', `Answer sentence ${a.n}: ${a.text} (${a.title}, ${a.location})`);
+      li.addEventListener('click', () => this.openSentence(a, li));
+      li.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          this.openSentence(a, li);
+        }
+      });
+      list.append(li);
+    }
+    box.append(list);
+  }
+
   /** The understood query and the hits of the answer shown. */
   private renderAnswer(): void {
     const queryEl = this.queryEl;
     queryEl.replaceChildren();
     this.hitsEl.replaceChildren();
+    this.answerEl.replaceChildren();
+    this.answerEl.hidden = true;
     const r = this.shown;
     queryEl.hidden = !r;
     this.hitsEl.hidden = !r?.hits.length;
@@ -311,6 +381,7 @@ export class AskBox {
       queryEl.append(why);
     }
     for (const n of r.notes) queryEl.append(el('div', 'ask-note', n));
+    this.renderAnswerSentences(r.answer ?? { sentences: [], written: null });
     this.hitsEl.append(...r.hits.map((h) => this.renderHit(h)));
   }
 }

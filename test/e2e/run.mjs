@@ -36,6 +36,7 @@ const CAPTIONS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'readable-cap
 const CAPTIONS_DIMMED_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'readable-captions-dimmed.png');
 const CAPTIONS_HIDDEN_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'readable-captions-hidden.png');
 const ASK_CAPTIONS_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'ask-captions.png');
+const ASK_ANSWER_SCREENSHOT = path.join(REPO, 'test-results', 'e2e', 'ask-answer.png');
 /**
  * A caption item (issue 21) the run adds to its copy of the demo corpus: 141 auto-caption lines of
  * a Spanish podcast (test/e2e/fixtures/README.md), no timestamps, no speakers. Its readable view
@@ -63,6 +64,7 @@ const DEMO_ASK = {
   followUp: { question: 'And what did he say about the construction cost?', entity: 'Daniel', item: 'city-cycling-podcast' },
   scoped: { item: 'ev-winter-range', question: '热泵对冬季续航有什么影响？' },
   palette: { question: 'What do viewers say about coffee prices?', intent: 'analyze_reception', item: 'coffee-market-report', strategy: 'reception' },
+  answer: { question: 'How much did the protected bike lanes cost to build?' },
 };
 const OUTPUT_CHANNEL = 'Marker Research';
 const ACTIVATION_LINE = 'Marker Research activated';
@@ -1399,7 +1401,8 @@ async function main() {
       await page.keyboard.press('Control+i');
       // the language server's hover: file and lines, and the quoted span (its first words, as in the original file)
       const original = fs.readFileSync(path.join(folder, src.file), 'utf8').split(/\r?\n/);
-      const quoteStart = original[src.startLine].slice(src.startColumn).replace(/\s+/g, ' ').trim().slice(0, 24);
+      // (the span's own text: a one-line span ends at its end column, not at the end of the file's line)
+      const quoteStart = original[src.startLine].slice(src.startColumn, src.endLine === src.startLine ? src.endColumn : undefined).replace(/\s+/g, ' ').trim().slice(0, 24);
       let hoverText = '';
       await waitFor('a hover on [1] naming the cited file and quoting the span', 10_000, async () => {
         hoverText = (await page.locator('.monaco-hover:not(.hidden)').first().innerText({ timeout: 1_000 }).catch(() => '')).replace(/\s+/g, ' ').trim();
@@ -1765,12 +1768,12 @@ async function main() {
       return hit;
     };
     /** Clicks the hit of rank `rank` and checks the editor: its file at its line, the span selected, its quote there. */
-    const openHitAndCheck = async (hit) => {
+    const openHitAndCheck = async (hit, target = webview.locator(`li.ask-hit[data-rank="${hit.rank}"]`)) => {
       if (!hit.where) throw new Error(`hit #${hit.rank} has no data-where (unmapped span)`);
       const m = /^(.*):(\d+):(\d+)$/.exec(hit.where);
       if (!m) throw new Error(`hit #${hit.rank}: data-where "${hit.where}" is not file:line:column`);
       const [file, line, col] = [m[1], Number(m[2]), Number(m[3])];
-      await webview.locator(`li.ask-hit[data-rank="${hit.rank}"]`).click();
+      await target.click();
       // one wait for all three: a tab of the same name may be open already (another item's transcript.json), and large files take a moment
       const tab = page.locator('.editor-group-container.active .tab.active');
       const dir = path.dirname(file);
@@ -1819,6 +1822,32 @@ async function main() {
     await check('Ask box: clicking a hit opens the original file at its span, selected and in view', async () => {
       if (!askWorks) throw new Error('no answer in the Ask box');
       console.log(`     hit #${lastAnswer.hit.rank} → ${await openHitAndCheck(lastAnswer.hit)}`);
+    });
+
+    await check('Ask box: an answer of 2–6 cited sentences above the hits, each naming its item and speaker; a sentence opens its span', async () => {
+      if (!askWorks) throw new Error('no answer in the Ask box');
+      const question = ax.answer?.question ?? ax.entity.question;
+      const r = await askInBox(question);
+      const box = webview.locator('#ask-answer');
+      await box.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => { throw new Error(`no #ask-answer for "${question}" (${r.line}; ${r.summary})`); });
+      const sentences = await webview.locator('li.ask-answer-sentence').evaluateAll((ls) => ls.map((l) => ({
+        rank: `answer ${l.getAttribute('data-n')}`, n: l.getAttribute('data-n'), where: l.getAttribute('data-where'),
+        quote: l.querySelector('.ask-answer-text')?.textContent ?? '', who: l.querySelector('.ask-answer-who')?.textContent ?? '',
+      })));
+      if (sentences.length < 2 || sentences.length > 6) throw new Error(`the answer has ${sentences.length} sentences, expected 2–6: ${JSON.stringify(sentences)}`);
+      const words = sentences.reduce((n, x) => n + (x.quote.match(/[\p{L}\p{N}]+/gu) ?? []).length, 0);
+      if (words > 130) throw new Error(`the answer has ${words} words (budget 120)`);
+      const nameless = sentences.filter((x) => !x.who.replace(/[—\s]/g, ''));
+      if (nameless.length) throw new Error(`answer sentences that do not say who and where: ${JSON.stringify(nameless)}`);
+      const [aBox, hBox] = [await box.boundingBox(), await webview.locator('#ask-hits').boundingBox()];
+      if (!aBox || !hBox || aBox.y >= hBox.y) throw new Error(`the answer is not above the hits (answer at ${aBox?.y}, hits at ${hBox?.y})`);
+      const head = (await webview.locator('.ask-answer-head').innerText()).replace(/\s+/g, ' ').trim();
+      const pick = sentences[sentences.length > 1 ? 1 : 0];
+      const opened = await openHitAndCheck(pick, webview.locator(`li.ask-answer-sentence[data-n="${pick.n}"]`));
+      await box.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: ASK_ANSWER_SCREENSHOT, timeout: 30_000 });
+      console.log(`     "${question}" → "${head}": ${sentences.map((x) => `[${x.n}] "${x.quote.slice(0, 50)}"${x.who}`).join(' | ')}`);
+      console.log(`     sentence ${pick.n} → ${opened}; screenshot ${path.relative(REPO, ASK_ANSWER_SCREENSHOT)}`);
     });
 
     await check('Ask box: limited to the item in focus ("Item: <title> ✕"); the chip switches to the whole corpus', async () => {

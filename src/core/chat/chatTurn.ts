@@ -7,7 +7,10 @@
  *   the answer cites them with new numbers that continue the report's;
  * written by the model (streamed) or, offline, by the extractive responder; then persisted.
  */
+import { ANSWER_HITS } from '../ask/answerSentences';
+import { extractiveAnswer } from '../ask/answer';
 import { hybridRetrieve } from '../ask/hybridRetriever';
+import { whyNoHits } from '../ask/noHits';
 import type { AskContext } from '../ask/types';
 import { understand } from '../ask/understand';
 import type { ModelClient } from '../llm/client';
@@ -19,7 +22,7 @@ import { isCancellation } from '../llm/types';
 import { loadCitations } from './citationLoader';
 import { numberSpans } from './citationNumbering';
 import { appendTurn } from './conversationStore';
-import { answerCitations, answerFromPassages, answerFromReport, citationLabel } from './extractiveResponder';
+import { answerCitations, answerFromPassages, answerFromReport, answerFromSentences, citationLabel, type CitedSentence } from './extractiveResponder';
 import { answerWithModel } from './modelResponder';
 import { aboutReport, readReportContext, type ReportContext } from './reportContext';
 import type { ChatCitation, ChatMode, ChatTurn, Conversation, LoadedCitation } from './schema';
@@ -55,7 +58,7 @@ function materialOf(mode: ChatMode, report: ReportContext | undefined, loaded: r
 const MODE_LINE: Record<ChatMode, string> = {
   report: 'Answer from the research report below (its [n] are the citations of the report).',
   citation: 'The question asks what citations say: their original text is given below, between « and », with a little context around it. Quote it.',
-  corpus: 'The question goes beyond the report: answer from the passages of the corpus below.',
+  corpus: 'The question goes beyond the report: answer from the sentences (or passages) of the corpus below, each given with its item and who said it where.',
 };
 
 /**
@@ -89,6 +92,9 @@ export async function runChatTurn(ctx: AskContext, conversation: Conversation, q
   let missing: number[] = [];
   let passages: { c: ChatCitation; text: string }[] = [];
   let turnCitations: ChatCitation[] = [];
+  /** Corpus mode: the answer's sentences with their numbers. */
+  const citedSentences: CitedSentence[] = [];
+  let whyNone: string | undefined;
   if (mode === 'citation') {
     ({ loaded, missing } = loadCitations(ctx.corpus, conversation.citations, query.citationNumbers));
     if (missing.length) notes.push(`no citation ${missing.map((n) => `[${n}]`).join(', ')} in this conversation${conversation.header.runId ? ' or its report' : ''}`);
@@ -99,31 +105,49 @@ export async function runChatTurn(ctx: AskContext, conversation: Conversation, q
       const item = ctx.corpus.items.find((i) => i.id === itemId);
       return (item && spamFreeComments(item, ctx.corpus)?.text.slice(start, end).replace(/[ \t]{2,}/g, ' ')) ?? '';
     };
-    const res = await hybridRetrieve(query, citeCtx, { k: MAX_HITS, budgetWords: options.budgetWords ?? 1200, signal: options.signal });
+    const res = await hybridRetrieve(query, citeCtx, { k: ANSWER_HITS, budgetWords: options.budgetWords ?? 1200, signal: options.signal });
     notes.push(...res.notes);
-    // The best hits, each cited by its focus (the turns that answer best), within the word budget.
-    const budget = options.budgetWords ?? 1200;
-    let words = 0;
-    const spans: { itemId: string; part: 'transcript' | 'comments'; start: number; end: number }[] = [];
-    // Hits that share none of the question's words (a small corpus fills the list with anything) are not cited, but the first.
-    const terms = new Set(tokenizeQuery(query.searchText || query.resolvedQuery));
-    for (const h of res.hits) {
-      // Spam never speaks in a chat answer: a hit whose focus is only spam comments (blanked in the spam-free part) is not cited.
-      if (h.part === 'comments' && !spamFreeText(h.itemId, h.focus.start, h.focus.end).trim()) continue;
-      const focusText = h.text.slice(h.focus.start - h.start, h.focus.end - h.start);
-      // A content-free focus ("Yeah.", "Mm-hmm.", "{vocalsound}", "对对对") is never quoted as an answer line.
-      if (isContentFree(focusText)) continue;
-      if (spans.length && terms.size && !tokenize(focusText).some((t) => terms.has(t))) continue;
-      const w = Math.max(1, Math.round(h.words * ((h.focus.end - h.focus.start) / Math.max(1, h.end - h.start))));
-      if (spans.length && words + w > budget) break;
-      spans.push({ itemId: h.itemId, part: h.part, start: h.focus.start, end: h.focus.end });
-      words += w;
+    if (!res.hits.length) whyNone = whyNoHits(query, ctx.corpus, ctx.index);
+    // The answer: 2–6 sentences of the corpus that answer the question (what the Ask box shows), each cited by its own span.
+    const chosen = extractiveAnswer(citeCtx, query, res.hits);
+    // A chat answer cites only sentences that say what was asked about, when any does (the Ask box shows the rest too).
+    const asked = new Set(tokenizeQuery(query.searchText || query.resolvedQuery));
+    const onTopic = chosen.filter((a) => tokenize(a.text).some((t) => asked.has(t)));
+    const sentences = onTopic.length ? onTopic : chosen;
+    if (sentences.length) {
+      const numbered = numberSpans(conversation.citations, sentences.map((a) => ({ itemId: a.citation.itemId, part: a.citation.part, start: a.citation.start, end: a.citation.end })), ctx.corpus);
+      for (const a of sentences) {
+        const c = numbered.find((x) => x.span.item_id === a.citation.itemId && x.span.part === a.citation.part && x.span.start === a.citation.start && x.span.end === a.citation.end);
+        if (c && !citedSentences.some((x) => x.citation === c)) citedSentences.push({ sentence: a, citation: c });
+      }
+      turnCitations = citedSentences.map((x) => x.citation);
+      // The model reads the same sentences, each saying who said it where.
+      passages = citedSentences.map((x) => ({ c: x.citation, text: `${x.sentence.citation.title} · ${x.sentence.citation.location}: «${x.sentence.text}»` }));
+    } else {
+      // No sentence qualifies (e.g. only short comments): the best hits, each cited by its focus, within the word budget.
+      const budget = options.budgetWords ?? 1200;
+      let words = 0;
+      const spans: { itemId: string; part: 'transcript' | 'comments'; start: number; end: number }[] = [];
+      // Hits that share none of the question's words (a small corpus fills the list with anything) are not cited, but the first.
+      const terms = new Set(tokenizeQuery(query.searchText || query.resolvedQuery));
+      for (const h of res.hits.slice(0, MAX_HITS)) {
+        // Spam never speaks in a chat answer: a hit whose focus is only spam comments (blanked in the spam-free part) is not cited.
+        if (h.part === 'comments' && !spamFreeText(h.itemId, h.focus.start, h.focus.end).trim()) continue;
+        const focusText = h.text.slice(h.focus.start - h.start, h.focus.end - h.start);
+        // A content-free focus ("Yeah.", "Mm-hmm.", "{vocalsound}", "对对对") is never quoted as an answer line.
+        if (isContentFree(focusText)) continue;
+        if (spans.length && terms.size && !tokenize(focusText).some((t) => terms.has(t))) continue;
+        const w = Math.max(1, Math.round(h.words * ((h.focus.end - h.focus.start) / Math.max(1, h.end - h.start))));
+        if (spans.length && words + w > budget) break;
+        spans.push({ itemId: h.itemId, part: h.part, start: h.focus.start, end: h.focus.end });
+        words += w;
+      }
+      turnCitations = numberSpans(conversation.citations, spans, ctx.corpus);
+      passages = turnCitations.map((c) => {
+        const item = ctx.corpus.items.find((i) => i.id === c.span.item_id);
+        return { c, text: c.span.part === 'transcript' ? (item?.transcript?.text.slice(c.span.start, c.span.end) ?? '') : spamFreeText(c.span.item_id, c.span.start, c.span.end) };
+      });
     }
-    turnCitations = numberSpans(conversation.citations, spans, ctx.corpus);
-    passages = turnCitations.map((c) => {
-      const item = ctx.corpus.items.find((i) => i.id === c.span.item_id);
-      return { c, text: c.span.part === 'transcript' ? (item?.transcript?.text.slice(c.span.start, c.span.end) ?? '') : spamFreeText(c.span.item_id, c.span.start, c.span.end) };
-    });
   }
   const allowed = new Set<number>([...(mode === 'report' ? conversation.citations.map((c) => c.number) : []), ...turnCitations.map((c) => c.number)]);
   const material = materialOf(mode, report, loaded, conversation.citations, passages);
@@ -148,7 +172,7 @@ export async function runChatTurn(ctx: AskContext, conversation: Conversation, q
     }
   }
   if (engine === 'extractive') {
-    answer = mode === 'citation' ? answerCitations(query, loaded, conversation.citations, missing) : mode === 'report' ? answerFromReport(query, report!) : answerFromPassages(query, ctx.corpus, turnCitations);
+    answer = mode === 'citation' ? answerCitations(query, loaded, conversation.citations, missing) : mode === 'report' ? answerFromReport(query, report!) : citedSentences.length ? answerFromSentences(query, citedSentences) : answerFromPassages(query, ctx.corpus, turnCitations, undefined, whyNone);
     options.onDelta?.(answer);
     used = [...answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])).filter((n, i, a) => a.indexOf(n) === i && allowed.has(n));
   }

@@ -1,14 +1,18 @@
 /**
  * Answers without a model (labelled extractive): a citation question shows the cited originals
  * verbatim; a question about the report quotes the report's lines that bear on it (with their
- * citations); a question about the corpus quotes the retrieved passages, grouped by item.
+ * citations); a question about the corpus answers with the extractive answer's sentences
+ * (`ask/answer.ts`: 2–6 sentences of the corpus, each naming its item and who said it where),
+ * grouped by item. Labels in the question's language (`chatWords.ts`).
  */
+import type { AnswerSentence } from '../ask/answer';
 import { spamFreeComments } from '../markers/spamFree';
 import { formatClock } from '../text/clock';
 import { tokenize, tokenizeQuery } from '../search/tokenize';
 import { isContentFree } from '../text/contentFree';
 import type { Corpus } from '../corpus/types';
 import type { ParsedQuery } from '../ask/query';
+import { chatWords } from './chatWords';
 import type { ReportContext } from './reportContext';
 import type { ChatCitation, LoadedCitation } from './schema';
 
@@ -29,8 +33,6 @@ function quote(text: string): string {
     .join('\n');
 }
 
-const zh = (q: ParsedQuery): boolean => /\p{Script=Han}/u.test(q.question);
-
 /** Citation mode: each loaded original verbatim, under its label. */
 export function answerCitations(q: ParsedQuery, loaded: readonly LoadedCitation[], citations: readonly ChatCitation[], missing: readonly number[]): string {
   const parts: string[] = [];
@@ -38,7 +40,8 @@ export function answerCitations(q: ParsedQuery, loaded: readonly LoadedCitation[
     const c = citations.find((x) => x.number === l.number)!;
     parts.push(`**${citationLabel(c)}**\n\n${quote(l.text)} [${l.number}]`);
   }
-  if (missing.length) parts.push(zh(q) ? `没有编号为 ${missing.map((n) => `[${n}]`).join('、')} 的引用。` : `There is no citation ${missing.map((n) => `[${n}]`).join(', ')} in this conversation.`);
+  const W = chatWords(q.question);
+  if (missing.length) parts.push(W.noCitation(missing.map((n) => `[${n}]`).join(W.lang === 'zh' ? '、' : ', ')));
   return parts.join('\n\n');
 }
 
@@ -93,16 +96,41 @@ export function answerFromReport(q: ParsedQuery, report: ReportContext, max = 5)
     }
   }
   chosen.sort((a, b) => a.i - b.i);
-  const head = zh(q) ? '报告中与此相关的内容（摘录，未使用模型）：' : 'From the report (extractive: its own lines, no model):';
+  const head = chatWords(q.question).fromReport;
   return `${head}\n\n${chosen.map((s) => `- ${s.l.text}`).join('\n')}`;
 }
 
-/** Corpus mode: the retrieved passages quoted, grouped by item, each with its citation number. */
-export function answerFromPassages(q: ParsedQuery, corpus: Corpus, cited: readonly ChatCitation[], maxChars = 400): string {
-  if (!cited.length) return zh(q) ? '语料中没有找到相关内容。' : 'Nothing in the corpus matches this question.';
+/** A sentence of the answer with the citation number it was given. */
+export interface CitedSentence {
+  sentence: AnswerSentence;
+  citation: ChatCitation;
+}
+
+/**
+ * Corpus mode: the extractive answer's sentences, grouped by item (the item's title once), each
+ * saying who said it where and carrying its citation number; when none answers, why.
+ */
+export function answerFromSentences(q: ParsedQuery, cited: readonly CitedSentence[], whyNone?: string): string {
+  const W = chatWords(q.question);
+  if (!cited.length) return W.nothing(whyNone);
+  const byItem = new Map<string, CitedSentence[]>();
+  for (const c of cited) byItem.set(c.sentence.citation.itemId, [...(byItem.get(c.sentence.citation.itemId) ?? []), c]);
+  const parts: string[] = [W.fromCorpus];
+  const [open, close] = W.lang === 'zh' ? ['“', '”'] : W.lang === 'es' ? ['«', '»'] : ['“', '”'];
+  for (const cs of byItem.values()) {
+    parts.push(`**${cs[0]!.sentence.citation.title}**`);
+    parts.push(cs.map((c) => `- ${c.sentence.citation.location}: ${open}${c.sentence.text}${close} [${c.citation.number}]`).join('\n'));
+  }
+  return parts.join('\n\n');
+}
+
+/** Corpus mode without answer sentences (none qualified): the retrieved passages quoted, grouped by item, each with its citation number. */
+export function answerFromPassages(q: ParsedQuery, corpus: Corpus, cited: readonly ChatCitation[], maxChars = 400, whyNone?: string): string {
+  const W = chatWords(q.question);
+  if (!cited.length) return W.nothing(whyNone);
   const byItem = new Map<string, ChatCitation[]>();
   for (const c of cited) byItem.set(c.span.item_id, [...(byItem.get(c.span.item_id) ?? []), c]);
-  const parts: string[] = [zh(q) ? '语料中的相关段落（摘录，未使用模型）：' : 'Passages from the corpus (extractive: quoted, no model):'];
+  const parts: string[] = [W.fromCorpus];
   for (const [itemId, cs] of byItem) {
     const item = corpus.items.find((i) => i.id === itemId);
     parts.push(`**${item?.title ?? itemId}**`);
