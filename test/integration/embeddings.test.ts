@@ -27,6 +27,7 @@ import { CorpusIndex } from '../../src/core/search/corpusIndex';
 import { CancelledError } from '../../src/core/util/abort';
 import { estimateTokens, fakeEmbedding, startFakeModelServer, type FakeModelServer } from '../support/fakeModelServer';
 import { recordingLogger } from '../support/testing';
+import { parsedQuery } from '../support/parsedQuery';
 
 const DEMO = path.join(__dirname, '..', '..', 'samples', 'demo-corpus');
 const MODEL = 'fake-embed';
@@ -199,21 +200,7 @@ for (const kind of ['openai', 'ollama'] as const) {
 }
 
 function question(text: string, keywords: string[] = []): ParsedQuery {
-  return {
-    question: text,
-    intent: 'search_semantic',
-    entities: [],
-    keywords,
-    searchText: keywords.join(' '),
-    timeConstraint: null,
-    part: null,
-    citationNumbers: [],
-    filters: {},
-    resolvedQuery: text,
-    confidence: 0.8,
-    strategies: ['vector'],
-    engine: 'rules',
-  };
+  return parsedQuery({ question: text, keywords, confidence: 0.8, strategies: ['vector'] });
 }
 
 for (const kind of ['ollama', 'openai'] as const) {

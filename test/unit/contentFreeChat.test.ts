@@ -10,12 +10,11 @@ import type { ParsedQuery } from '../../src/core/ask/query';
 import { answerFromReport } from '../../src/core/chat/extractiveResponder';
 import { isContentFree } from '../../src/core/text/contentFree';
 import { CaseGenerator, langOf, SCRIPTS } from '../support/contentFreeCases';
+import { parsedQuery } from '../support/parsedQuery';
 
 const QUESTIONS = { en: 'What about the budget, the contract and the prices?', es: '¿Qué pasa con el presupuesto, el contrato y el precio?', zh: '预算、合同和价格怎么样？' };
 
-function query(question: string): ParsedQuery {
-  return { question, intent: 'summary', entities: [], keywords: [], searchText: question, timeConstraint: null, part: null, citationNumbers: [], filters: {}, resolvedQuery: question, confidence: 0.5, strategies: [], engine: 'rules' };
-}
+const query = (question: string): ParsedQuery => parsedQuery({ question, intent: 'summary', searchText: question, strategies: [] });
 
 describe('offline chat: report lines', () => {
   for (const script of SCRIPTS) {

@@ -10,33 +10,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { whyNoHits } from '../../src/core/ask/noHits';
-import type { ParsedQuery } from '../../src/core/ask/query';
 import { loadCorpus } from '../../src/core/corpus/loader';
 import { CorpusIndex } from '../../src/core/search/corpusIndex';
 import { mulberry32 } from '../../src/core/util/seededRandom';
+import { parsedQuery } from '../support/parsedQuery';
 
 const FILLER = ['harbor', 'lanes', 'battery', 'winter', 'bakery', 'traffic', 'commute', 'market', 'rider', 'street', 'window', 'garden'];
 const TOPICS = ['zeppelin', 'quinoa', 'saxophone', 'glacier', 'origami', 'tornado', 'meteorite', 'falafel'];
 
-function query(over: Partial<ParsedQuery>): ParsedQuery {
-  const keywords = over.keywords ?? [];
-  return {
-    question: keywords.join(' '),
-    intent: 'search_semantic',
-    entities: [],
-    keywords,
-    searchText: keywords.join(' '),
-    timeConstraint: null,
-    part: null,
-    citationNumbers: [],
-    filters: {},
-    resolvedQuery: keywords.join(' '),
-    confidence: 0.5,
-    strategies: ['keyword'],
-    engine: 'rules',
-    ...over,
-  };
-}
+const query = parsedQuery;
 
 interface Planted {
   dir: string;
