@@ -17,7 +17,7 @@ import { isSpamComment } from '../../src/core/markers/spamFree';
 import { CorpusIndex } from '../../src/core/search/corpusIndex';
 import { tokenize } from '../../src/core/search/tokenize';
 import { contentWords, isContentFree, MIN_CONTENT_WORDS } from '../../src/core/text/contentFree';
-import { ANSWER_LANGS, ANSWER_SPEAKERS, answerCorpus, mergedCorpus, REPEATED, type AnswerLang, type GeneratedAnswerCorpus } from '../support/answerCorpus';
+import { ANSWER_LANGS, ANSWER_SPEAKERS, answerCorpus, mergedCorpus, REPEATED, TOPIC_WORDS, type AnswerLang, type GeneratedAnswerCorpus } from '../support/answerCorpus';
 import { commentsPart, itemOf, transcriptPart } from '../support/parts';
 import { rng } from '../support/testing';
 
@@ -177,6 +177,26 @@ describe('extractive answer: what is never chosen', () => {
       }
     }
     assert.ok(sentences > 100, `${sentences} sentences checked`);
+  });
+
+  test('when every sentence holding the question\'s words is content-free, the answer is made of the sentences around them', async () => {
+    for (const lang of ANSWER_LANGS) {
+      for (const seed of SEEDS) {
+        const g = answerCorpus(lang, seed);
+        const other = TOPIC_WORDS[lang].find((w) => w !== g.topic)!;
+        // The topic word is left only in mentions that say nothing ("Yeah , the zeppelin , yeah , okay .": content-free, or under 3 content words).
+        const saysNothing = (x: string): boolean => isContentFree(x, lang) || contentWords(x, lang).length < MIN_CONTENT_WORDS;
+        const t = g.corpus.items.find((i) => i.id === g.meetingId)!.transcript!;
+        const turns = t.segments.map((x) => ({ text: saysNothing(x.text) ? x.text : x.text.split(g.topic).join(other), speaker: x.speaker, start: x.start, end: x.end }));
+        assert.ok(turns.some((x) => x.text.includes(g.topic)), `${lang}: no content-free mention left`);
+        const item = { ...itemOf(g.meetingId, { transcript: transcriptPart(turns, `${g.meetingId}/transcript.json`) }), title: 'Mentions' };
+        const ctx = contextOf({ ...g.corpus, items: [item] });
+        const r = await askCorpus(ctx, { question: QUESTIONS[lang].semantic(g.topic, ''), itemId: g.meetingId });
+        if (!r.hits.length) continue;
+        assert.ok(r.answer.length >= 2, `${lang} seed ${seed}: ${r.answer.length} sentences from ${r.hits.length} hits`);
+        for (const x of r.answer) assert.ok(!saysNothing(x.text) && !x.text.includes(g.topic), `${lang}: «${x.text}»`);
+      }
+    }
   });
 
   test('no sentence qualifies: no hits, or a meeting of backchannels only → []', async () => {

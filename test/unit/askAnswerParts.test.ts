@@ -61,6 +61,21 @@ describe('maximal marginal relevance', () => {
     const stopped = mmrSelect(cands, { max: 10, relevance: (c) => c.rel, vector: (c) => c.v, enough: (_c, picked) => picked.length >= 3 });
     assert.equal(stopped.length, 3);
   });
+
+  test('prefer: preferred candidates first, however less relevant; the others once none remains; never a dead end', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const r = rng(seed);
+      const n = 10 + Math.floor(r() * 30);
+      const marked = 1 + Math.floor(r() * 4);
+      const cands = Array.from({ length: n }, (_, i) => ({ i, marked: i < marked, rel: i < marked ? r() * 0.3 : 0.5 + r(), v: termVector([`t${i}`]) }));
+      const chosen = mmrSelect(cands, { max: marked + 3, relevance: (c) => c.rel, vector: (c) => c.v, prefer: (c) => c.marked });
+      assert.equal(chosen.length, marked + 3, `seed ${seed}`);
+      assert.ok(chosen.slice(0, marked).every((c) => c.marked) && chosen.slice(marked).every((c) => !c.marked), `seed ${seed}: ${chosen.map((c) => c.i).join(' ')}`);
+      // Preferring what is rejected leaves the others to choose from.
+      const rejected = mmrSelect(cands, { max: 3, relevance: (c) => c.rel, vector: (c) => c.v, prefer: (c) => c.marked, accept: (c) => !c.marked });
+      assert.equal(rejected.length, 3, `seed ${seed}`);
+    }
+  });
 });
 
 describe('the share of talk', () => {

@@ -150,16 +150,17 @@ export function tunedAnswer(ctx: AskContext, query: ParsedQuery, hits: readonly 
   // A unit takes at most its share of the budget, so that the least number of sentences fits (a 110-word comment would be the
   // whole answer); only when that leaves too few is a longer one taken.
   const share = { words: o.maxWords / Math.max(1, o.minSentences), cjk: o.maxCjkChars / Math.max(1, o.minSentences) };
-  let chosen = choose(scored, holding, o, tuning, share);
+  let chosen = choose(scored, o, tuning, share);
   if (chosen.length < o.minSentences) {
-    const again = choose(scored, holding, o, tuning, { words: o.maxWords, cjk: o.maxCjkChars });
+    const again = choose(scored, o, tuning, { words: o.maxWords, cjk: o.maxCjkChars });
     if (again.length > chosen.length) chosen = again;
   }
   return answerOrder(chosen.map((s) => s.u)).map((u) => ({ text: u.text.replace(/\s+/g, ' ').trim(), citation: citationOf(u) }));
 }
 
-/** Maximal marginal relevance within the budget, each unit within `most`, at least half holding a term while some that do remain. */
-function choose(scored: readonly ScoredUnit[], holding: number, o: Required<AnswerOptions>, tuning: AnswerTuning, most: { words: number; cjk: number }): ScoredUnit[] {
+/** Maximal marginal relevance within the budget, each unit within `most`, at least half holding a term while candidates that do remain. */
+function choose(scored: readonly ScoredUnit[], o: Required<AnswerOptions>, tuning: AnswerTuning, most: { words: number; cjk: number }): ScoredUnit[] {
+  /** Sentences chosen that hold a term. */
   let withTerm = 0;
   let words = 0;
   let cjk = 0;
@@ -173,9 +174,10 @@ function choose(scored: readonly ScoredUnit[], holding: number, o: Required<Answ
       const j = judgementOf(s.u);
       return j.words <= most.words && j.cjk <= most.cjk && words + j.words <= o.maxWords && cjk + j.cjk <= o.maxCjkChars;
     },
+    // At least half the sentences hold a term of the question, while candidates that do remain.
+    prefer: (s, picked) => s.hasTerm || withTerm >= tuning.termQuota * (picked.length + 1),
     enough: (_s, picked, share) => picked.length >= o.minSentences && share < tuning.stopShare,
-    accept: (s, picked) => {
-      if (!s.hasTerm && holding > withTerm && withTerm < tuning.termQuota * (picked.length + 1)) return false;
+    accept: (s) => {
       if (!saysSomething(s.u)) return false;
       if (s.hasTerm) withTerm++;
       const j = judgementOf(s.u);

@@ -59,6 +59,8 @@ export interface MmrOptions<T> {
   repeat?: number;
   /** Whether a candidate can still be chosen (false: dropped for good, e.g. it no longer fits a budget that only shrinks); asked of every candidate at each step, so it must be cheap. */
   fits?: (c: T) => boolean;
+  /** Candidates it holds are chosen first at this step; when none remains, the others (a preference, never a dead end). */
+  prefer?: (c: T, chosen: readonly T[]) => boolean;
   /** Whether the best candidate may be chosen now (false: it is passed over for good, e.g. it does not fit a budget or says nothing). */
   accept?: (c: T, chosen: readonly T[]) => boolean;
   /** Whether the selection is complete before the best candidate (e.g. enough chosen and it is much less relevant). */
@@ -85,6 +87,7 @@ export function mmrSelect<T>(candidates: readonly T[], o: MmrOptions<T>): T[] {
   while (chosen.length < o.max && pool.length) {
     let best = -1;
     let bestScore = Number.NEGATIVE_INFINITY;
+    let preferred = false;
     for (let i = 0; i < pool.length; i++) {
       const p = pool[i]!;
       if (o.fits && !o.fits(p.c)) {
@@ -94,10 +97,13 @@ export function mmrSelect<T>(candidates: readonly T[], o: MmrOptions<T>): T[] {
         i--;
         continue;
       }
+      const pref = !o.prefer || o.prefer(p.c, chosen);
+      if (preferred && !pref) continue;
       const s = lambda * (p.rel / top) - (1 - lambda) * p.sim;
-      if (s > bestScore) {
+      if ((pref && !preferred) || s > bestScore) {
         bestScore = s;
         best = i;
+        preferred = pref;
       }
     }
     if (best < 0) break;
