@@ -2041,8 +2041,12 @@ async function main() {
         return seen.tab.includes(path.basename(file)) && (dir === '.' || seen.crumbs.includes(dir)) && seen.text.startsWith(`Ln ${line}, Col ${col} `);
       }, 200).catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}: tab ${JSON.stringify(seen.tab)}, breadcrumbs "${seen.crumbs}", status bar "${seen.text}"${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
       if (!/selected/.test(seen.text)) throw new Error(`status bar "${seen.text}": the cited span is not selected`);
-      const lineNumbers = await page.locator('.editor-group-container.active .monaco-editor .margin-view-overlays .line-numbers').allInnerTexts();
-      if (!lineNumbers.map((t) => t.trim()).includes(String(line))) throw new Error(`line ${line} is not in view`);
+      // (the editor scrolls to the selection a frame or two after the status bar shows it)
+      let lineNumbers = [];
+      await waitFor(`line ${line} in view`, 3_000, async () => {
+        lineNumbers = (await page.locator('.editor-group-container.active .monaco-editor .margin-view-overlays .line-numbers').allInnerTexts()).map((t) => t.trim());
+        return lineNumbers.includes(String(line));
+      }, 100).catch(() => { throw new Error(`line ${line} is not in view (visible line numbers ${lineNumbers.slice(0, 5).join(',')}…)`); });
       return seen.text;
     };
     let chat = null; // the Chat view's content frame

@@ -65,7 +65,8 @@ function reportLines(markdown: string): Line[] {
     if (line.startsWith('>') || /^_.*_$/.test(line)) continue;
     const body = line.replace(/^[-*+]\s+|^\d+[.)]\s+/, '');
     // Paragraphs: one entry per sentence that carries a citation, else the paragraph.
-    const sentences = body.match(/[^.!?。！？]+[.!?。！？]?(?:\s*\[\d+\])*/gu) ?? [body];
+    // (a "." followed by a non-space — 250.000, 4.2, file.txt — does not end a sentence)
+    const sentences = body.match(/(?:[^.!?。！？]|\.(?=\S))+[.!?。！？]?(?:\s*\[\d+\])*/gu) ?? [body];
     const cited = sentences.filter((s) => /\[\d+\]/.test(s));
     for (const s of cited.length ? cited : [body]) if (s.trim().length > 3) out.push({ text: s.trim(), heading });
   }
