@@ -7,6 +7,9 @@ import type { GoalView, ResearchCorpusView, ResearchState, ResearchStepStatus, R
 import { button, el } from './dom';
 import { plural } from './vscodeApi';
 
+/** Run statuses after which no step changes any more. */
+const FINISHED: ReadonlySet<string> = new Set(['done', 'partial', 'failed', 'cancelled']);
+
 const STATUS_LABELS: Record<ResearchStepStatus, string> = { pending: 'pending', running: 'running', retrieving: 'retrieving', done: 'done', failed: 'failed' };
 
 const RUN_STATUS_TITLES: Record<RunView['status'], string> = {
@@ -164,6 +167,8 @@ export class ResearchPanel {
   /** One step's live status: that row only. */
   stepStatus(runId: string, stepId: string, status: ResearchStepStatus): void {
     if (this.research?.run?.runId !== runId) return;
+    // A live status that arrives after the run's final state (the two travel apart) never overrides it.
+    if (FINISHED.has(this.research.run.status)) return;
     const li = this.runEl.querySelector<HTMLElement>(`li.step[data-step-id="${CSS.escape(stepId)}"]`);
     if (li) setStepStatus(li, status);
     const step = this.research.run.steps.find((s) => s.stepId === stepId);
