@@ -12,11 +12,11 @@
  * targets measured on a busy machine say little. Writes bench/results/all.md.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO, SUMMARY_ENV, type BenchSummary } from './benchSupport';
+import { type BenchSummary, REPO, SUMMARY_ENV, writeBenchResult } from './benchSupport';
 
 /** The benches in run order: name, script, and whether it takes `--quick`. */
 export const BENCHES: readonly { name: string; script: string; quick: boolean }[] = [
@@ -183,8 +183,7 @@ export async function main(argv: string[]): Promise<number> {
   const summary = renderSummary(outcomes);
   const md = `# All benchmarks — ${started.toISOString()}\n\n${summary}\n`;
   process.stdout.write(`\n${md}`);
-  await mkdir(path.join(REPO, 'bench', 'results'), { recursive: true });
-  await writeFile(path.join(REPO, 'bench', 'results', 'all.md'), md);
+  await writeBenchResult('all.md', md);
   if (controller.signal.aborted) return 130;
   const failing = outcomes.filter(outcomeFails);
   if (failing.length) process.stderr.write(`bench all: ${failing.length} of ${outcomes.length} benches failed or missed a target: ${failing.map((o) => o.name).join(', ')}\n`);

@@ -25,7 +25,7 @@
  * `--tune`: a small grid over a few of the answer's weights (`ANSWER_TUNING`), the best setting on
  * each corpus evaluated on the other (nothing is fitted per question). Writes bench/results/answers.md.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import stopwordsIso from 'stopwords-iso';
@@ -40,7 +40,7 @@ import type { Corpus } from '../src/core/corpus/types';
 import { generateMarkers } from '../src/core/markers/generate';
 import { CorpusIndex } from '../src/core/search/corpusIndex';
 import { tokenize, tokenizeQuery } from '../src/core/search/tokenize';
-import { copyDevCorpus, REPO, runBench, type BenchReport } from './benchSupport';
+import { type BenchReport, copyDevCorpus, runBench, writeBenchResult } from './benchSupport';
 
 type Lang = 'en' | 'zh';
 
@@ -353,8 +353,7 @@ async function body(report: BenchReport, argv: string[]): Promise<void> {
     ...examples,
   ].join('\n');
   process.stdout.write(`${md}\n`);
-  await mkdir(path.join(REPO, 'bench', 'results'), { recursive: true });
-  await writeFile(path.join(REPO, 'bench', 'results', 'answers.md'), `${md}\n`);
+  await writeBenchResult('answers.md', `${md}\n`);
 }
 
 void runBench('answers', body);

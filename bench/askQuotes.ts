@@ -16,7 +16,7 @@
  * Words are the bench's own (ICU word segmentation, annotations in braces and brackets left out),
  * not the product's. Writes bench/results/askQuotes.md.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import stopwordsIso from 'stopwords-iso';
@@ -28,7 +28,7 @@ import { generateMarkers } from '../src/core/markers/generate';
 import { allMarkers, readItemMarkers } from '../src/core/markers/store';
 import { CorpusIndex } from '../src/core/search/corpusIndex';
 import { hitView } from '../src/server/askViews';
-import { copyDevCorpus, REPO, runBench, type BenchReport } from './benchSupport';
+import { type BenchReport, copyDevCorpus, runBench, writeBenchResult } from './benchSupport';
 
 type Lang = 'en' | 'es' | 'zh';
 
@@ -176,8 +176,7 @@ async function body(report: BenchReport): Promise<void> {
     ...examples,
   ].join('\n');
   process.stdout.write(`${md}\n`);
-  await mkdir(path.join(REPO, 'bench', 'results'), { recursive: true });
-  await writeFile(path.join(REPO, 'bench', 'results', 'askQuotes.md'), `${md}\n`);
+  await writeBenchResult('askQuotes.md', `${md}\n`);
 }
 
 void runBench('askQuotes', body);

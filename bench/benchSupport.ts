@@ -346,3 +346,10 @@ export function nearestRank(values: readonly number[], p: number): number {
   const sorted = [...values].sort((x, y) => x - y);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
+
+/** Writes `text` to `bench/results/<file>` (the folder made if need be): every bench's results file goes through here. */
+export async function writeBenchResult(file: string, text: string): Promise<void> {
+  const dir = path.join(REPO, 'bench', 'results');
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, file), text);
+}

@@ -20,7 +20,7 @@
  * Exits 1 when a run does not finish `done`, a served claim is not grounded, or the counts disagree.
  * Writes bench/results/condense.md.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus } from '../src/core/corpus/loader';
@@ -34,7 +34,7 @@ import { planResearch, readRun, runResearch } from '../src/core/research/pipelin
 import type { Plan } from '../src/core/research/schema';
 import { startFakeModelServer, type ChatRequestInfo, type FakeModelServer } from '../test/support/fakeModelServer';
 import { windowText } from '../test/support/paraphrasingModel';
-import { copyDevCorpus, runBench, type BenchReport } from './benchSupport';
+import { type BenchReport, copyDevCorpus, runBench, writeBenchResult } from './benchSupport';
 
 const REPO = path.resolve(__dirname, '..');
 const PROMPTS = path.join(REPO, 'prompts');
@@ -252,8 +252,7 @@ async function body(bench: BenchReport): Promise<void> {
     await server.close();
     await rm(work, { recursive: true, force: true });
   }
-  await mkdir(path.join(REPO, 'bench', 'results'), { recursive: true });
-  await writeFile(path.join(REPO, 'bench', 'results', 'condense.md'), `${lines.join('\n')}\n`);
+  await writeBenchResult('condense.md', `${lines.join('\n')}\n`);
   console.log('wrote bench/results/condense.md');
 }
 

@@ -20,7 +20,7 @@
  * below it and at least 85 % of random pairings are, on each corpus.
  * Writes bench/results/findingSupport.md.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus } from '../src/core/corpus/loader';
@@ -31,7 +31,7 @@ import { allMarkers, readItemMarkers } from '../src/core/markers/store';
 import { contentOverlap, judgeFinding, MIN_CONTENT_OVERLAP } from '../src/core/research/findingSupport';
 import { findNumbers } from '../src/core/text/spokenNumbers';
 import { rng } from '../test/support/testing';
-import { copyDevCorpus, REPO, runBench } from './benchSupport';
+import { copyDevCorpus, runBench, writeBenchResult } from './benchSupport';
 
 /** Turns of a served passage at most (a `by_topic` passage or a marker's context is a few turns; a chunk more). */
 const WINDOW = 12;
@@ -182,8 +182,7 @@ void runBench('findingSupport', async (report) => {
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  await mkdir(path.join(REPO, 'bench', 'results'), { recursive: true });
-  await writeFile(path.join(REPO, 'bench', 'results', 'findingSupport.md'), lines.join('\n'));
+  await writeBenchResult('findingSupport.md', lines.join('\n'));
   for (const m of measured.filter((x) => x.kind === 'abstractive')) {
     const wrong = m.real.filter((x) => x < MIN_CONTENT_OVERLAP).length / Math.max(1, m.real.length);
     const caught = m.random.filter((x) => x < MIN_CONTENT_OVERLAP).length / Math.max(1, m.random.length);

@@ -19,14 +19,14 @@
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCorpus } from '../src/core/corpus/loader';
 import { generateMarkers } from '../src/core/markers/generate';
 import { allMarkers, readItemMarkers } from '../src/core/markers/store';
-import { REPO, runBench, type BenchReport } from './benchSupport';
+import { type BenchReport, REPO, runBench, writeBenchResult } from './benchSupport';
 import { createRng, type Rng } from './syntheticCorpus';
 import { GENERAL_EN, TOPICS } from './syntheticVocabulary';
 
@@ -254,9 +254,8 @@ async function bench(report: BenchReport, argv: string[]): Promise<void> {
       '',
     ].join('\n');
     console.log(md);
-    await mkdir(path.join(REPO, 'bench', 'results'), { recursive: true });
-    await writeFile(path.join(REPO, 'bench', 'results', 'markerScale.json'), `${JSON.stringify({ quick: values.quick, rows, targets: report.targets, failures: report.failures }, null, 2)}\n`);
-    await writeFile(path.join(REPO, 'bench', 'results', 'markerScale.md'), `${md}\n${report.lines().join('\n')}\n`);
+    await writeBenchResult('markerScale.json', `${JSON.stringify({ quick: values.quick, rows, targets: report.targets, failures: report.failures }, null, 2)}\n`);
+    await writeBenchResult('markerScale.md', `${md}\n${report.lines().join('\n')}\n`);
   } finally {
     await rm(work, { recursive: true, force: true });
   }

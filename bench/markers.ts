@@ -16,7 +16,7 @@
  * A missing dev corpus is a failure naming its path. Exit 1 on a failure or a missed target
  * (`--report-only`: failures only). Writes bench/results/markers.json and .md.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,7 +28,7 @@ import { allMarkers, readItemMarkers } from '../src/core/markers/store';
 import { DEFAULT_WINDOW_SETTINGS, planWindows, type WindowSettings } from '../src/core/markers/windows';
 import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from '../test/support/fakeModelServer';
 import { paraphrasingResponder, type PlantedClaim } from '../test/support/paraphrasingModel';
-import { copyDevCorpus, coverageFromCounts, DEV_CORPORA, lineCandidates, markWindowLines, REPO, runBench, yardstickTokens, type BenchReport } from './benchSupport';
+import { type BenchReport, copyDevCorpus, coverageFromCounts, DEV_CORPORA, lineCandidates, markWindowLines, REPO, runBench, writeBenchResult, yardstickTokens } from './benchSupport';
 import { itemSpam } from '../src/core/markers/spamFree';
 
 const PROMPTS = path.join(REPO, 'prompts');
@@ -288,9 +288,8 @@ async function bench(report: BenchReport, argv: string[]): Promise<void> {
       '',
     ].join('\n');
     console.log(md);
-    await mkdir(path.join(REPO, 'bench', 'results'), { recursive: true });
-    await writeFile(path.join(REPO, 'bench', 'results', 'markers.json'), `${JSON.stringify({ rows, speed, targets: report.targets, failures: report.failures }, null, 2)}\n`);
-    await writeFile(path.join(REPO, 'bench', 'results', 'markers.md'), `${md}\n${report.lines().join('\n')}\n`);
+    await writeBenchResult('markers.json', `${JSON.stringify({ rows, speed, targets: report.targets, failures: report.failures }, null, 2)}\n`);
+    await writeBenchResult('markers.md', `${md}\n${report.lines().join('\n')}\n`);
   } finally {
     await server.close();
     await rm(work, { recursive: true, force: true });

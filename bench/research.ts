@@ -19,7 +19,7 @@
  * exactly the evidence of the planned markers, so that held by construction.
  * Writes bench/results/research.md.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus } from '../src/core/corpus/loader';
@@ -32,7 +32,7 @@ import { planResearch, readRun, runResearch } from '../src/core/research/pipelin
 import type { Plan } from '../src/core/research/schema';
 import { loadMarkerMap } from '../src/core/research/session';
 import { startFakeModelServer, type ChatRequestInfo, type FakeModelServer, type RecordedRequest } from '../test/support/fakeModelServer';
-import { copyDevCorpus, DEV_CORPORA, DUPLICATE_RULE, duplicateShare, REPO, runBench, synthesisFindings, yardstickTokens, type BenchReport } from './benchSupport';
+import { type BenchReport, copyDevCorpus, DEV_CORPORA, DUPLICATE_RULE, duplicateShare, REPO, runBench, synthesisFindings, writeBenchResult, yardstickTokens } from './benchSupport';
 
 const PROMPTS = path.join(REPO, 'prompts');
 
@@ -202,8 +202,7 @@ async function bench(report: BenchReport): Promise<void> {
   } finally {
     await server.close();
     await rm(work, { recursive: true, force: true });
-    await mkdir(path.join(REPO, 'bench', 'results'), { recursive: true });
-    await writeFile(path.join(REPO, 'bench', 'results', 'research.md'), `${[...lines, '', ...report.lines()].join('\n')}\n`);
+    await writeBenchResult('research.md', `${[...lines, '', ...report.lines()].join('\n')}\n`);
     console.log(`${lines.join('\n')}\n\nwrote bench/results/research.md`);
   }
 }
