@@ -8,6 +8,7 @@
  * item in focus it stays the role of every item that has it, and the answer
  * asks which one (roleEntities.ts) rather than mixing them.
  */
+import { coreName } from './entityIndex';
 import type { LinkedEntity } from './query';
 
 const SINGULAR_LATIN = /(?<![\p{L}])(?:he|him|his|himself|she|her|hers|herself|él|ella|su|sus|suyo|suya)(?![\p{L}])/iu;
@@ -53,4 +54,26 @@ export function resolveCoreference(question: string, sessionEntities: readonly (
 function withinItem(e: LinkedEntity, focusItemId: string | undefined): LinkedEntity {
   if (!focusItemId || !e.speakerItems || e.speakerItems.length <= 1 || !e.speakerItems.includes(focusItemId)) return e;
   return { ...e, speakerItems: [focusItemId], itemIds: e.itemIds.filter((id) => id === focusItemId) };
+}
+
+/** The question with its first pronoun replaced by the entity it refers to. */
+export function resolvePronoun(question: string, entities: readonly LinkedEntity[]): string {
+  const session = entities.filter((e) => e.fromSession);
+  if (!session.length) return question;
+  const name = session.map((e) => (e.kind === 'speaker' ? e.label : coreName(e.label))).join(' / ');
+  const latin = /(?<![\p{L}])(he|him|she|her|they|them|él|ella|ellos|ellas)(?![\p{L}])/iu;
+  const possessive = /(?<![\p{L}])(his|hers|their|su|sus)(?![\p{L}])/iu;
+  if (latin.test(question)) return question.replace(latin, name);
+  if (possessive.test(question)) return question.replace(possessive, `${name}'s`);
+  if (/他们|她们|他們|她們/u.test(question)) return question.replace(/他们|她们|他們|她們/u, name);
+  if (/[他她]/u.test(question)) return question.replace(/[他她]/u, name);
+  return `${question} (${name})`;
+}
+
+/** The question's own entities plus the ones its pronouns refer to (never for a citation lookup); a role within the item in focus. */
+export function resolveWith(question: string, own: readonly LinkedEntity[], session: readonly (readonly LinkedEntity[])[], isCitation: boolean, focusItemId: string | undefined): LinkedEntity[] {
+  if (isCitation) return [...own];
+  const out = [...own];
+  for (const e of resolveCoreference(question, session, own.length > 0, focusItemId)) if (!out.some((o) => o.label === e.label)) out.push(e);
+  return out;
 }

@@ -91,6 +91,12 @@ export const parsedQuerySchema = z.object({
   strategies: z.array(strategyNameSchema),
   /** Which engine understood it. */
   engine: z.enum(['rules', 'model']),
+  /** Each intent's score (0–1) when the engine scored them all; `confidence` is the chosen one's margin-aware certainty. */
+  intentScores: z.partialRecord(intentSchema, z.number()).optional(),
+  /** The question's content terms in the corpus's other languages (offline bilingual dictionaries), searched with their own weight. */
+  translatedKeywords: z.array(z.object({ term: z.string().min(1), lang: z.enum(['en', 'zh', 'es']), from: z.string().min(1) })).optional(),
+  /** What understanding changed or refused in a model's reading ("citation 5404319552844595 is not in the question: dropped"). */
+  notes: z.array(z.string()).optional(),
 });
 export type ParsedQuery = z.infer<typeof parsedQuerySchema>;
 
