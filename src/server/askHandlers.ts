@@ -8,6 +8,7 @@
  */
 import { askCorpus, forgetAnswers } from '../core/ask/ask';
 import { writtenAnswer } from '../core/ask/writtenAnswer';
+import { referentsOf } from '../core/ask/referents';
 import { findCitationNumbers } from '../core/ask/citationForms';
 import { readReportCitations } from '../core/ask/reportCitations';
 import { mapSpan } from '../core/corpus/spans';
@@ -58,7 +59,7 @@ export function registerAskHandlers(ctx: HandlerContext): void {
         let text: string | null = null;
         if (model && asked.answer.length) {
           try {
-            const w = await writtenAnswer(model, asked.query.question, asked.answer, { promptsDir: ctx.state.promptsDir, signal });
+            const w = await writtenAnswer(model, asked.query.question, asked.answer, { promptsDir: ctx.state.promptsDir, signal, referents: referentsOf(asked.query) });
             text = w.text || null;
             if (w.removed.length) notes.push(`The model cited ${w.removed.map((n) => `[${n}]`).join(', ')}, which no sentence of the answer carries: removed.`);
           } catch (e) {

@@ -59,7 +59,7 @@ export async function askCorpus(ctx: AskContext, input: AskInput, options: AskOp
   const { query, fallback } = await understand(input, { entities: ctx.entities, corpus: ctx.corpus, vectors: !!ctx.vectors }, options);
   const k = options.k ?? 10;
   const res = await hybridRetrieve(query, ctx, { k: options.rerank && options.model ? Math.max(k, RERANK_DEPTH) : k, budgetWords: options.budgetWords, signal: options.signal });
-  const notes = [...(fallback ? [fallback] : []), ...roleNotes(query), ...res.notes];
+  const notes = [...(fallback ? [fallback] : []), ...(query.notes ?? []), ...roleNotes(query), ...res.notes];
   let hits = res.hits;
   if (options.rerank && options.model && options.promptsDir) {
     const rr = await rerankHits(options.model, query, hits, { promptsDir: options.promptsDir, signal: options.signal });

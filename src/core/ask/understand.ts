@@ -10,6 +10,7 @@ import type { Usage } from '../llm/types';
 import { isCancellation } from '../llm/types';
 import { findMentions } from './entityMentions';
 import type { AskInput, LinkedEntity, ParsedQuery } from './query';
+import { checkModelReading } from './modelReading';
 import { chooseStrategies, hasTopic } from './strategyPlan';
 import { understandWithModel, toTimeConstraint, type UnderstandingHints } from './understandModel';
 import { understandWithRules, type UnderstandContext } from './understandRules';
@@ -52,22 +53,26 @@ export async function understand(input: AskInput, ctx: UnderstandContext, option
       entities.push(linked ? { ...linked, text: name } : { text: name, label: name, kind: 'unlinked', itemIds: [], fromSession: false });
     }
     const keywords = [...new Set([...reply.keywords, ...reply.corpus_keywords])];
-    const intent = rules.citationNumbers.length ? 'citation_lookup' : reply.intent;
+    // The model's reading is checked against the question, the session and the rules before it is trusted.
+    const checked = checkModelReading(input.question, input.session ?? [], { intent: reply.intent, entities, citationNumbers: reply.citation_numbers, timeConstraint: toTimeConstraint(reply.time_constraint) }, rules);
+    const intent = checked.intent;
     const query: ParsedQuery = {
       ...rules,
       intent,
-      entities: intent === 'citation_lookup' ? [] : entities,
+      entities: checked.entities,
       // The question's own content terms stay whatever the model gave (issue 22): a model that drops the topic of a question
       // about people or the audience does not lose it.
       keywords: [...new Set([...keywords, ...rules.keywords])],
       searchText: keywords.length ? keywords.join(' ') : rules.searchText,
-      timeConstraint: toTimeConstraint(reply.time_constraint) ?? rules.timeConstraint,
+      timeConstraint: checked.timeConstraint,
       part: reply.part,
-      citationNumbers: rules.citationNumbers.length ? rules.citationNumbers : reply.citation_numbers,
+      citationNumbers: checked.citationNumbers,
+      // The model's paraphrase serves retrieval; the answerer is always given the user's own question.
       resolvedQuery: reply.resolved_query || rules.resolvedQuery,
       confidence: reply.confidence,
       strategies: chooseStrategies(intent, { hasTopic: hasTopic([...keywords, ...rules.keywords]), vectors: !!ctx.vectors }),
       engine: 'model',
+      ...(checked.notes.length ? { notes: [...(rules.notes ?? []), ...checked.notes] } : {}),
     };
     return { query, usage };
   } catch (e) {

@@ -38,8 +38,8 @@ export function writtenAnswerMaterial(sentences: readonly AnswerSentence[]): str
  * const w = await writtenAnswer(model, 'What did the project manager say about the price?', answer, { promptsDir });
  * w.text // 'They aimed at a price of about twenty-five euros [1][2].'
  */
-export async function writtenAnswer(model: ModelClient, question: string, sentences: readonly AnswerSentence[], options: { promptsDir: string; signal?: AbortSignal }): Promise<WrittenAnswer> {
+export async function writtenAnswer(model: ModelClient, question: string, sentences: readonly AnswerSentence[], options: { promptsDir: string; signal?: AbortSignal; referents?: readonly string[] }): Promise<WrittenAnswer> {
   const allowed = new Set(sentences.map((_, i) => i + 1));
-  const a = await answerWithModel(model, { question, mode: WRITTEN_ANSWER_MODE, material: writtenAnswerMaterial(sentences), allowed }, { promptsDir: options.promptsDir, ...(options.signal ? { signal: options.signal } : {}) });
+  const a = await answerWithModel(model, { question, mode: WRITTEN_ANSWER_MODE, material: writtenAnswerMaterial(sentences), allowed, referents: options.referents ?? [] }, { promptsDir: options.promptsDir, ...(options.signal ? { signal: options.signal } : {}) });
   return { text: a.text.trim(), used: a.used, removed: a.removed, usage: a.usage };
 }

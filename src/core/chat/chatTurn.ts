@@ -23,6 +23,7 @@ import { loadCitations } from './citationLoader';
 import { numberSpans } from './citationNumbering';
 import { appendTurn } from './conversationStore';
 import { answerCitations, answerFromPassages, answerFromReport, answerFromSentences, citationLabel, type CitedSentence } from './extractiveResponder';
+import { referentsOf } from '../ask/referents';
 import { answerWithModel } from './modelResponder';
 import { aboutReport, readReportContext, type ReportContext } from './reportContext';
 import type { ChatCitation, ChatMode, ChatTurn, Conversation, LoadedCitation } from './schema';
@@ -81,6 +82,7 @@ export async function runChatTurn(ctx: AskContext, conversation: Conversation, q
   const citeCtx: AskContext = { ...ctx, citations: conversation.citations.map((c) => ({ n: c.number, itemId: c.span.item_id, part: c.span.part, start: c.span.start, end: c.span.end })) };
   const understood = await understand({ question: q0, session }, { entities: ctx.entities, corpus: ctx.corpus, vectors: !!ctx.vectors }, { model: options.model, promptsDir: options.promptsDir, signal: options.signal });
   if (understood.fallback) notes.push(understood.fallback);
+  notes.push(...(understood.query.notes ?? []));
   if (understood.usage) byPhase.understand = { promptTokens: understood.usage.promptTokens, completionTokens: understood.usage.completionTokens };
   const query = understood.query;
 
@@ -159,7 +161,7 @@ export async function runChatTurn(ctx: AskContext, conversation: Conversation, q
   let used: number[] = [];
   if (options.model) {
     try {
-      const a = await answerWithModel(options.model, { question: query.resolvedQuery || q0, mode: MODE_LINE[mode], material, allowed }, { promptsDir: options.promptsDir, signal: options.signal, onDelta: options.onDelta });
+      const a = await answerWithModel(options.model, { question: q0, mode: MODE_LINE[mode], material, allowed, referents: referentsOf(query) }, { promptsDir: options.promptsDir, signal: options.signal, onDelta: options.onDelta });
       answer = a.text;
       used = a.used;
       cancelled = a.cancelled;

@@ -26,16 +26,28 @@ export interface ModelAnswer {
 }
 
 /**
+ * Who the question's pronouns refer to, as query understanding resolved them from the conversation
+ * ("And what did he say?" after a question about Daniel): a line after the user's own question,
+ * which the answerer always sees as typed (never the model's paraphrase of it).
+ */
+export function referentLine(referents: readonly string[], lang: string): string {
+  if (!referents.length) return '';
+  const names = referents.join(lang === 'zh' ? '、' : ', ');
+  return lang === 'zh' ? `\n（问题中的代词所指：${names}）` : `\n(Who the question's pronouns refer to, from the conversation: ${names}.)`;
+}
+
+/**
  * Streams an answer. `onDelta` receives the text as it comes (unknown citation numbers may show
  * in the stream; the returned text has them removed).
  */
 export async function answerWithModel(
   client: ModelClient,
-  input: { question: string; mode: string; material: string; allowed: ReadonlySet<number> },
+  input: { question: string; mode: string; material: string; allowed: ReadonlySet<number>; referents?: readonly string[] },
   options: { promptsDir: string; signal?: AbortSignal; onDelta?: (text: string) => void },
 ): Promise<ModelAnswer> {
-  const prompt = await loadPrompt(options.promptsDir, CHAT_PROMPT, detectLanguage(input.question));
-  const messages = prompt.render({ mode: input.mode, material: input.material, question: input.question });
+  const lang = detectLanguage(input.question);
+  const prompt = await loadPrompt(options.promptsDir, CHAT_PROMPT, lang);
+  const messages = prompt.render({ mode: input.mode, material: input.material, question: input.question, referents: referentLine(input.referents ?? [], lang) });
   const res = await client.streamText({ messages, phase: 'chat', step: 'answer', signal: options.signal }, (d) => options.onDelta?.(d));
   const checked = checkAnswerCitations(res.text, input.allowed);
   return {
