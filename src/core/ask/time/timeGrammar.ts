@@ -1,0 +1,374 @@
+/**
+ * The grammar of time expressions over the tokens of timeTokens.ts, in three layers:
+ *
+ * - **durations**: quantities (a number and a unit, "half an hour", "an hour and a half",
+ *   一个半小时, "hora y media", "1.5 hours") joined from the larger unit to the smaller ("1 hour 20
+ *   minutes", "1h20", 1小时20分, "una hora y veinte");
+ * - **points**: a clock ("1:15:00"), a duration ("the 45-minute mark"), "minute 20", 第20分钟;
+ * - **constraints** composed of them: a range (from/between/desde/entre/从 A to/and/hasta/y/到 B,
+ *   an end being a point, the start or the end of the item, or a bare number sharing the other
+ *   end's unit), after/before a point or a span, a span (the first/last N, the nth N, halves and
+ *   thirds of the item), ±30 s at a point.
+ *
+ * Every parse starting at the earliest token wins; from one token, the longest; at the same
+ * length, the first production in {@link PRODUCTIONS}.
+ */
+import type { TimeConstraint } from '../query';
+import type { TimeToken, TokenRole } from './timeTokens';
+
+/** Seconds around a point said with "at" ("at 12:30" → 12:00–13:00). */
+export const AT_MARGIN_S = 30;
+
+interface Ctx {
+  t: readonly TimeToken[];
+  durationS: number | undefined;
+}
+
+/** A duration: seconds, its first (largest) and last (smallest) unit, and whether a number was written. */
+interface Dur {
+  s: number;
+  first: number;
+  last: number;
+  hasNum: boolean;
+  end: number;
+}
+
+type PointKind = 'clock' | 'dur' | 'unitNum' | 'nth';
+interface Point {
+  s: number;
+  kind: PointKind;
+  first: number | null;
+  last: number | null;
+  end: number;
+}
+
+/** One end of a range: a point, the start or end of the item, or a bare number (its unit from the other end). */
+type RangeEnd = Point | { kind: 'start' | 'end'; end: number } | { kind: 'bare'; n: number; end: number };
+
+/** A constraint parsed; `c` null when it needs the item's length and none was given. */
+interface Parse {
+  c: TimeConstraint | null;
+  end: number;
+}
+
+const is = (x: Ctx, i: number, role: TokenRole): boolean => !!x.t[i]?.roles.has(role);
+
+function num(x: Ctx, i: number, weakOk: boolean): number | undefined {
+  const t = x.t[i];
+  if (!t?.roles.has('num') || t.value === undefined || Number.isNaN(t.value)) return undefined;
+  return t.weak && !weakOk ? undefined : t.value;
+}
+
+/** The unit at `i` in seconds; an abbreviation ("h", "m", "s") only written against the number before it. */
+function unitAt(x: Ctx, i: number): number | undefined {
+  const t = x.t[i];
+  if (!t?.roles.has('unit') || t.unit === undefined) return undefined;
+  if (t.unitAttached && !(t.attached && x.t[i - 1]?.digits)) return undefined;
+  return t.unit;
+}
+
+/** "a"/"an"/"un"/"una" (weak one) at `i`: how many tokens to skip. */
+const optOne = (x: Ctx, i: number): number => (x.t[i]?.weak && x.t[i]?.value === 1 ? 1 : 0);
+
+/** One quantity from `i`: "20 minutes", "45-minute", "half an hour", "an hour and a half", 一个半小时, "hour" (one). */
+function quantities(x: Ctx, i: number): Dur[] {
+  const out: Dur[] = [];
+  const q = (s: number, unit: number, hasNum: boolean, end: number): void => {
+    out.push({ s, first: unit, last: unit, hasNum, end });
+  };
+  /** "… and a half" / "… y media" / 一小时半 after a quantity of `n` units. */
+  const andHalf = (n: number, unit: number, k: number, hasNum: boolean): void => {
+    if (is(x, k, 'and')) {
+      const h = k + 1 + optOne(x, k + 1);
+      if (is(x, h, 'half') && unitAt(x, h + 1) === undefined) q((n + 0.5) * unit, unit, hasNum, h + 1);
+    } else if (is(x, k, 'half') && x.t[k]!.cjk) q((n + 0.5) * unit, unit, hasNum, k + 1);
+  };
+  const n = num(x, i, true);
+  if (n !== undefined) {
+    for (const j of [i + 1, ...(is(x, i + 1, 'dash') && !x.t[i + 1]!.cjk ? [i + 2] : [])]) {
+      const u = unitAt(x, j);
+      if (u === undefined) continue;
+      q(n * u, u, true, j + 1);
+      andHalf(n, u, j + 1, true);
+    }
+    // 一个半小时, "two and a half hours", "uno y medio minutos".
+    let h = i + 1;
+    if (is(x, h, 'and')) h += 1 + optOne(x, h + 1);
+    if (is(x, h, 'half')) {
+      const u = unitAt(x, h + 1);
+      if (u !== undefined) q((n + 0.5) * u, u, true, h + 2);
+    }
+  }
+  // "half an hour", "half-hour", "media hora", 半小时.
+  if (is(x, i, 'half')) {
+    let j = i + 1;
+    if (is(x, j, 'dash')) j++;
+    j += optOne(x, j);
+    const u = unitAt(x, j);
+    if (u !== undefined) q(0.5 * u, u, true, j + 1);
+  }
+  // "hour" (one hour: "the first hour", "the hour mark"), "hora y media".
+  const u = unitAt(x, i);
+  if (u !== undefined && !x.t[i]!.plural && !x.t[i]!.unitAttached) {
+    q(u, u, false, i + 1);
+    andHalf(1, u, i + 1, false);
+  }
+  return out;
+}
+
+const lowerUnit = (u: number): number => (u >= 3600 ? 60 : 1);
+
+/** Durations from `i`: quantities joined from the larger unit to the smaller, a bare number last ("1h20"). */
+function durations(x: Ctx, i: number): Dur[] {
+  const out: Dur[] = [];
+  const grow = (d: Dur, depth: number): void => {
+    out.push(d);
+    if (depth > 3) return;
+    let k = d.end;
+    if (!d.hasNum) return;
+    if (is(x, k, 'and') || x.t[k]?.text === ',') k++;
+    for (const q of quantities(x, k)) if (q.hasNum && q.first < d.last) grow({ s: d.s + q.s, first: d.first, last: q.last, hasNum: true, end: q.end }, depth + 1);
+    // A bare number after hours or minutes: "1h20", "una hora y veinte", 一小时二十.
+    const n = num(x, k, false);
+    if (n !== undefined && d.last > 1 && unitAt(x, k + 1) === undefined && !is(x, k + 1, 'half') && Number.isInteger(n) && n < 60) {
+      const u = lowerUnit(d.last);
+      out.push({ s: d.s + n * u, first: d.first, last: u, hasNum: true, end: k + 1 });
+    }
+  };
+  for (const q of quantities(x, i)) grow(q, 0);
+  return out;
+}
+
+/** Skips "mark" after a point. */
+const mark = (x: Ctx, end: number): number => (is(x, end, 'mark') ? end + 1 : end);
+
+/** Points from `i`: a clock, a duration ("20 minutes", "the hour mark"), "minute 20", 第20分钟, "the 20th minute". */
+function points(x: Ctx, i: number): Point[] {
+  const out: Point[] = [];
+  const t = x.t[i];
+  if (!t) return out;
+  if (t.clock !== undefined) out.push({ s: t.clock, kind: 'clock', first: null, last: null, end: mark(x, i + 1) });
+  for (const d of durations(x, i)) {
+    if (d.hasNum || is(x, d.end, 'mark')) out.push({ s: d.s, kind: 'dur', first: d.first, last: d.last, end: mark(x, d.end) });
+  }
+  const u = unitAt(x, i);
+  const n = num(x, i + 1, false);
+  if (u !== undefined && n !== undefined) out.push({ s: n * u, kind: 'unitNum', first: u, last: u, end: mark(x, i + 2) });
+  const nth = is(x, i, 'nth') ? num(x, i + 1, false) : undefined;
+  if (nth !== undefined) {
+    const nu = unitAt(x, i + 2);
+    if (nu !== undefined) out.push({ s: nth * nu, kind: 'nth', first: nu, last: nu, end: mark(x, i + 3) });
+  }
+  if (t.roles.has('ord') && t.ord !== undefined && /\d/.test(t.text)) {
+    const ou = unitAt(x, i + 1);
+    if (ou !== undefined) out.push({ s: t.ord * ou, kind: 'nth', first: ou, last: ou, end: mark(x, i + 2) });
+  }
+  return out;
+}
+
+function rangeEnds(x: Ctx, i: number): RangeEnd[] {
+  const out: RangeEnd[] = [...points(x, i)];
+  if (is(x, i, 'start')) out.push({ kind: 'start', end: i + 1 });
+  if (is(x, i, 'end')) out.push({ kind: 'end', end: i + 1 });
+  const at = is(x, i, 'nth') ? i + 1 : i;
+  const n = num(x, at, false);
+  if (n !== undefined) out.push({ kind: 'bare', n, end: at + 1 });
+  return out;
+}
+
+const cjkUnitIn = (x: Ctx, from: number, to: number): boolean => x.t.slice(from, to).some((t) => t.cjk && t.roles.has('unit'));
+
+/** Ranges: an opener (or none, for clocks and Chinese), an end, a connector, an end, 之间. */
+function ranges(x: Ctx, i: number): Parse[] {
+  const out: Parse[] = [];
+  const opener = is(x, i, 'between') ? 'between' : is(x, i, 'from') ? 'from' : is(x, i, 'fromStrong') ? 'strong' : null;
+  const tryFrom = (startAt: number, open: typeof opener): void => {
+    for (const a of rangeEnds(x, startAt)) {
+      if (a.kind === 'end') continue;
+      if (open === 'strong' && a.kind !== 'clock' && a.kind !== 'unitNum' && a.kind !== 'nth') continue;
+      const j = a.end;
+      const conn = x.t[j];
+      if (!conn) continue;
+      const byAnd = conn.roles.has('and');
+      if (!conn.roles.has('to') && !(byAnd && open === 'between')) continue;
+      for (const b of rangeEnds(x, j + 1)) {
+        if (b.kind === 'start') continue;
+        let end = b.end;
+        const between = is(x, end, 'betweenAfter');
+        if (between || is(x, end, 'inside') || (is(x, end, 'beforeAfter') && x.t[end]!.cjk && !is(x, end, 'first'))) end++;
+        // 在 … 之间: the Chinese "between" needs its closing word; "and" needs a "between".
+        if (open === 'between' && x.t[i]!.cjk && !between) continue;
+        if (byAnd && open !== 'between' && !between) continue;
+        if (!open) {
+          const clocks = a.kind === 'clock' && b.kind === 'clock';
+          if (!clocks && !between && !(conn.cjk || (conn.roles.has('dash') && cjkUnitIn(x, startAt, end)))) continue;
+        }
+        const c = resolveRange(a, b);
+        if (c) out.push({ c, end });
+      }
+    }
+  };
+  if (opener) tryFrom(i + 1, opener);
+  tryFrom(i, null);
+  return out;
+}
+
+const isPoint = (e: RangeEnd): e is Point => e.kind === 'clock' || e.kind === 'dur' || e.kind === 'unitNum' || e.kind === 'nth';
+
+function resolveRange(a: RangeEnd, b: RangeEnd): TimeConstraint | null {
+  let start: number;
+  if (a.kind === 'start') start = 0;
+  else if (a.kind === 'bare') {
+    // "between 10 and 16 minutes": the unit of the other end.
+    if (!isPoint(b) || b.first === null) return null;
+    start = a.n * b.first;
+  } else if (isPoint(a)) start = a.s;
+  else return null;
+  let end: number | null;
+  if (b.kind === 'end') end = a.kind === 'start' ? Number.NaN : null;
+  else if (b.kind === 'bare') {
+    // "between minute 5 and 9".
+    if (!isPoint(a) || a.last === null) return null;
+    end = b.n * a.last;
+  } else if (isPoint(b)) end = b.s;
+  else return null;
+  return end !== null && Number.isNaN(end) ? null : { startS: start, endS: end };
+}
+
+/** Spans: the first/last N, the nth N, halves and thirds of the item. */
+function spans(x: Ctx, i: number): Parse[] {
+  const out: Parse[] = [];
+  const d = x.durationS;
+  const inside = (end: number): number => (is(x, end, 'inside') ? end + 1 : end);
+  const first = (s: number, end: number): void => void out.push({ c: { startS: 0, endS: s }, end: inside(end) });
+  const last = (s: number, end: number): void => void out.push({ c: d ? { startS: Math.max(0, d - s), endS: d } : null, end: inside(end) });
+  const nth = (n: number, s: number, end: number): void => {
+    if (n >= 1 && Number.isInteger(n)) out.push({ c: { startS: (n - 1) * s, endS: n * s }, end: inside(end) });
+  };
+  const t = x.t[i];
+  if (!t) return out;
+  // "the first 10 minutes", 开场五分钟, "la primera hora y media"; "the last hour".
+  if (t.roles.has('first')) for (const q of durations(x, i + 1)) first(q.s, q.end);
+  if (t.roles.has('last')) for (const q of durations(x, i + 1)) last(q.s, q.end);
+  // "the second hour", "la segunda media hora", "the 2nd hour", 第二个小时, 第一个十分钟.
+  if (t.roles.has('ord') && t.ord !== undefined && t.ord > 1) for (const q of durations(x, i + 1)) nth(t.ord, q.s, q.end);
+  if (t.roles.has('nth')) {
+    const n = num(x, i + 1, false);
+    if (n !== undefined) for (const q of durations(x, i + 2)) nth(n, q.s, q.end);
+  }
+  // "los diez primeros minutos", "los 10 minutos iniciales".
+  const n = num(x, i, false);
+  const u = unitAt(x, i + 2);
+  if (n !== undefined && u !== undefined) {
+    if (is(x, i + 1, 'first')) first(n * u, i + 3);
+    if (is(x, i + 1, 'last')) last(n * u, i + 3);
+  }
+  for (const q of durations(x, i)) {
+    if (!q.hasNum) continue;
+    if (is(x, q.end, 'firstAfter')) first(q.s, q.end + 1);
+    if (is(x, q.end, 'lastAfter')) last(q.s, q.end + 1);
+  }
+  // Halves and thirds of the item: "the second half", "la primera mitad", 后半段, 上半场, "la parte final", 结尾部分.
+  const part = (which: 'firstHalf' | 'secondHalf' | 'firstThird' | 'lastThird' | 'middleThird', end: number): void => {
+    const [a, b] = { firstHalf: [0, 0.5], secondHalf: [0.5, 1], firstThird: [0, 1 / 3], lastThird: [2 / 3, 1], middleThird: [1 / 3, 2 / 3] }[which];
+    out.push({ c: d ? { startS: Math.round(a! * d), endS: Math.round(b! * d) } : null, end: inside(end) });
+  };
+  let j = i + 1;
+  if (num(x, j, true) === 1 && t.cjk) j++;
+  const ord = t.roles.has('ord') ? t.ord : undefined;
+  const isFirst = t.roles.has('upper') || ord === 1 || (t.roles.has('first') && ord === undefined);
+  const isSecond = t.roles.has('lower') || ord === 2 || t.roles.has('last');
+  if (is(x, j, 'partHalf') && !unitAt(x, j + 1) && !is(x, j + 1, 'num')) {
+    if (isFirst) part('firstHalf', j + 1);
+    else if (isSecond) part('secondHalf', j + 1);
+  }
+  if (is(x, j, 'part')) {
+    if (ord === 1) part('firstHalf', j + 1);
+    else if (ord === 2) part('secondHalf', j + 1);
+    else if (t.roles.has('first')) part('firstThird', j + 1);
+    else if (t.roles.has('last')) part('lastThird', j + 1);
+    else if (t.roles.has('middle')) part('middleThird', j + 1);
+  }
+  if (t.roles.has('part')) {
+    if (is(x, i + 1, 'lastAfter')) part('lastThird', i + 2);
+    else if (is(x, i + 1, 'firstAfter')) part('firstThird', i + 2);
+    else if (is(x, i + 1, 'middle')) part('middleThird', i + 2);
+  }
+  return out;
+}
+
+/** After: "after X", "X onwards", 第X分钟以后, "after the first 10 minutes"; before likewise. */
+function afterBefore(x: Ctx, i: number): Parse[] {
+  const out: Parse[] = [];
+  const t = x.t[i];
+  if (!t) return out;
+  const opensAfter = t.roles.has('after') || t.roles.has('from');
+  const opensBefore = t.roles.has('before');
+  const afterWord = (end: number): number => (is(x, end, 'afterAfter') ? end + 1 : end);
+  if (opensAfter || opensBefore) {
+    for (const p of points(x, i + 1)) {
+      if (opensAfter) out.push({ c: { startS: p.s, endS: null }, end: afterWord(p.end) });
+      if (opensBefore) out.push({ c: { startS: 0, endS: p.s }, end: is(x, p.end, 'beforeAfter') && x.t[p.end]!.cjk ? p.end + 1 : p.end });
+    }
+    for (const s of spans(x, i + 1)) {
+      if (opensAfter) out.push({ c: s.c && s.c.endS !== null ? { startS: s.c.endS, endS: null } : null, end: afterWord(s.end) });
+      if (opensBefore) out.push({ c: s.c ? { startS: 0, endS: s.c.startS } : null, end: s.end });
+    }
+  }
+  // "del minuto 20 en adelante".
+  if (t.roles.has('fromStrong')) {
+    for (const p of points(x, i + 1)) if (is(x, p.end, 'afterAfter')) out.push({ c: { startS: p.s, endS: null }, end: p.end + 1 });
+  }
+  for (const p of points(x, i)) {
+    if (is(x, p.end, 'afterAfter')) out.push({ c: { startS: p.s, endS: null }, end: p.end + 1 });
+    if (is(x, p.end, 'beforeAfter')) out.push({ c: { startS: 0, endS: p.s }, end: p.end + 1 });
+  }
+  for (const s of spans(x, i)) {
+    if (is(x, s.end, 'afterAfter') && x.t[s.end]!.cjk) out.push({ c: s.c && s.c.endS !== null ? { startS: s.c.endS, endS: null } : null, end: s.end + 1 });
+  }
+  return out;
+}
+
+/** At a point: "at 12:30", "around minute 20", "en el minuto 20", 12:30左右, 在第20分钟的时候; a clock alone. */
+function atPoint(x: Ctx, i: number): Parse[] {
+  const out: Parse[] = [];
+  const around = (s: number, end: number): void => void out.push({ c: { startS: Math.max(0, s - AT_MARGIN_S), endS: s + AT_MARGIN_S }, end });
+  const t = x.t[i];
+  if (!t) return out;
+  if (t.roles.has('at') || t.roles.has('atWeak')) {
+    for (const p of points(x, i + 1)) {
+      if (is(x, p.end, 'atAfter')) around(p.s, p.end + 1);
+      else if (t.roles.has('at') || p.kind === 'clock' || p.kind === 'unitNum') around(p.s, p.end);
+    }
+  }
+  for (const p of points(x, i)) {
+    if (is(x, p.end, 'atAfter')) around(p.s, p.end + 1);
+    else if (p.kind === 'clock' && p.end === i + 1) around(p.s, p.end);
+  }
+  return out;
+}
+
+/** The productions in their order of preference at the same start and length. */
+const PRODUCTIONS: ((x: Ctx, i: number) => Parse[])[] = [ranges, afterBefore, spans, atPoint];
+
+/**
+ * The first time constraint the tokens state: its constraint (start before end) and the tokens it spans.
+ * Phrases that need the item's length ("the last 10 minutes", "the second half") give none without it.
+ */
+export function parseTimeTokens(tokens: readonly TimeToken[], durationS?: number): { constraint: TimeConstraint; from: number; to: number } | null {
+  const x: Ctx = { t: tokens, durationS };
+  for (let i = 0; i < tokens.length; i++) {
+    let best: Parse | null = null;
+    for (const prod of PRODUCTIONS) {
+      for (const p of prod(x, i)) {
+        if (!p.c || Number.isNaN(p.c.startS) || (p.c.endS !== null && Number.isNaN(p.c.endS))) continue;
+        if (!best || p.end > best.end) best = p;
+      }
+    }
+    if (!best || !best.c) continue;
+    let c = best.c;
+    if (c.endS !== null && c.endS < c.startS) c = { startS: c.endS, endS: c.startS };
+    return { constraint: c, from: i, to: best.end };
+  }
+  return null;
+}
