@@ -6,7 +6,7 @@
  */
 import type { Corpus } from '../corpus/types';
 import { findCitationNumbers } from './citationForms';
-import { resolvePronoun, resolveWith } from './coreference';
+import { resolvePronoun, resolveWith, sessionEntityLists } from './coreference';
 import { chooseIntent, PEOPLE_CUES } from './intentChoice';
 import { coreName, type EntityIndex } from './entityIndex';
 import { classifySpeakerLabel } from './speakerLabels';
@@ -85,7 +85,7 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
     (m) => !blocked.some((r) => m.range[0] < r[1] && r[0] < m.range[1]),
   );
   const own = mentions.map((m) => m.entity);
-  const sessionEntities = (input.session ?? []).map((s) => findMentions(s, ctx.entities, ctx.corpus, { itemIds: scope }).map((m) => m.entity));
+  const sessionEntities = sessionEntityLists(input.session ?? [], (s) => findMentions(s, ctx.entities, ctx.corpus, { itemIds: scope }).map((m) => m.entity), input.itemId);
   let entities = [...own];
   const hasComments = (ctx.corpus?.items ?? []).some((i) => !!i.comments && (!scope || scope.includes(i.id)));
   const { intent, cue } = chooseIntent(question, bareQuestion(question, [...citations.ranges, ...(time ? [time.match] : [])]), citations.numbers, mentions, resolveWith(question, own, sessionEntities, citations.numbers.length > 0, input.itemId), hasComments);
