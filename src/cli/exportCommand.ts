@@ -1,15 +1,15 @@
 /**
  * `marker-research export <corpusDir> --markers out.csv|out.json` and
  * `marker-research export <corpusDir> --report RUN_ID|latest out.html|out.md`: the markers of a
- * corpus as CSV or JSON, the report of a run as Markdown (linked sources appendix) or standalone
+ * corpus as CSV, JSON, Markdown or HTML, the report of a run as Markdown (linked sources appendix) or standalone
  * HTML (an anchor per citation, links to the original files). Both can be given at once.
  */
 import { loadCorpus } from '../core/corpus/loader';
 import { exportMarkersFile, exportReportFile, readCorpusMarkers } from '../core/export/exportFiles';
 import { parseCommandArgs, UsageError, type CliContext } from './io';
 
-export const EXPORT_USAGE = `marker-research export <corpusDir> [--markers FILE.csv|FILE.json] [--report RUN_ID|latest FILE.html|FILE.md] [--links relative|file]
-  --markers FILE      every marker (item, kind, text, topic, speaker, time, file, line, quote, …) as CSV or JSON
+export const EXPORT_USAGE = `marker-research export <corpusDir> [--markers FILE.csv|FILE.json|FILE.md|FILE.html] [--report RUN_ID|latest FILE.html|FILE.md] [--links relative|file]
+  --markers FILE      every marker (item, kind, text, topic, speaker, time, file, line, quote, turn, …) as CSV, JSON, Markdown or HTML
   --report RUN_ID     the report of a run (or the latest with a report) to the FILE after it: Markdown with a
                       sources appendix, or standalone HTML; every citation links to its span in the original file
   --links STYLE       links to original files: relative (default when FILE is inside the corpus) or file URIs`;

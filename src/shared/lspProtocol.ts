@@ -399,7 +399,7 @@ export const originalPlaceRequest = new RequestType<OriginalPlaceParams, Origina
 // ---- export ---------------------------------------------------------------------------------------
 
 export interface ExportMarkersParams {
-  /** Absolute path to write: CSV for `.csv`, JSON for `.json`. Without it, only checks there are markers to export. */
+  /** Absolute path to write: CSV for `.csv`, JSON for `.json`, Markdown for `.md`, HTML for `.html`. Without it, only checks there are markers to export. */
   file?: string;
 }
 
@@ -407,13 +407,13 @@ export interface ExportMarkersResult {
   markers: number;
   items: number;
   /** Null when nothing was written (no `file`). */
-  format: 'csv' | 'json' | null;
+  format: 'csv' | 'json' | 'md' | 'html' | null;
   file: string | null;
 }
 
 /**
  * Client → server: exports the markers of the indexed corpus (one row per
- * marker: item, kind, text, topic, speaker, time, file, line, quote). Errors
+ * marker: item, kind, text, topic, speaker, time, file, line, quote, turns, times). Errors
  * (the messages start with `export:`): `no-corpus`, `no-markers`, `format`.
  */
 export const exportMarkersRequest = new RequestType<ExportMarkersParams, ExportMarkersResult, void>('markerResearch/exportMarkers');

@@ -10,7 +10,7 @@ import type { ItemMarkers } from '../markers/schema';
 import { readItemMarkers } from '../markers/store';
 import { listRuns, readRun, runDir } from '../research/runStore';
 import { writeFileAtomic } from '../storage/atomic';
-import { markerRows, markersFormatOf, markersToCsv, markersToJson } from './markersExport';
+import { markerRows, markersDocument, markersFormatOf, type MarkersFormat } from './markersExport';
 import { reportFormatOf, reportToHtml, reportToMarkdown, type LinkStyle } from './reportExport';
 
 /** An export that cannot be made; `reason` says why. Messages start with `export:`. */
@@ -35,16 +35,17 @@ export async function readCorpusMarkers(corpus: Corpus): Promise<Map<string, Ite
 }
 
 /**
- * Writes the markers of `corpus` to `outFile`: CSV for `.csv`, JSON for `.json`.
+ * Writes the markers of `corpus` to `outFile`: CSV for `.csv`, JSON for `.json`, Markdown for `.md`,
+ * HTML for `.html` (the file and line of each marker linked to the original file).
  * @returns how many markers and items were written.
  * @throws ExportError (`format`) for another extension, (`no-markers`) when no item has markers.
  */
-export async function exportMarkersFile(corpus: Corpus, markers: ReadonlyMap<string, ItemMarkers>, outFile: string): Promise<{ markers: number; items: number; format: 'csv' | 'json' }> {
+export async function exportMarkersFile(corpus: Corpus, markers: ReadonlyMap<string, ItemMarkers>, outFile: string): Promise<{ markers: number; items: number; format: MarkersFormat }> {
   const format = markersFormatOf(outFile);
-  if (!format) throw new ExportError('format', `"${path.basename(outFile)}": markers are exported as .csv or .json`);
+  if (!format) throw new ExportError('format', `"${path.basename(outFile)}": markers are exported as .csv or .json (tables), or .md or .html (documents)`);
   const rows = markerRows(corpus, markers);
   if (!rows.length) throw new ExportError('no-markers', 'no item has markers yet; generate them first ("Generate Markers", or `marker-research markers <corpusDir>`)');
-  await writeFileAtomic(outFile, format === 'csv' ? markersToCsv(rows) : markersToJson(rows));
+  await writeFileAtomic(outFile, markersDocument(rows, format, { links: { corpusRoot: corpus.root, outFile: path.resolve(outFile) } }));
   return { markers: rows.length, items: new Set(rows.map((r) => r.item)).size, format };
 }
 
