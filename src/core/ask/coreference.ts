@@ -12,8 +12,9 @@
  *   nearest earlier question before it that named another is added (two people
  *   across the session: "What did A say?", "And B?", "Did they agree?"). One
  *   person in the whole session stays one ("singular they").
- * - A possessive ("his", "su", "其") beside a name of the question itself is
- *   that name's ("What does Ilia say about his diet?" → Ilia only); a personal
+ * - A possessive ("his", "su", "其") after a name of the question itself is
+ *   that name's ("What does Ilia say about his diet?" → Ilia only; "What is his
+ *   opinion of Ilia?" → the earlier person and Ilia); a personal
  *   reference ("he", "他", "le", a null subject) is an earlier question's person
  *   even when the question names someone else.
  * - Earlier questions are resolved the same way in order, so a question that
@@ -41,9 +42,14 @@ function ownRanges(question: string, own: readonly LinkedEntity[]): [number, num
   return out;
 }
 
-/** The question's references that stand for an earlier question's person: personal ones, and possessives when it names no one itself. */
+/**
+ * The question's references that stand for an earlier question's person: personal ones, and
+ * possessives with no name of the question before them ("What does Ilia say about his diet?" is
+ * Ilia's; "What is his opinion of Ilia?" is not).
+ */
 function sessionReferences(question: string, own: readonly LinkedEntity[]): Reference[] {
-  return findReferences(question, ownRanges(question, own)).filter((r) => r.role === 'personal' || own.length === 0);
+  const ranges = ownRanges(question, own);
+  return findReferences(question, ranges).filter((r) => r.role === 'personal' || !ranges.some(([s]) => s < r.range[0]));
 }
 
 /** Which kind of reference `question` makes, if any. */

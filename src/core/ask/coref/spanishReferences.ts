@@ -61,9 +61,12 @@ export function spanishReferences(question: string, own: readonly [number, numbe
   const words = wordsOf(question);
   const taken = (r: [number, number]): boolean => out.some((x) => x.range[0] < r[1] && r[0] < x.range[1]);
   const capitalisedMid = (i: number): boolean => /^\p{Lu}/u.test(words[i]!.text) && !/^[\s¿¡"“(]*$/u.test(question.slice(0, words[i]!.start)) && !/[.!?¿¡]\s*$/u.test(question.slice(0, words[i]!.start));
-  /** Inserts " a NAMES" after word `k` (a clitic doubled: "¿Qué le preguntaron a Ilia?"). */
+  /** Inserts " a NAMES" after word `k` (a clitic doubled: "¿Qué le preguntaron a Ilia?"), or after the subject that follows it. */
   const after = (k: number, prefix: string) => (names: readonly string[]) => {
-    const at = words[Math.min(k, words.length - 1)]!.end;
+    let at = words[Math.min(k, words.length - 1)]!.end;
+    // After the subject the question names right after the verb: "¿Qué le respondió Jordi a Ilia?".
+    const subject = own.find(([s]) => s >= at && adjacent(question, at, s));
+    if (subject) at = subject[1];
     return { range: [at, at] as [number, number], text: ` ${prefix}${esJoin(names)}` };
   };
 
@@ -183,7 +186,7 @@ export function spanishReferences(question: string, own: readonly [number, numbe
       continue;
     }
     if (/^(?:tiene|tenía|tuvo)$/u.test(w.lower) && words[i + 1]?.lower === 'que' && words[i + 2]?.lower === 'ver') continue;
-    if (hasSubjectBefore(question, words, i) || hasSubjectAfter(question, words, vp.end, own)) {
+    if (hasSubjectBefore(question, words, i) || hasSubjectAfter(question, words, vp.end, own, !vp.form.transitive || objectAskedBefore(words, i))) {
       i = vp.end;
       continue;
     }
@@ -240,8 +243,23 @@ function articleBefore(question: string, words: readonly Word[], i: number, own:
   return PREPOSITIONS.has(p2.lower) || DETERMINERS.has(p2.lower) || BOUNDARY_VERBS.has(p2.lower) || verbForms(p2.text).some((f) => f.kind === 'finite');
 }
 
-/** A subject after the verb phrase ending at word `end`: a name, a pronoun or a noun phrase that is no time adverbial ("¿Qué dice el vídeo?"). */
-function hasSubjectAfter(question: string, words: readonly Word[], end: number, own: readonly [number, number][]): boolean {
+/** The verb's object is asked for right before it: "¿Qué dice…?", "¿Cuál prefiere…?" (not "¿De qué…?", "¿Por qué…?"). */
+function objectAskedBefore(words: readonly Word[], i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && ['lo', 'la', 'los', 'las', 'le', 'les', 'se', 'me', 'te', 'nos', 'no', 'ya', 'más'].includes(words[j]!.lower)) j--;
+  const w = words[j];
+  if (!w || !['qué', 'que', 'cuál', 'cuáles', 'cuánto', 'cuánta', 'cuántos', 'cuántas'].includes(w.lower)) return false;
+  return !PREPOSITIONS.has(words[j - 1]?.lower ?? '');
+}
+
+/**
+ * A subject after the verb phrase ending at word `end`: a name, a pronoun, or a noun phrase that is
+ * no time adverbial when nothing else can be the verb's object ("¿Qué dice el vídeo?", "¿Cómo empezó
+ * el episodio?"; but "¿Cómo justificó el precio?": the price is what he justified).
+ *
+ * @param npIsSubject the verb takes no object, or its object is asked for before it
+ */
+function hasSubjectAfter(question: string, words: readonly Word[], end: number, own: readonly [number, number][], npIsSubject: boolean): boolean {
   let j = end + 1;
   while (j < words.length && ADVERBS.has(words[j]!.lower) && adjacent(question, words[j - 1]!.end, words[j]!.start)) j++;
   const w = words[j];
@@ -249,8 +267,11 @@ function hasSubjectAfter(question: string, words: readonly Word[], end: number, 
   if (own.some(([s, e]) => w.start >= s && w.start < e)) return true;
   if (SUBJECT_WORDS.has(w.lower)) return true;
   if (DETERMINERS.has(w.lower)) {
+    // "el moderador" where the question names a role: the person, so the subject.
+    const h1 = words[j + 1];
+    if (h1 && own.some(([s, e]) => h1.start >= s && h1.start < e)) return true;
     const head = [words[j + 1]?.lower, words[j + 2]?.lower];
-    return !head.some((h) => h && TIME_NOUNS.has(h)) && !['pasado', 'pasada'].includes(head[1] ?? '');
+    return npIsSubject && !head.some((h) => h && TIME_NOUNS.has(h)) && !['pasado', 'pasada'].includes(head[1] ?? '');
   }
   // A name the question does not link ("¿Qué dijo Zorblat?"); not a word after "a" (an object).
   return /^\p{Lu}/u.test(w.text);

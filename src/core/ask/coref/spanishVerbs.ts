@@ -43,6 +43,8 @@ interface VerbSpec {
   obj?: boolean;
   /** Pronominal: its "se" is the subject's own ("se mudó"), not an impersonal "se" ("se dijo"). */
   pron?: boolean;
+  /** Takes no direct object: a noun phrase after it is its subject ("¿Cómo empezó el episodio?"). */
+  intr?: boolean;
   irr?: Irregular;
 }
 
@@ -52,15 +54,15 @@ const TENER: Irregular = { p3s: 'tiene', p1s: 'tengo', pret: 'tuv', fut: 'tendr'
 const VERBS: readonly VerbSpec[] = [
   // Saying and telling.
   { inf: 'decir', irr: { p3s: 'dice', p1s: 'digo', pret: 'dij', fut: 'dir', ger: 'diciendo', part: 'dicho', impTu: 'di' } },
-  { inf: 'opinar' }, { inf: 'comentar' }, { inf: 'afirmar' }, { inf: 'responder' }, { inf: 'contestar' }, { inf: 'hablar' },
+  { inf: 'opinar', intr: true }, { inf: 'comentar' }, { inf: 'afirmar' }, { inf: 'responder', intr: true }, { inf: 'contestar', intr: true }, { inf: 'hablar', intr: true },
   { inf: 'contar', change: 'ue' }, { inf: 'explicar' }, { inf: 'plantear' }, { inf: 'argumentar' }, { inf: 'admitir' },
-  { inf: 'insistir' }, { inf: 'añadir' }, { inf: 'aclarar' }, { inf: 'concluir', change: 'uy' }, { inf: 'señalar' },
+  { inf: 'insistir', intr: true }, { inf: 'añadir' }, { inf: 'aclarar' }, { inf: 'concluir', change: 'uy' }, { inf: 'señalar' },
   { inf: 'confesar', change: 'ie' }, { inf: 'revelar' }, { inf: 'relatar' }, { inf: 'narrar' }, { inf: 'asegurar' },
   { inf: 'advertir', change: 'ie' }, { inf: 'negar', change: 'ie' }, { inf: 'prometer' }, { inf: 'anunciar' },
   { inf: 'sostener', irr: { ...TENER, p3s: 'sostiene', p1s: 'sostengo', pret: 'sostuv', fut: 'sostendr', impTu: 'sostén' } },
   { inf: 'proponer', irr: { ...POSTPONER, p1s: 'propongo', pret: 'propus', fut: 'propondr', part: 'propuesto', impTu: 'propón' } },
   { inf: 'sugerir', change: 'ie' }, { inf: 'mencionar', obj: true }, { inf: 'recomendar', change: 'ie', obj: true },
-  { inf: 'preguntar', obj: true }, { inf: 'pedir', change: 'i' }, { inf: 'discutir' }, { inf: 'debatir' }, { inf: 'reaccionar' },
+  { inf: 'preguntar', obj: true }, { inf: 'pedir', change: 'i' }, { inf: 'discutir' }, { inf: 'debatir' }, { inf: 'reaccionar', intr: true },
   { inf: 'compartir' }, { inf: 'justificar' }, { inf: 'mostrar', change: 'ue' }, { inf: 'enseñar' }, { inf: 'presentar', obj: true },
   { inf: 'describir', obj: true, irr: { part: 'descrito' } }, { inf: 'escribir', irr: { part: 'escrito' } }, { inf: 'publicar' },
   // Thinking and knowing.
@@ -80,14 +82,14 @@ const VERBS: readonly VerbSpec[] = [
   { inf: 'ayudar', obj: true }, { inf: 'engañar', obj: true }, { inf: 'destacar', obj: true },
   { inf: 'ver', obj: true, irr: { p3s: 've', p1s: 'veo', pret3s: 'vio', pret3p: 'vieron', impf: 'veía', part: 'visto', impTu: 've' } },
   // A life: what a person does.
-  { inf: 'empezar', change: 'ie' }, { inf: 'comenzar', change: 'ie' }, { inf: 'trabajar' }, { inf: 'vivir' }, { inf: 'ganar' },
+  { inf: 'empezar', change: 'ie', intr: true }, { inf: 'comenzar', change: 'ie', intr: true }, { inf: 'trabajar', intr: true }, { inf: 'vivir', intr: true }, { inf: 'ganar' },
   { inf: 'perder', change: 'ie' }, { inf: 'fundar' }, { inf: 'crear' }, { inf: 'lograr' }, { inf: 'conseguir', change: 'i', irr: { p1s: 'consigo' } },
   { inf: 'hacer', irr: { p3s: 'hace', p1s: 'hago', pret: 'hic', pret3s: 'hizo', fut: 'har', part: 'hecho', impTu: 'haz' } },
   { inf: 'tener', irr: TENER },
-  { inf: 'estar', irr: { p3s: 'está', p1s: 'estoy', pret: 'estuv', impTu: 'está', subj: 'esté' } },
-  { inf: 'ir', irr: { p3s: 'va', p1s: 'voy', pret3s: 'fue', pret3p: 'fueron', impf: 'iba', fut: 'ir', ger: 'yendo', part: 'ido', impTu: 've', subj: 'vaya' } },
-  { inf: 'mudar', pron: true }, { inf: 'quejar', pron: true }, { inf: 'dedicar', pron: true }, { inf: 'arrepentir', change: 'ie', pron: true },
-  { inf: 'retirar', pron: true }, { inf: 'referir', change: 'ie', pron: true }, { inf: 'enfadar', pron: true }, { inf: 'equivocar', pron: true },
+  { inf: 'estar', intr: true, irr: { p3s: 'está', p1s: 'estoy', pret: 'estuv', impTu: 'está', subj: 'esté' } },
+  { inf: 'ir', intr: true, irr: { p3s: 'va', p1s: 'voy', pret3s: 'fue', pret3p: 'fueron', impf: 'iba', fut: 'ir', ger: 'yendo', part: 'ido', impTu: 've', subj: 'vaya' } },
+  { inf: 'mudar', pron: true, intr: true }, { inf: 'quejar', pron: true, intr: true }, { inf: 'dedicar', pron: true, intr: true }, { inf: 'arrepentir', change: 'ie', pron: true, intr: true },
+  { inf: 'retirar', pron: true, intr: true }, { inf: 'referir', change: 'ie', pron: true, intr: true }, { inf: 'enfadar', pron: true, intr: true }, { inf: 'equivocar', pron: true, intr: true },
 ];
 
 /** Finite forms that are also common nouns ("la pregunta", "la entrevista", "la cuenta"): a clitic reading needs a stronger cue before it. */
@@ -105,6 +107,8 @@ export interface VerbForm {
   person?: '3sg' | '3pl' | 'other';
   obj: boolean;
   pron: boolean;
+  /** Takes a direct object. */
+  transitive: boolean;
 }
 
 const stripAccents = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
@@ -214,7 +218,7 @@ function build(): Lexicon {
   };
   for (const v of VERBS) {
     for (const [form, kind, person] of conjugate(v)) {
-      const f: VerbForm = { lemma: v.inf, kind, obj: !!v.obj, pron: !!v.pron, ...(person ? { person } : {}) };
+      const f: VerbForm = { lemma: v.inf, kind, obj: !!v.obj, pron: !!v.pron, transitive: !v.intr && !v.pron, ...(person ? { person } : {}) };
       if (!(kind === 'finite' && person === '3sg' && NOT_NULL_SUBJECT.has(form))) add(forms, form, f);
       else add(forms, form, { ...f, person: 'other' });
       if (kind === 'infinitive' || kind === 'gerund' || kind === 'imperative') add(hosts, stripAccents(form), f);
