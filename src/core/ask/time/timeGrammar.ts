@@ -40,6 +40,8 @@ interface Point {
   first: number | null;
   last: number | null;
   end: number;
+  /** A unit without a number ("the hour mark"). */
+  implicit?: boolean;
 }
 
 /** One end of a range: a point, the start or end of the item, or a bare number (its unit from the other end). */
@@ -81,6 +83,8 @@ function quantities(x: Ctx, i: number): Dur[] {
     if (is(x, k, 'and')) {
       const h = k + 1 + optOne(x, k + 1);
       if (is(x, h, 'half') && unitAt(x, h + 1) === undefined) q((n + 0.5) * unit, unit, hasNum, h + 1);
+      // "hora y cuarto", "an hour and a quarter".
+      if (is(x, h, 'quarter') && unit >= 3600 && unitAt(x, h + 1) === undefined && !['of', 'de'].includes(x.t[h + 1]?.text ?? '')) q((n + 0.25) * unit, unit, hasNum, h + 1);
     } else if (is(x, k, 'half') && x.t[k]!.cjk) q((n + 0.5) * unit, unit, hasNum, k + 1);
   };
   const n = num(x, i, true);
@@ -99,19 +103,29 @@ function quantities(x: Ctx, i: number): Dur[] {
       if (u !== undefined) q((n + 0.5) * u, u, true, h + 2);
     }
   }
-  // "half an hour", "half-hour", "media hora", 半小时.
-  if (is(x, i, 'half')) {
-    let j = i + 1;
+  // "half an hour", "a half-hour", "media hora", 半小时.
+  const h0 = is(x, i, 'half') ? i : optOne(x, i) && is(x, i + 1, 'half') ? i + 1 : -1;
+  if (h0 >= 0) {
+    let j = h0 + 1;
     if (is(x, j, 'dash')) j++;
     j += optOne(x, j);
     const u = unitAt(x, j);
     if (u !== undefined) q(0.5 * u, u, true, j + 1);
   }
+  // "a quarter of an hour", "quarter-hour", "un cuarto de hora".
+  const q0 = is(x, i, 'quarter') ? i : optOne(x, i) && is(x, i + 1, 'quarter') ? i + 1 : -1;
+  if (q0 >= 0) {
+    let j = q0 + 1;
+    if (is(x, j, 'dash') || ['of', 'de'].includes(x.t[j]?.text ?? '')) j++;
+    j += optOne(x, j);
+    const qu = unitAt(x, j);
+    if (qu !== undefined && qu >= 3600) q(0.25 * qu, qu, true, j + 1);
+  }
   // "hour" (one hour: "the first hour", "the hour mark"), "hora y media".
   const u = unitAt(x, i);
   if (u !== undefined && !x.t[i]!.plural && !x.t[i]!.unitAttached) {
     q(u, u, false, i + 1);
-    andHalf(1, u, i + 1, false);
+    andHalf(1, u, i + 1, true);
   }
   return out;
 }
@@ -125,12 +139,11 @@ function durations(x: Ctx, i: number): Dur[] {
     out.push(d);
     if (depth > 3) return;
     let k = d.end;
-    if (!d.hasNum) return;
     if (is(x, k, 'and') || x.t[k]?.text === ',') k++;
     for (const q of quantities(x, k)) if (q.hasNum && q.first < d.last) grow({ s: d.s + q.s, first: d.first, last: q.last, hasNum: true, end: q.end }, depth + 1);
-    // A bare number after hours or minutes: "1h20", "una hora y veinte", 一小时二十.
+    // A bare number after hours or minutes: "1h20", "una hora y veinte", 一小时二十 (not "minute 5").
     const n = num(x, k, false);
-    if (n !== undefined && d.last > 1 && unitAt(x, k + 1) === undefined && !is(x, k + 1, 'half') && Number.isInteger(n) && n < 60) {
+    if (n !== undefined && d.hasNum && d.last > 1 && unitAt(x, k + 1) === undefined && !is(x, k + 1, 'half') && Number.isInteger(n) && n < 60) {
       const u = lowerUnit(d.last);
       out.push({ s: d.s + n * u, first: d.first, last: u, hasNum: true, end: k + 1 });
     }
@@ -149,11 +162,12 @@ function points(x: Ctx, i: number): Point[] {
   if (!t) return out;
   if (t.clock !== undefined) out.push({ s: t.clock, kind: 'clock', first: null, last: null, end: mark(x, i + 1) });
   for (const d of durations(x, i)) {
-    if (d.hasNum || is(x, d.end, 'mark')) out.push({ s: d.s, kind: 'dur', first: d.first, last: d.last, end: mark(x, d.end) });
+    if (d.hasNum || is(x, d.end, 'mark')) out.push({ s: d.s, kind: 'dur', first: d.first, last: d.last, end: mark(x, d.end), ...(d.hasNum ? {} : { implicit: true }) });
   }
   const u = unitAt(x, i);
   const n = num(x, i + 1, false);
-  if (u !== undefined && n !== undefined) out.push({ s: n * u, kind: 'unitNum', first: u, last: u, end: mark(x, i + 2) });
+  // "minute 20", "el minuto veinte" (not "second 10 minutes": the number has its own unit).
+  if (u !== undefined && u >= 60 && n !== undefined && unitAt(x, i + 2) === undefined) out.push({ s: n * u, kind: 'unitNum', first: u, last: u, end: mark(x, i + 2) });
   const nth = is(x, i, 'nth') ? num(x, i + 1, false) : undefined;
   if (nth !== undefined) {
     const nu = unitAt(x, i + 2);
@@ -167,7 +181,8 @@ function points(x: Ctx, i: number): Point[] {
 }
 
 function rangeEnds(x: Ctx, i: number): RangeEnd[] {
-  const out: RangeEnd[] = [...points(x, i)];
+  // A unit without a number ("the hour mark") is no end of a range: "the 86-minute mark" is no range "86 to minute".
+  const out: RangeEnd[] = points(x, i).filter((p) => !p.implicit);
   if (is(x, i, 'start')) out.push({ kind: 'start', end: i + 1 });
   if (is(x, i, 'end')) out.push({ kind: 'end', end: i + 1 });
   const at = is(x, i, 'nth') ? i + 1 : i;
@@ -200,8 +215,9 @@ function ranges(x: Ctx, i: number): Parse[] {
         if (open === 'between' && x.t[i]!.cjk && !between) continue;
         if (byAnd && open !== 'between' && !between) continue;
         if (!open) {
-          const clocks = a.kind === 'clock' && b.kind === 'clock';
-          if (!clocks && !between && !(conn.cjk || (conn.roles.has('dash') && cjkUnitIn(x, startAt, end)))) continue;
+          // Without an opener: clocks ("10:00–15:00"), "minute 10 to 15", Chinese (10到16分钟).
+          const marked = a.kind === 'clock' || a.kind === 'unitNum' || a.kind === 'nth';
+          if (!marked && !between && !(conn.cjk || (conn.roles.has('dash') && cjkUnitIn(x, startAt, end)))) continue;
         }
         const c = resolveRange(a, b);
         if (c) out.push({ c, end });
@@ -256,6 +272,11 @@ function spans(x: Ctx, i: number): Parse[] {
     const n = num(x, i + 1, false);
     if (n !== undefined) for (const q of durations(x, i + 2)) nth(n, q.s, q.end);
   }
+  // "hour two", "la hora 2": the nth hour.
+  const hn = unitAt(x, i) === 3600 ? num(x, i + 1, false) : undefined;
+  if (hn !== undefined && unitAt(x, i + 2) === undefined) nth(hn, 3600, i + 2);
+  // 开场后十分钟, 开始后的五分钟: the first span after the start.
+  if (t.roles.has('start') && t.cjk && is(x, i + 1, 'afterAfter')) for (const q of durations(x, i + 2)) if (q.hasNum) first(q.s, q.end);
   // "los diez primeros minutos", "los 10 minutos iniciales".
   const n = num(x, i, false);
   const u = unitAt(x, i + 2);
@@ -329,6 +350,14 @@ function afterBefore(x: Ctx, i: number): Parse[] {
   return out;
 }
 
+/** 左右, 的时候, "into"; "in" only ending the clause ("10 minutes in?", not "10 minutes in length"). */
+function atAfter(x: Ctx, i: number): boolean {
+  if (!is(x, i, 'atAfter')) return false;
+  if (x.t[i]!.text !== 'in') return true;
+  const next = x.t[i + 1];
+  return !next || (next.roles.has('other') && !/\p{L}/u.test(next.text));
+}
+
 /** At a point: "at 12:30", "around minute 20", "en el minuto 20", 12:30左右, 在第20分钟的时候; a clock alone. */
 function atPoint(x: Ctx, i: number): Parse[] {
   const out: Parse[] = [];
@@ -337,12 +366,12 @@ function atPoint(x: Ctx, i: number): Parse[] {
   if (!t) return out;
   if (t.roles.has('at') || t.roles.has('atWeak')) {
     for (const p of points(x, i + 1)) {
-      if (is(x, p.end, 'atAfter')) around(p.s, p.end + 1);
-      else if (t.roles.has('at') || p.kind === 'clock' || p.kind === 'unitNum') around(p.s, p.end);
+      if (atAfter(x, p.end)) around(p.s, p.end + 1);
+      else if (t.roles.has('at') || p.kind === 'clock' || (p.kind === 'unitNum' && p.first === 60)) around(p.s, p.end);
     }
   }
   for (const p of points(x, i)) {
-    if (is(x, p.end, 'atAfter')) around(p.s, p.end + 1);
+    if (atAfter(x, p.end)) around(p.s, p.end + 1);
     else if (p.kind === 'clock' && p.end === i + 1) around(p.s, p.end);
   }
   return out;

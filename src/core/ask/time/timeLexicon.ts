@@ -11,6 +11,8 @@ export type TimeRole =
   | 'unit'
   /** "half", 半, "media": half of the unit after it, or "and a half". */
   | 'half'
+  /** "quarter", "cuarto": a quarter of the unit after it ("a quarter of an hour", "un cuarto de hora", "hora y cuarto"). */
+  | 'quarter'
   /** Joins the parts of a duration ("an hour and a half", "una hora y veinte"); also "between A and B". */
   | 'and'
   /** "first", "opening", "primeros", 前, 开场: the first span of a duration. */
@@ -117,7 +119,8 @@ const LATIN: Spec[] = [
   ...role('first|primer|primera|primero|primeros|primeras|opening|initial|earliest', 'first'),
   ...role('inicial|iniciales', 'first', 'firstAfter'),
   ...role('last|final|closing|latter|última|ultima|último|ultimo|últimos|ultimos|últimas|ultimas', 'last'),
-  ...role('final|finales', 'lastAfter'),
+  ...role('final|finales|últimos|ultimos|últimas|ultimas', 'lastAfter'),
+  ...role('primeros|primeras', 'firstAfter'),
   // Anchors.
   ...role('start|beginning|outset|opening|inicio|principio|comienzo|arranque', 'start'),
   ...role('end|ending|finish|close|final|fin|cierre|término|termino', 'end'),
@@ -128,12 +131,14 @@ const LATIN: Spec[] = [
   ...role('to|till|through|thru|al|a|hasta|until', 'to'),
   ...role('and|y', 'and'),
   // After, before, at.
-  ...role('after|past|beyond|since|following|later than|starting at|starting from|from|después de|despues de|después del|despues del|a partir de|a partir del|más allá de|mas alla de|más allá del|mas alla del|luego de|luego del|tras|pasado|pasada', 'after'),
+  ...role('after|past|beyond|since|following|later than|starting at|starting from|from|después de|despues de|después del|despues del|a partir de|a partir del|más allá de|mas alla de|más allá del|mas alla del|luego de|luego del|tras|pasado|pasada|pasados|pasadas|transcurridos|transcurridas|transcurrido|transcurrida', 'after'),
   ...role('on|onward|onwards|forward|forwards|and later|and after|and beyond|or later|en adelante|adelante|or so on', 'afterAfter'),
   ...role('before|until|till|up to|up until|prior to|earlier than|antes de|antes del|hasta', 'before'),
   ...role('at|around|near|alrededor de|alrededor del|cerca de|cerca del|hacia|a los|a las', 'at'),
-  ...role('en|sobre|in', 'atWeak'),
-  ...role('mark|marca', 'mark'),
+  ...role('en|sobre|in|al', 'atWeak'),
+  ...role('in|into', 'atAfter'),
+  ...role('mark|marks|marca', 'mark'),
+  ...role('quarter|cuarto', 'quarter'),
   // Parts of the item.
   ...role('half|mitad', 'partHalf'),
   ...role('part|section|portion|segment|stretch|parte|sección|seccion|tramo|segmento', 'part'),
@@ -145,6 +150,7 @@ const CJK: Spec[] = [
   ...unit('秒|秒钟|秒鐘', S),
   ...unit('分|分钟|分鐘', M),
   ...unit('小时|小時|钟头|鐘頭|钟点|鐘點', H),
+  ...unit('刻钟|刻鐘|刻', 15 * M),
   ...role('半', 'half'),
   ...role('又', 'and'),
   ...role('和|与|與|跟|及', 'and'),
@@ -188,6 +194,14 @@ export const CJK_WORDS: ReadonlyMap<string, TimeWord> = build(CJK);
 export const LATIN_MAX_WORDS = Math.max(...[...LATIN_WORDS.keys()].map((k) => k.split(' ').length));
 /** The most characters a Chinese entry has. */
 export const CJK_MAX_CHARS = Math.max(...[...CJK_WORDS.keys()].map((k) => [...k].length));
+
+/**
+ * Chinese words that hold a time character but are no time word (内容 is no 内 "within", 小时候 no
+ * hours, 后来 no 后 "after"): read whole, as other text.
+ */
+export const CJK_NOT_TIME = new Set(
+  '内容|內容|中国|中國|其中|中心|分析|分享|分别|分別|后来|後來|起来|起來|下来|下來|上来|上來|小时候|小時候|时代|時代|后果|後果|前提|前景|前途|后悔|後悔|下面|上面|前天|后天|後天'.split('|'),
+);
 
 /** Punctuation that joins the two ends of a range: hyphens, dashes, tildes. */
 export const RANGE_DASHES = new Set(['-', '–', '—', '−', '~', '～', '‐', '‑']);

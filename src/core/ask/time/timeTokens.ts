@@ -6,7 +6,7 @@
  * (the, el, la, 的, 个) are dropped. Every token keeps its place in the question.
  */
 import { CHINESE_NUMERAL_CHARS, parseChineseNumber, readNumberWords } from '../numbers';
-import { CJK_MAX_CHARS, CJK_WORDS, DROPPED, LATIN_MAX_WORDS, LATIN_WORDS, RANGE_DASHES, type TimeRole, type TimeWord } from './timeLexicon';
+import { CJK_MAX_CHARS, CJK_NOT_TIME, CJK_WORDS, DROPPED, LATIN_MAX_WORDS, LATIN_WORDS, RANGE_DASHES, type TimeRole, type TimeWord } from './timeLexicon';
 
 /** What a token can be: a lexicon role, or a number, a clock, a range dash, other text. */
 export type TokenRole = TimeRole | 'num' | 'clock' | 'dash' | 'other';
@@ -91,8 +91,8 @@ function cjkTokens(text: string, start: number, end: number, firstAttached: bool
     let done = false;
     for (let len = Math.min(CJK_MAX_CHARS, end - i); len >= 2 && !done; len--) {
       const key = text.slice(i, i + len);
-      const w = CJK_WORDS.get(key);
-      if (w || DROPPED.has(key)) {
+      const w = CJK_NOT_TIME.has(key) ? undefined : CJK_WORDS.get(key);
+      if (w || DROPPED.has(key) || CJK_NOT_TIME.has(key)) {
         out.push(w ? fromWord(i, i + len, key, attached, true, w) : token(i, i + len, key, attached, true, ['other']));
         i += len;
         done = true;
