@@ -43,11 +43,12 @@ export async function validateProjectXmls(xmls: readonly string[]): Promise<Sche
     // large generated projects need more than the default 32 MiB
     maxMemoryPages: 16384,
   });
+  const validated = new Set(r.rawOutput.split('\n').flatMap((line) => (line.endsWith(' validates') ? [line.slice(0, -' validates'.length)] : [])));
   return names.map((name) => {
-    // An error xmllint did not place is counted against every file.
-    const errors = r.errors.filter((e) => !e.loc || e.loc.fileName === name).map((e) => e.rawMessage);
-    // xmllint said invalid without a message: every file is in doubt.
-    return { valid: errors.length === 0 && (r.valid || r.errors.length > 0), errors };
+    const errors = r.errors.filter((e) => e.loc?.fileName === name || e.rawMessage.startsWith(`${name} `)).map((e) => e.rawMessage);
+    const valid = validated.has(name) && errors.length === 0;
+    if (!valid && errors.length === 0) errors.push(`xmllint did not say that ${name} validates:\n${r.rawOutput}`);
+    return { valid, errors };
   });
 }
 
