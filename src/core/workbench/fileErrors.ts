@@ -4,6 +4,7 @@
  * the value found there. A file that does not read is never replaced by an empty one: the stores
  * throw these and write nothing.
  */
+import { findNodeAtLocation, parse as parseTolerant, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 
 /** A workbench file that could not be used as it is. */
@@ -61,25 +62,42 @@ export function lineOf(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - last };
 }
 
+/** The one-based line of the value at `path` in a JSON text (undefined when it is not there). */
+function lineOfField(text: string, path: readonly PropertyKey[]): number | undefined {
+  const root = parseTree(text);
+  if (!root) return undefined;
+  // The deepest part of the path that is in the file: a missing field is reported at its object.
+  for (let n = path.length; n >= 0; n--) {
+    const node = findNodeAtLocation(root, path.slice(0, n).map((p) => (typeof p === 'number' ? p : String(p))));
+    if (node) return lineOf(text, node.offset).line;
+  }
+  return undefined;
+}
+
 /**
  * The validated value of a JSON file's text.
- * @throws WorkbenchFileError naming the file and the line (invalid JSON) or the field and the value found there (does not validate).
+ * @throws WorkbenchFileError naming the file and the line (invalid JSON), or the field, its line and the value found there (does not validate).
  */
 export function parseJsonFile<T>(text: string, file: string, schema: z.ZodType<T>): T {
+  const body = text.replace(/^\uFEFF/, '');
   let raw: unknown;
   try {
-    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+    raw = JSON.parse(body);
   } catch (e) {
-    const msg = (e as Error).message;
-    const at = /position (\d+)/.exec(msg);
-    const where = at ? lineOf(text, Number(at[1])) : undefined;
-    throw new WorkbenchFileError(file, `not valid JSON (${msg.replace(/\s*in JSON at position \d+.*$/, '')})`, where ? { line: where.line } : {});
+    // Where: the first error of a tolerant parse (JSON.parse does not always say).
+    const errors: ParseError[] = [];
+    parseTolerant(body, errors, { disallowComments: true, allowTrailingComma: false });
+    const first = errors[0];
+    const detail = first ? printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : (e as Error).message;
+    throw new WorkbenchFileError(file, `not valid JSON (${detail})`, first ? { line: lineOf(body, first.offset).line } : {});
   }
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = fieldPath(issue.path) || '(top level)';
-  const found = issue.code === 'custom' ? '' : ` (found ${shown(valueAt(raw, issue.path))})`;
+  const value = valueAt(raw, issue.path);
+  const found = issue.code === 'custom' || value === undefined ? '' : ` (found ${shown(value)})`;
   const more = parsed.error.issues.length > 1 ? `; and ${parsed.error.issues.length - 1} more problem${parsed.error.issues.length > 2 ? 's' : ''}` : '';
-  throw new WorkbenchFileError(file, `${issue.message}${found}${more}`, { field });
+  const line = lineOfField(body, issue.path);
+  throw new WorkbenchFileError(file, `${issue.message}${found}${more}`, { field, ...(line !== undefined ? { line } : {}) });
 }
