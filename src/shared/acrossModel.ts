@@ -34,9 +34,15 @@ export const markerPlaceSchema = z.object({
   file: z.string(),
   /** One-based line of the original file. */
   line: z.number().int().positive(),
-  /** First and last transcript turn of the span (from 1); null for comments or when the item's text no longer fits the span. */
+  /**
+   * First and last transcript turn of the span (from 1, as the readable view numbers a meeting's
+   * turns; for a caption transcript, its caption lines); null for comments or when the item's text
+   * no longer fits the span.
+   */
   turn: z.number().int().positive().nullable(),
   turnEnd: z.number().int().positive().nullable(),
+  /** A caption transcript's paragraph the span starts in, as the readable view numbers them (`¶ 12`); null for other transcripts and comments. */
+  paragraph: z.number().int().positive().nullable(),
   /** Media time of the span in seconds, where the transcript has timestamps. */
   startTime: z.number().nonnegative().nullable(),
   endTime: z.number().nonnegative().nullable(),

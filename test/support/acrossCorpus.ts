@@ -11,12 +11,16 @@
  * - each item's date as the calendar day it was written from, in one of several formats (ISO
  *   date-time, ISO date, `YYYYMMDD`, `YYYY年M月D日`, `YYYY/MM/DD`, epoch seconds), or none, or a
  *   value that is no date;
- * - some markers are ungrounded (no span), some items have no marker file.
+ * - some markers are ungrounded (no span), some items have no marker file;
+ * - some transcripts are captions (short speakerless lines without sentence ends, timed or not),
+ *   which the readable view shows as paragraphs.
  *
  * Turn and comment texts now and then carry hostile text (a spreadsheet formula, HTML, a Markdown
  * link), and so do some marker texts and topics.
  */
+import assert from 'node:assert/strict';
 import type { CorpusItem, TranscriptPart } from '../../src/core/corpus/types';
+import { layoutFullItem } from '../../src/core/markers/fullItem';
 import { MARKER_KINDS, type ItemMarkers, type Marker, type MarkerKind } from '../../src/core/markers/schema';
 import { commentsPart, itemOf, transcriptPart, type Turn } from './parts';
 import { rng } from './testing';
@@ -81,6 +85,8 @@ export interface MarkerTruth {
   turnEnd: number | null;
   startTime: number | null;
   endTime: number | null;
+  /** The item's transcript is captions. */
+  caption: boolean;
   /** Offsets of the span in the part's text (null when ungrounded). */
   start: number | null;
   end: number | null;
@@ -100,6 +106,7 @@ export interface ItemTruth {
   raw: string | null;
   hasMarkers: boolean;
   timed: boolean;
+  caption: boolean;
 }
 
 export interface AcrossCorpusOptions {
@@ -111,6 +118,8 @@ export interface AcrossCorpusOptions {
   from?: string;
   /** Share of items without a date (default 0.25). */
   undated?: number;
+  /** Share of items whose transcript is captions (default 0.25). */
+  captions?: number;
 }
 
 export interface GeneratedAcrossCorpus {
@@ -134,6 +143,18 @@ function writeDate(r: () => number, day: string): { field: string; value: string
   if (roll === 4) return { field: 'published_at', value: `${y}/${pad(m)}/${pad(d)}` };
   // Epoch seconds at noon UTC: the UTC day is the day.
   return { field: 'published_at', value: Date.UTC(y, m - 1, d, 12) / 1000 };
+}
+
+/** `n` caption lines: the language's sentences without their ends, cut into runs of 3–6 words (Chinese: 6–12 characters). */
+function captionLines(r: () => number, lang: AcrossLang, n: number): string[] {
+  const out: string[] = [];
+  let words: string[] = [];
+  while (out.length < n) {
+    if (!words.length) words = lang === 'zh' ? [...pick(r, SENTENCES.zh).replace(/[。，]/g, '')] : pick(r, SENTENCES[lang]).replace(/\s*[.,]$/u, '').toLowerCase().split(' ');
+    const take = lang === 'zh' ? 6 + Math.floor(r() * 7) : 3 + Math.floor(r() * 4);
+    out.push(words.splice(0, take).join(lang === 'zh' ? '' : ' '));
+  }
+  return out;
 }
 
 function pick<T>(r: () => number, xs: readonly T[]): T {
@@ -163,10 +184,13 @@ export function acrossCorpus(options: AcrossCorpusOptions): GeneratedAcrossCorpu
     const lang = ACROSS_LANGS[i % ACROSS_LANGS.length]!;
     const id = `${lang}-item-${options.seed}-${i}`;
     const timed = r() < 0.6;
-    const turns: Turn[] = Array.from({ length: 8 + Math.floor(r() * 20) }, (_, k) => {
-      const text = r() < 0.1 ? `${pick(r, HOSTILE)} ${pick(r, SENTENCES[lang])}` : `${pick(r, SENTENCES[lang])} ${pick(r, SENTENCES[lang])}`;
-      return { text, speaker: pick(r, SPEAKERS[lang]), ...(timed ? { start: k * 7.5, end: k * 7.5 + 6.25 } : {}) };
-    });
+    const caption = r() < (options.captions ?? 0.25);
+    const turns: Turn[] = caption
+      ? captionLines(r, lang, 40 + Math.floor(r() * 80)).map((text, k) => ({ text, ...(timed ? { start: k * 2.5, end: k * 2.5 + 2.4 } : {}) }))
+      : Array.from({ length: 8 + Math.floor(r() * 20) }, (_, k) => {
+          const text = r() < 0.1 ? `${pick(r, HOSTILE)} ${pick(r, SENTENCES[lang])}` : `${pick(r, SENTENCES[lang])} ${pick(r, SENTENCES[lang])}`;
+          return { text, speaker: pick(r, SPEAKERS[lang]), ...(timed ? { start: k * 7.5, end: k * 7.5 + 6.25 } : {}) };
+        });
     const transcript = transcriptPart(turns, `${id}/transcript.json`);
     const comments = r() < 0.6 ? commentsPart(Array.from({ length: 3 + Math.floor(r() * 8) }, () => (r() < 0.15 ? pick(r, HOSTILE) : pick(r, SENTENCES[lang]))), `${id}/comments.jsonl`) : undefined;
     const item = itemOf(id, { transcript, ...(comments ? { comments } : {}) });
@@ -190,16 +214,16 @@ export function acrossCorpus(options: AcrossCorpusOptions): GeneratedAcrossCorpu
     }
     items.push(item);
     const hasMarkers = r() < 0.85;
-    truth.items.push({ itemId: id, lang, day, raw, hasMarkers, timed });
+    truth.items.push({ itemId: id, lang, day, raw, hasMarkers, timed, caption });
     if (!hasMarkers) continue;
-    const file = makeMarkers(r, item, lang, transcript, truth.markers);
+    const file = makeMarkers(r, item, lang, transcript, caption, truth.markers);
     markers.set(id, file);
   }
   return { root: '/corpus', items, markers, truth };
 }
 
 /** The random markers of an item, recorded in `out`. */
-function makeMarkers(r: () => number, item: CorpusItem, lang: AcrossLang, transcript: TranscriptPart, out: MarkerTruth[]): ItemMarkers {
+function makeMarkers(r: () => number, item: CorpusItem, lang: AcrossLang, transcript: TranscriptPart, caption: boolean, out: MarkerTruth[]): ItemMarkers {
   const lists: Record<'transcript' | 'comments', Record<MarkerKind, Marker[]>> = {
     transcript: { FACT: [], OPINION: [], DATA: [], ENGAGEMENT: [] },
     comments: { FACT: [], OPINION: [], DATA: [], ENGAGEMENT: [] },
@@ -213,7 +237,7 @@ function makeMarkers(r: () => number, item: CorpusItem, lang: AcrossLang, transc
     const grounded = r() < 0.9;
     const text = r() < 0.1 ? `${pick(r, HOSTILE)} said ${k}` : `${pick(r, SENTENCES[lang])} (${k})`;
     const markerId = `${item.id}:${kind[0]}:${k}`;
-    const t: MarkerTruth = { itemId: item.id, markerId, kind, part, concept, topic, grounded, turn: null, turnEnd: null, startTime: null, endTime: null, start: null, end: null, line: null, file: null, text };
+    const t: MarkerTruth = { itemId: item.id, markerId, kind, part, concept, topic, grounded, caption: caption && part === 'transcript', turn: null, turnEnd: null, startTime: null, endTime: null, start: null, end: null, line: null, file: null, text };
     const marker: Marker = { id: markerId, kind, text, topic, confidence: 0.5, evidence: [], grounded };
     if (grounded && part === 'transcript') {
       const segs = transcript.segments;
@@ -223,14 +247,14 @@ function makeMarkers(r: () => number, item: CorpusItem, lang: AcrossLang, transc
       const sb = segs[b]!;
       const start = sa.offset + Math.floor(r() * Math.min(5, sa.text.length - 1));
       const end = sb.offset + sb.text.length - Math.floor(r() * Math.min(3, sb.text.length - 1));
-      const speakers = [...new Set(segs.slice(a, b + 1).map((s) => s.speaker!))];
+      const speakers = [...new Set(segs.slice(a, b + 1).flatMap((s) => (s.speaker ? [s.speaker] : [])))];
       marker.evidence = [{
         quote: transcript.text.slice(start, end),
         part,
         start,
         end,
         match: 'extractive',
-        source: { file: transcript.file.relPath, startLine: a, startColumn: start - sa.offset, endLine: b, endColumn: end - sb.offset, ...(sa.start !== undefined ? { startTime: sa.start, endTime: sb.end! } : {}), speakers },
+        source: { file: transcript.file.relPath, startLine: a, startColumn: start - sa.offset, endLine: b, endColumn: end - sb.offset, ...(sa.start !== undefined ? { startTime: sa.start, endTime: sb.end! } : {}), ...(speakers.length ? { speakers } : {}) },
       }];
       Object.assign(t, { turn: a + 1, turnEnd: b + 1, startTime: sa.start ?? null, endTime: sb.end ?? null, start, end, line: a + 1, file: transcript.file.relPath });
     } else if (grounded) {
@@ -269,6 +293,20 @@ function makeMarkers(r: () => number, item: CorpusItem, lang: AcrossLang, transc
     coverage: { transcript: null, comments: null },
     usage: { promptTokens: 0, completionTokens: 0, calls: 0 },
   };
+}
+
+/**
+ * The paragraph (from 1) the readable view shows span start `at` of a caption transcript in: the
+ * last of its transcript blocks starting at or before it (a separator belongs to the next one).
+ */
+export function readableParagraph(item: CorpusItem, at: number): number {
+  const blocks = layoutFullItem(item).blocks.filter((b) => b.part === 'transcript');
+  let k = 0;
+  blocks.forEach((b, i) => {
+    if (b.offset <= at + 1) k = i;
+  });
+  assert.ok(blocks[k]!.lastPosition !== undefined, 'the readable view shows paragraphs');
+  return k + 1;
 }
 
 /** Markers of the truth per concept, then item: `concept → itemId → marker ids`. */

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { markersAcross } from '../../src/core/across/markersAcross';
 import { MARKER_KINDS, type MarkerKind } from '../../src/core/markers/schema';
 import { markersAcrossSchema, type MarkersAcross } from '../../src/shared/acrossModel';
-import { CONCEPTS, NO_TOPIC, acrossCorpus, truthByConcept, type MarkerTruth } from '../support/acrossCorpus';
+import { CONCEPTS, NO_TOPIC, acrossCorpus, readableParagraph, truthByConcept, type MarkerTruth } from '../support/acrossCorpus';
 
 const SEEDS = [1, 2, 3, 4, 5, 6];
 
@@ -129,9 +129,10 @@ describe('markers across items', () => {
     assertGroupsMatch(bici, c.truth.markers.filter((t) => t.concept === 'es-carril-bici'), 'bici');
   });
 
-  test('each marker keeps its place: span, turns, times, file and line; in reading order under its item', () => {
+  test('each marker keeps its place: span, turns, times, file and line, a caption transcript\'s paragraph; in reading order under its item', () => {
     let timed = 0;
     let multiTurn = 0;
+    let captions = 0;
     for (const seed of SEEDS) {
       const c = acrossCorpus({ seed });
       const truth = new Map(c.truth.markers.map((t) => [t.markerId, t]));
@@ -153,13 +154,16 @@ describe('markers across items', () => {
               `${m.markerId}`,
             );
             if (t.part === 'transcript') assert.match(p.label, t.startTime !== null ? /\d+:\d\d/ : /turns? \d+/);
+            const item = c.items.find((i) => i.id === t.itemId)!;
+            assert.equal(p.paragraph, t.caption ? readableParagraph(item, t.start!) : null, `${m.markerId}: the readable view's paragraph`);
+            captions += t.caption ? 1 : 0;
             timed += t.startTime !== null ? 1 : 0;
             multiTurn += t.turn !== t.turnEnd ? 1 : 0;
           }
         }
       }
     }
-    assert.ok(timed > 20 && multiTurn > 20, `timed ${timed}, over several turns ${multiTurn}`);
+    assert.ok(timed > 20 && multiTurn > 20 && captions > 20, `timed ${timed}, over several turns ${multiTurn}, in captions ${captions}`);
   });
 
   test('`counts` gives the same groups and counts without the markers; stale items are named', () => {

@@ -14,13 +14,13 @@ import { exportMarkersFile } from '../../src/core/export/exportFiles';
 import { MARKER_COLUMNS, markerRows, markersFormatOf, markersToCsv, markersToHtml, markersToMarkdown, type MarkerRow } from '../../src/core/export/markersExport';
 import { allMarkers } from '../../src/core/markers/store';
 import { formatClock } from '../../src/core/text/clock';
-import { acrossCorpus, type GeneratedAcrossCorpus, type MarkerTruth } from '../support/acrossCorpus';
+import { acrossCorpus, readableParagraph, type GeneratedAcrossCorpus, type MarkerTruth } from '../support/acrossCorpus';
 import { hostileNames, hostileTexts } from '../support/hostileMarkdown';
 import { liveLinks, unescapeMarkdown } from '../support/markdownLinks';
 
 /** The columns of the CSV before turns and times were added: still first, in this order. */
 const OLD_COLUMNS = ['item', 'item_title', 'kind', 'text', 'topic', 'speaker', 'time', 'file', 'line', 'quote', 'part', 'grounded', 'engine', 'marker_id'];
-const NEW_COLUMNS = ['turn', 'turn_end', 'start_seconds', 'end_seconds'];
+const NEW_COLUMNS = ['turn', 'turn_end', 'start_seconds', 'end_seconds', 'paragraph'];
 
 /** A CSV parser (RFC 4180) for reading the export back. */
 function parseCsv(text: string): string[][] {
@@ -73,8 +73,17 @@ function hostileCorpus(seed: number): GeneratedAcrossCorpus {
   return c;
 }
 
-/** `turn 3` / `turns 3–5`. */
-const turnText = (t: MarkerTruth): string => (t.turn === t.turnEnd ? `turn ${t.turn}` : `turns ${t.turn}–${t.turnEnd}`);
+/** Paragraph of a caption marker in the readable view, else null. */
+function paragraphOf(c: GeneratedAcrossCorpus, t: MarkerTruth): number | null {
+  return t.caption && t.start !== null ? readableParagraph(c.items.find((i) => i.id === t.itemId)!, t.start) : null;
+}
+
+/** `turn 3` / `turns 3–5`; in captions `¶ 2 · caption line 40` / `¶ 2 · caption lines 40–42`. */
+function turnText(c: GeneratedAcrossCorpus, t: MarkerTruth): string {
+  const p = paragraphOf(c, t);
+  if (p !== null) return `¶ ${p} · ${t.turn === t.turnEnd ? `caption line ${t.turn}` : `caption lines ${t.turn}–${t.turnEnd}`}`;
+  return t.turn === t.turnEnd ? `turn ${t.turn}` : `turns ${t.turn}–${t.turnEnd}`;
+}
 const timeText = (t: MarkerTruth): string => (t.endTime !== null && t.endTime > t.startTime! ? `${formatClock(t.startTime!)}–${formatClock(t.endTime)}` : formatClock(t.startTime!));
 
 /** What a spreadsheet would run as a formula: `=`, `+`, `-`, `@` (also full-width), a tab or a CR after any spaces; not a plain number. */
@@ -86,6 +95,7 @@ describe('markers export: turns and times', () => {
   test('rows: each marker\'s first and last turn and its start and end seconds; none for comments and ungrounded markers', () => {
     let timed = 0;
     let turns = 0;
+    let captions = 0;
     for (const seed of seeds) {
       const c = acrossCorpus({ seed, items: 12 });
       const truth = new Map(c.truth.markers.map((t) => [t.markerId, t]));
@@ -93,13 +103,14 @@ describe('markers export: turns and times', () => {
       assert.equal(rows.length, c.truth.markers.length);
       for (const r of rows) {
         const t = truth.get(r.marker_id)!;
-        assert.deepEqual([r.turn, r.turn_end, r.start_seconds, r.end_seconds], [t.turn, t.turnEnd, t.startTime, t.endTime], r.marker_id);
+        assert.deepEqual([r.turn, r.turn_end, r.start_seconds, r.end_seconds, r.paragraph], [t.turn, t.turnEnd, t.startTime, t.endTime, paragraphOf(c, t)], r.marker_id);
+        captions += r.paragraph ? 1 : 0;
         assert.equal(r.time, t.startTime === null ? '' : timeText(t), 'the time text says the same times');
         turns += t.turn === null ? 0 : 1;
         timed += t.startTime === null ? 0 : 1;
       }
     }
-    assert.ok(turns > 50 && timed > 30, `turns ${turns}, timed ${timed}`);
+    assert.ok(turns > 50 && timed > 30 && captions > 10, `turns ${turns}, timed ${timed}, in captions ${captions}`);
   });
 
   test('CSV: the old columns where they were, turns and times at the end; every cell reads back; formulas guarded', () => {
@@ -117,7 +128,7 @@ describe('markers export: turns and times', () => {
         const t = truth.get(r.marker_id)!;
         assert.equal(cells.length, MARKER_COLUMNS.length);
         const at = (col: string): string => cells[MARKER_COLUMNS.indexOf(col as keyof MarkerRow)]!;
-        assert.deepEqual(NEW_COLUMNS.map(at), [t.turn, t.turnEnd, t.startTime, t.endTime].map((x) => (x === null ? '' : String(x))), r.marker_id);
+        assert.deepEqual(NEW_COLUMNS.map(at), [t.turn, t.turnEnd, t.startTime, t.endTime, paragraphOf(c, t)].map((x) => (x === null ? '' : String(x))), r.marker_id);
         for (const col of ['item_title', 'text', 'topic', 'quote'] as const) {
           const raw = r[col];
           const runs = RUNS_AS_FORMULA(raw);
@@ -147,7 +158,7 @@ describe('markers export: turns and times', () => {
         const t = truth.get(r.marker_id)!;
         assert.ok(unescapeMarkdown(lines[at]!).includes(r.text.replace(/\r\n|[\r\n\u0085\u2028\u2029]/g, ' ')), `the text reads as written: ${JSON.stringify(r.text)}`);
         const place = unescapeMarkdown(lines[at + 1] ?? '');
-        if (t.turn !== null) assert.ok(place.includes(turnText(t)), `${place} has ${turnText(t)}`);
+        if (t.turn !== null) assert.ok(place.includes(turnText(c, t)), `${place} has ${turnText(c, t)}`);
         if (t.startTime !== null) assert.ok(place.includes(timeText(t)), `${place} has ${timeText(t)}`);
         if (t.line !== null) assert.ok(place.includes(`${t.file}:${t.line}`), `${place} has the file and line`);
         if (!t.grounded) assert.ok(place.includes('ungrounded'));
@@ -175,7 +186,7 @@ describe('markers export: turns and times', () => {
         assert.equal(/data-turn="(\d+)"/.exec(attrs!)?.[1] ?? null, t.turn === null ? null : String(t.turn));
         assert.equal(/data-start="([\d.]+)"/.exec(attrs!)?.[1] ?? null, t.startTime === null ? null : String(t.startTime));
         assert.equal(/data-end="([\d.]+)"/.exec(attrs!)?.[1] ?? null, t.endTime === null ? null : String(t.endTime));
-        if (t.turn !== null) assert.ok(body!.includes(turnText(t)), `${body} has ${turnText(t)}`);
+        if (t.turn !== null) assert.ok(body!.includes(turnText(c, t)), `${body} has ${turnText(c, t)}`);
         if (t.startTime !== null) assert.ok(body!.includes(timeText(t)));
       }
     }
@@ -193,7 +204,7 @@ describe('markers export: turns and times', () => {
         assert.equal(r.format, format);
         assert.equal(r.markers, c.truth.markers.length);
         const text = await readFile(path.join(dir, name), 'utf8');
-        if (format === 'md' || format === 'html') assert.ok(text.includes(turnText(withTurn)), `${name} says ${turnText(withTurn)}`);
+        if (format === 'md' || format === 'html') assert.ok(text.includes(turnText(c, withTurn)), `${name} says ${turnText(c, withTurn)}`);
         if (format === 'json') assert.equal((JSON.parse(text) as MarkerRow[]).find((x) => x.marker_id === withTurn.markerId)!.turn, withTurn.turn);
       }
     } finally {

@@ -5,10 +5,27 @@
  */
 import { locationLabel, storedLocationLabel } from '../corpus/locationLabel';
 import { mapSpan } from '../corpus/spans';
-import type { CorpusItem } from '../corpus/types';
+import type { CorpusItem, TranscriptPart } from '../corpus/types';
+import { isCaptionTranscript, transcriptParagraphs } from '../markers/speechUnits';
 import { formatClock } from '../text/clock';
 import type { AcrossMarker, MarkerPlace } from '../../shared/acrossModel';
 import type { PartMarker } from './markerSelection';
+
+/** The paragraph (from 1) of caption transcript `part` holding offset `at`, as the readable view numbers them; null for a transcript of turns. */
+export function captionParagraph(part: TranscriptPart, at: number): number | null {
+  if (!isCaptionTranscript(part)) return null;
+  const ps = transcriptParagraphs(part);
+  let lo = 0;
+  let hi = ps.length - 1;
+  if (hi < 0) return null;
+  // The last paragraph starting at or before `at` (a separator between two belongs to the next).
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ps[mid]!.start <= at + 1) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
 
 /**
  * The place of a marker's first evidence; null when it has none. Turns, times and speakers come
@@ -32,6 +49,7 @@ export function markerPlace(item: CorpusItem | undefined, marker: PartMarker['ma
     line: ev.source.startLine + 1,
     turn: transcript && src ? src.firstIndex + 1 : null,
     turnEnd: transcript && src ? src.lastIndex + 1 : null,
+    paragraph: transcript && src && fits && item.transcript ? captionParagraph(item.transcript, ev.start) : null,
     startTime: startTime ?? null,
     endTime: endTime ?? null,
     speakers: src ? src.speakers : [...(ev.source.speakers ?? [])],
@@ -45,10 +63,15 @@ export function acrossMarker(item: CorpusItem | undefined, itemId: string, pm: P
   return { itemId, markerId: m.id, kind: m.kind, text: m.text, topic: m.topic, confidence: m.confidence, grounded: m.grounded, place: markerPlace(item, m) };
 }
 
-/** `turn 12`, `turns 12–14`, or '' without turns. */
-export function turnWords(place: Pick<MarkerPlace, 'turn' | 'turnEnd'>): string {
+/**
+ * `turn 12`, `turns 12–14`; in a caption transcript (a paragraph known) `¶ 3 · caption lines
+ * 40–44`, as the readable view shows paragraphs there, not lines; '' without turns.
+ */
+export function turnWords(place: Pick<MarkerPlace, 'turn' | 'turnEnd' | 'paragraph'>): string {
   if (place.turn === null) return '';
-  return place.turnEnd !== null && place.turnEnd !== place.turn ? `turns ${place.turn}–${place.turnEnd}` : `turn ${place.turn}`;
+  const several = place.turnEnd !== null && place.turnEnd !== place.turn;
+  if (place.paragraph !== null) return `¶ ${place.paragraph} · ${several ? `caption lines ${place.turn}–${place.turnEnd}` : `caption line ${place.turn}`}`;
+  return several ? `turns ${place.turn}–${place.turnEnd}` : `turn ${place.turn}`;
 }
 
 /** `1:05–1:20`, `1:05` (no end, or none after the start), or '' without times. */

@@ -1,7 +1,7 @@
 /**
  * Export of the key-info markers of a corpus: one row per marker with where it is grounded
  * (item, kind, text, topic, speaker, time, file, line, quote; then the transcript turns and the
- * media times of its span), as CSV (RFC 4180, UTF-8 with a BOM so spreadsheets read Chinese and
+ * media times of its span, and a caption transcript's paragraph), as CSV (RFC 4180, UTF-8 with a BOM so spreadsheets read Chinese and
  * accents right), JSON, Markdown or standalone HTML (markers per item, each with where it is —
  * speaker, turn, time, file and line — and its quote). Pure: the caller reads and writes files.
  */
@@ -45,13 +45,15 @@ export interface MarkerRow {
   /** Media time of the span in seconds (milliseconds kept), where the transcript has timestamps; `end_seconds` null when the end is not known. */
   start_seconds?: number | null;
   end_seconds?: number | null;
+  /** In a caption transcript (whose turns are caption lines), the readable view's paragraph (¶) the span starts in; null otherwise. */
+  paragraph?: number | null;
 }
 
 /** The columns of the CSV, in order. */
 export const MARKER_COLUMNS: readonly (keyof MarkerRow)[] = [
   'item', 'item_title', 'kind', 'text', 'topic', 'speaker', 'time', 'file', 'line', 'quote', 'part', 'grounded', 'engine', 'marker_id',
   // Added later, at the end: a spreadsheet or script reading the columns above by position reads them as before.
-  'turn', 'turn_end', 'start_seconds', 'end_seconds',
+  'turn', 'turn_end', 'start_seconds', 'end_seconds', 'paragraph',
 ];
 
 function speakerOf(item: CorpusItem | undefined, marker: Marker): string {
@@ -105,6 +107,7 @@ export function markerRows(corpus: Pick<Corpus, 'items'>, markers: ReadonlyMap<s
         turn_end: place?.turnEnd ?? null,
         start_seconds: seconds(place?.startTime),
         end_seconds: seconds(place?.endTime),
+        paragraph: place?.paragraph ?? null,
       });
     }
   }
@@ -142,7 +145,7 @@ export const KIND_NAMES: Readonly<Record<Marker['kind'], string>> = { FACT: 'Fac
  * placeWords(row) // { where: 'Daniel · turn 12 · 1:05–1:20', location: 'meeting/transcript.json:34' }
  */
 export function placeWords(r: MarkerRow): { where: string; location: string } {
-  const turn = r.turn === null || r.turn === undefined ? '' : turnWords({ turn: r.turn, turnEnd: r.turn_end ?? null });
+  const turn = r.turn === null || r.turn === undefined ? '' : turnWords({ turn: r.turn, turnEnd: r.turn_end ?? null, paragraph: r.paragraph ?? null });
   const where = [r.speaker, r.part === 'comments' ? 'comment' : '', turn, r.time].filter((x) => x).join(' · ');
   return { where, location: r.line === null ? r.file : `${r.file}:${r.line}` };
 }
