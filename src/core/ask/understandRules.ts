@@ -88,7 +88,7 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
   const sessionEntities = sessionEntityLists(input.session ?? [], (s) => findMentions(s, ctx.entities, ctx.corpus, { itemIds: scope }).map((m) => m.entity), input.itemId);
   let entities = [...own];
   const hasComments = (ctx.corpus?.items ?? []).some((i) => !!i.comments && (!scope || scope.includes(i.id)));
-  const { intent, cue } = chooseIntent(question, bareQuestion(question, [...citations.ranges, ...(time ? [time.match] : [])]), citations.numbers, mentions, resolveWith(question, own, sessionEntities, citations.numbers.length > 0, input.itemId), hasComments);
+  const { intent, confidence: intentConfidence, scores: intentScores } = chooseIntent(question, bareQuestion(question, [...citations.ranges, ...(time ? [time.match] : [])]), citations.numbers, mentions, resolveWith(question, own, sessionEntities, citations.numbers.length > 0, input.itemId), hasComments, !!time);
   if (intent !== 'citation_lookup') entities = resolveWith(question, own, sessionEntities, false, input.itemId);
   else entities = [];
   // "clips for Twitter": the platform is where the clip goes, not what it is about.
@@ -121,8 +121,8 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
   const sessionNames = entities.filter((e) => e.fromSession && e.kind !== 'speaker').map((e) => coreName(e.label)).join(' ');
   // The question's own topic, whatever the intent: its content terms, without cue words and speaker labels (issue 22).
   const keywords = [...new Set([...questionTerms(question, [...blocked, ...cueRanges, ...speakerRanges], intent), ...questionTerms(sessionNames, [], 'search_entity')])];
-  const linked = entities.filter((e) => e.kind !== 'unlinked').length;
-  const confidence = Math.min(0.95, intent === 'citation_lookup' ? 0.95 : 0.5 + (cue ? 0.25 : 0) + (linked ? 0.1 : 0) + (time ? 0.05 : 0));
+  // The chosen intent's probability among all the scored intents (intentScoring.ts): low when another scores nearly as well.
+  const confidence = Math.round(Math.min(0.99, intentConfidence) * 1000) / 1000;
   return {
     question,
     intent,
@@ -136,6 +136,7 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
     filters,
     resolvedQuery,
     confidence,
+    intentScores: Object.fromEntries(Object.entries(intentScores).map(([k, v]) => [k, Math.round(v * 1000) / 1000])),
     strategies: chooseStrategies(intent, { hasTopic: hasTopic(keywords), vectors: !!ctx.vectors }),
     engine: 'rules',
   };
