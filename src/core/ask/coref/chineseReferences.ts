@@ -22,7 +22,7 @@ const NOT_HE_AFTER = /^[们們人国國乡鄉方]/u;
 /** 其 inside words: 其他, 其它, 其中, 其实, 其次, 其余, 其后, 其间, 其一; 尤其, 极其, 与其, 何其, 充其量. */
 const NOT_QI_BEFORE = /[尤极極与與何充]$/u;
 const NOT_QI_AFTER = /^[他它中实實次余餘后後间間一二]/u;
-const DEFINITE = new RegExp(`(?:(?:这|這|那|该|該|此)(?:位|个|個|名)?(?:${PERSON_NOUNS}))|(?:这|這|那)位|此人|(?:这|這|那)(?:个|個)人|(?:这|這)(?:家伙|傢伙)`, 'gu');
+const DEFINITE = new RegExp(`(?:(?:这|這|那|该|該|此)(?:位|个|個|名)?(?:${PERSON_NOUNS}))|(?:这|這|那)位(?![置于於子])|此人|(?:这|這|那)(?:个|個)人|(?:这|這)(?:家伙|傢伙)`, 'gu');
 
 const zhJoin = (names: readonly string[]): string => names.join('和');
 

@@ -14,7 +14,7 @@
  *   impersonal "se" ("¿Qué se dijo?"), nor with a subject ("¿Qué opina la gente?", "¿Ilia qué opina?").
  */
 import { adjacent, type Reference, type Word, wordsOf } from './reference';
-import { encliticHost, NOUN_HOMOGRAPHS, verbForms, verbPhraseAt } from './spanishVerbs';
+import { encliticHost, guessedFinite, NOUN_HOMOGRAPHS, type VerbForm, verbForms, verbPhraseAt } from './spanishVerbs';
 
 const PREPOSITIONS = new Set(['a', 'al', 'ante', 'bajo', 'con', 'contra', 'de', 'del', 'desde', 'durante', 'en', 'entre', 'hacia', 'hasta', 'mediante', 'para', 'por', 'según', 'sin', 'sobre', 'tras', 'acerca', 'respecto']);
 const DETERMINERS = new Set(['el', 'la', 'los', 'las', 'un', 'una', 'unos', 'unas', 'este', 'esta', 'estos', 'estas', 'ese', 'esa', 'esos', 'esas', 'aquel', 'aquella', 'aquellos', 'aquellas', 'mi', 'mis', 'tu', 'tus', 'nuestro', 'nuestra', 'nuestros', 'nuestras', 'cada', 'todo', 'toda', 'todos', 'todas', 'algún', 'alguna', 'algunos', 'algunas', 'ningún', 'ninguna', 'otro', 'otra', 'otros', 'otras', 'mucha', 'mucho', 'muchos', 'muchas']);
@@ -112,7 +112,9 @@ export function spanishReferences(question: string, own: readonly [number, numbe
     // lo, la, los, las right before a verb that takes a person.
     if (['lo', 'la', 'los', 'las'].includes(w.lower) && next) {
       if (prev && ['me', 'te', 'nos', 'se'].includes(prev.lower)) continue;
-      const vp = verbPhraseAt(words.map((x) => x.text), i + 1);
+      let vp = verbPhraseAt(words.map((x) => x.text), i + 1);
+      // A verb the lexicon lacks ("¿Por qué lo eligieron?"): only after an interrogative or a negation, where no article stands.
+      if (!vp && guessedFinite(next.text) && prev && BEFORE_CLITIC.has(prev.lower) && adjacent(question, w.end, next.start)) vp = { person: guessedFinite(next.text)!.person, form: GUESSED, end: i + 1 };
       if (!vp || !vp.form.obj) continue;
       if (articleBefore(question, words, i + 1, own)) continue;
       if (doubledBy(question, words, vp.end + 1, own)) continue;
@@ -173,7 +175,8 @@ export function spanishReferences(question: string, own: readonly [number, numbe
   // Null subjects: a third-person singular verb of a person's act, with no subject.
   const texts = words.map((x) => x.text);
   for (let i = 0; i < words.length; i++) {
-    const vp = verbPhraseAt(texts, i);
+    const guess = guessedFinite(texts[i]!);
+    const vp = verbPhraseAt(texts, i) ?? (guess?.person === '3sg' && words[i - 1]?.lower !== 'se' ? { person: '3sg' as const, form: GUESSED, end: i } : null);
     if (!vp || vp.person !== '3sg') continue;
     const w = words[i]!;
     // A capitalised verb in mid-question is a name ("Cuenta" is no verb in "Ana Cuenta").
@@ -197,6 +200,9 @@ export function spanishReferences(question: string, own: readonly [number, numbe
   return out.sort((a, b) => a.range[0] - b.range[0]);
 }
 
+/** A verb the lexicon lacks, recognised by its ending: a person's act that may take a person as object. */
+const GUESSED: VerbForm = { lemma: '', kind: 'finite', obj: true, pron: false, transitive: true };
+
 /** A subject before the verb at `i`: a name or a noun phrase not inside a prepositional phrase ("¿La gente qué opina?", "¿Ilia qué dijo?"). */
 function hasSubjectBefore(question: string, words: readonly Word[], i: number): boolean {
   let j = i - 1;
@@ -216,7 +222,8 @@ function hasSubjectBefore(question: string, words: readonly Word[], i: number): 
   // A noun or a name: a subject unless a preposition starts its phrase.
   for (let k = j; k >= Math.max(0, j - 4); k--) {
     const x = words[k]!;
-    if (PREPOSITIONS.has(x.lower)) return false;
+    // "¿Cuántos años tiene?", "¿Qué empresa fundó?": the asked phrase is the object.
+    if (PREPOSITIONS.has(x.lower) || ['qué', 'cuántos', 'cuántas', 'cuánto', 'cuánta', 'cuál', 'cuáles'].includes(x.lower)) return false;
     if (CLAUSE_START.has(x.lower) || BOUNDARY_VERBS.has(x.lower)) return true;
     if (k < j && /[,;¿¡]/u.test(question.slice(x.end, words[k + 1]!.start))) return true;
   }

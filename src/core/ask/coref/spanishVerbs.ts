@@ -75,11 +75,11 @@ const VERBS: readonly VerbSpec[] = [
   // What people do to a person.
   { inf: 'criticar', obj: true }, { inf: 'defender', change: 'ie', obj: true }, { inf: 'elogiar', obj: true }, { inf: 'apoyar', obj: true },
   { inf: 'atacar', obj: true }, { inf: 'acusar', obj: true }, { inf: 'culpar', obj: true }, { inf: 'entrevistar', obj: true },
-  { inf: 'invitar', obj: true }, { inf: 'llamar', obj: true }, { inf: 'escuchar', obj: true }, { inf: 'seguir', change: 'i', obj: true, irr: { p1s: 'sigo' } },
+  { inf: 'invitar', obj: true }, { inf: 'llamar', obj: true, pron: true }, { inf: 'escuchar', obj: true }, { inf: 'seguir', change: 'i', obj: true, irr: { p1s: 'sigo' } },
   { inf: 'admirar', obj: true }, { inf: 'respetar', obj: true }, { inf: 'insultar', obj: true }, { inf: 'felicitar', obj: true },
   { inf: 'contratar', obj: true }, { inf: 'despedir', change: 'i', obj: true }, { inf: 'comparar', obj: true }, { inf: 'imitar', obj: true },
   { inf: 'odiar', obj: true }, { inf: 'citar', obj: true }, { inf: 'nombrar', obj: true }, { inf: 'convencer', obj: true, irr: { p1s: 'convenzo' } },
-  { inf: 'ayudar', obj: true }, { inf: 'engañar', obj: true }, { inf: 'destacar', obj: true },
+  { inf: 'ayudar', obj: true }, { inf: 'engañar', obj: true }, { inf: 'detener', obj: true, irr: { ...TENER, p3s: 'detiene', p1s: 'detengo', pret: 'detuv', fut: 'detendr', impTu: 'detén' } }, { inf: 'destacar', obj: true },
   { inf: 'ver', obj: true, irr: { p3s: 've', p1s: 'veo', pret3s: 'vio', pret3p: 'vieron', impf: 'veía', part: 'visto', impTu: 've' } },
   // A life: what a person does.
   { inf: 'empezar', change: 'ie', intr: true }, { inf: 'comenzar', change: 'ie', intr: true }, { inf: 'trabajar', intr: true }, { inf: 'vivir', intr: true }, { inf: 'ganar' },
@@ -248,6 +248,23 @@ export function encliticHost(word: string): { host: VerbForm; clitics: string[] 
       if (host) return { host, clitics };
     }
   }
+  return null;
+}
+
+/** Third-person preterites of events, not of a person's acts: "¿Qué pasó?", "¿Cuánto costó?". */
+const EVENT_VERBS = new Set(['pasó', 'ocurrió', 'sucedió', 'cambió', 'costó', 'duró', 'funcionó', 'significó', 'quedó', 'faltó', 'gustó', 'pareció', 'resultó', 'bastó', 'importó', 'tocó', 'acabó', 'terminó', 'salió', 'llegó', 'cayó', 'subió', 'bajó', 'creció', 'surgió', 'apareció']);
+
+/**
+ * A finite form of a verb the lexicon lacks, by its ending: a third-person preterite ("nació",
+ * "eligieron"), an imperfect, future or conditional plural ("votaban", "elegirán"), or — `weak` —
+ * a present plural in -an/-en, which nouns share ("origen").
+ */
+export function guessedFinite(word: string): { person: '3sg' | '3pl'; weak: boolean } | null {
+  const w = word.toLowerCase();
+  if (verbForms(w).length || w.length < 4) return null;
+  if (/[^aeiouáéíóú]ó$|ió$/u.test(w)) return EVENT_VERBS.has(w) ? null : { person: '3sg', weak: false };
+  if (/(?:aron|ieron|aban|ían|arán|erán|irán|arían|erían|irían)$/u.test(w)) return { person: '3pl', weak: false };
+  if (/[^aeiou](?:an|en)$/u.test(w)) return { person: '3pl', weak: true };
   return null;
 }
 
