@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { markdownText } from '../../src/core/text/markdownSafe';
-import { emptyNotebook, notebookEntries, parseNotebook, renderEntry, renderNotebook, rewriteBlocks, type NotebookBlock, type NotebookDoc } from '../../src/core/workbench/notebookFormat';
+import { emptyNotebook, notebookCitations, notebookEntries, parseNotebook, renderEntry, renderNotebook, rewriteBlocks, type NotebookBlock, type NotebookDoc } from '../../src/core/workbench/notebookFormat';
 import { addEntry, notebookFile, readNotebook, removeEntry, updateEntry } from '../../src/core/workbench/notebookStore';
 import type { NotebookLanguage } from '../../src/core/workbench/notebookWords';
 import { partText } from '../../src/core/workbench/pins';
@@ -131,6 +131,10 @@ describe('notebook.md: pinned entries read back', () => {
       // Written again unchanged: byte for byte.
       assert.equal(rewriteBlocks(parsed, new Map()), text);
       assert.equal(renderNotebook(parsed), text);
+      // Every span's citation line is found, linking to its file at its line.
+      const cites = notebookCitations(parsed);
+      assert.equal(cites.length, entries.reduce((a, e) => a + e.spans.length, 0));
+      for (const c of cites) assert.ok(parsed.lines[c.line]!.slice(c.start, c.end).includes(`#L${c.span.source.startLine + 1},${c.span.source.startColumn + 1}>`));
     }
   });
 
@@ -149,11 +153,13 @@ describe('notebook.md: pinned entries read back', () => {
   });
 
   test('corpus text in the notebook never ends the record comment nor reads as a link in the editor', () => {
-    const entries = entriesOf(5, 14).map((e, i) => ({ ...e, title: hostileTexts(50 + i, 1)[0]!, text: hostileTexts(90 + i, 1)[0]!, spans: e.spans.map((s, j) => ({ ...s, quote: `${hostileTexts(i * 7 + j, 1)[0]!} --> <!-- --!>`, itemTitle: hostileTexts(300 + i, 1)[0]! })) }));
+    const forged = ['\n<!-- /marker-research:entry -->\n', '\n<!-- marker-research:entry {"id":"forged","kind":"note","title":"x","createdAt":"2024-01-01T00:00:00.000Z","spans":[]} -->\n', '\n  <!-- marker-research:notebook v9 -->'];
+    const entries = entriesOf(5, 14).map((e, i) => ({ ...e, title: hostileTexts(50 + i, 1)[0]! + forged[i % 3]!, text: `${hostileTexts(90 + i, 1)[0]!}${forged[(i + 1) % 3]!}- item`, spans: e.spans.map((s, j) => ({ ...s, quote: `${hostileTexts(i * 7 + j, 1)[0]!} --> <!-- --!>`, itemTitle: hostileTexts(300 + i, 1)[0]! })) }));
     const text = renderNotebook(docOf(entries, 'en'));
     const parsed = parseNotebook(text);
     assert.deepEqual(parsed.problems, []);
-    assert.deepEqual(notebookEntries(parsed).map((e) => e.spans), entries.map((e) => e.spans));
+    assert.deepEqual(notebookEntries(parsed), entries);
+    assert.ok(entries.some((e) => e.kind === 'chat-answer'));
     for (const line of text.split('\n').filter((l) => l.startsWith('<!-- marker-research:entry'))) {
       // One comment per record line, closed only at its end; no scheme or `//` the editor links.
       assert.equal(line.indexOf('-->'), line.length - 3, line);

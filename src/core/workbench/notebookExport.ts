@@ -14,7 +14,7 @@ import { defaultLinkStyle, exportedSources, replaceCitations, type ExportedSourc
 import type { ReportSources } from '../research/schema';
 import { reduceMarkdown } from '../text/markdownReduce';
 import { breakAutolinks, markdownText } from '../text/markdownSafe';
-import type { NotebookDoc } from './notebookFormat';
+import { pinnedWordsLines, type NotebookDoc } from './notebookFormat';
 import { notebookWords } from './notebookWords';
 import { spanKey, toSourceSpan } from './pins';
 import type { NotebookEntry, PinnedSpan } from './schema';
@@ -62,8 +62,8 @@ export function notebookReport(doc: NotebookDoc): NotebookReport {
   };
   const entry = (e: NotebookEntry): string[] => {
     const out = [`## ${markdownText(e.title)}`.trimEnd(), '', `*${W.kinds[e.kind]} · ${e.createdAt.slice(0, 10)}*`];
-    const text = e.text?.trim();
-    if (text) out.push('', ...text.split(/\r\n|[\r\n\u2028\u2029]/).map((l) => (l.trim() ? markdownText(l.trim()) : '')));
+    const words = pinnedWordsLines(e);
+    if (words.length) out.push('', ...words);
     for (const s of e.spans) {
       out.push('');
       if (s.lost) out.push(`> ${W.lost}\\`);

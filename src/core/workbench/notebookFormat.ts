@@ -28,11 +28,14 @@
  * not read is reported with its file and line and kept as text, verbatim.
  *
  * The record is JSON with `:`, `<`, `>` and `--` written as `\u` escapes inside its strings: no
- * corpus text in it can end the comment or be taken for a link by the editor.
+ * corpus text in it can end the comment or be taken for a link by the editor. An entry line
+ * starts an entry wherever it is (also inside a code block of a note: a fence the researcher
+ * left open never hides the entries after it).
  */
 import { fileLineLabel, storedLocationLabel } from '../corpus/locationLabel';
 import { spanHref } from '../export/reportExport';
 import { linesLabel } from '../research/citationLinks';
+import { reduceMarkdown } from '../text/markdownReduce';
 import { markdownCode, markdownText } from '../text/markdownSafe';
 import { fieldPath } from './fileErrors';
 import { isNotebookLanguage, notebookWords, type NotebookLanguage, type NotebookWords } from './notebookWords';
@@ -160,11 +163,23 @@ function citationLine(span: PinnedSpan): string {
   return `— ${linked}${where}`;
 }
 
+/**
+ * The pinned words of an entry as Markdown lines: a chat answer (Markdown a model wrote) reduced
+ * to the safe subset, its lists and emphasis kept and its `[n]` (the chat's own numbers) as text;
+ * any other (a marker's claim, an answer sentence, a finding) as text, line by line.
+ */
+export function pinnedWordsLines(e: Pick<NotebookEntry, 'kind' | 'text'>): string[] {
+  const text = e.text?.trim();
+  if (!text) return [];
+  if (e.kind === 'chat-answer') return reduceMarkdown(text, { isCitation: () => false, minHeading: 4 }).trimEnd().split('\n');
+  return text.split(/\r\n|[\r\n\u2028\u2029]/).map((l) => (l.trim() ? markdownText(l.trim()) : ''));
+}
+
 /** The lines written from an entry's record under its heading (the kind and date, the pinned words, each quote with its link). */
 function generatedLines(e: Pick<NotebookEntry, 'kind' | 'createdAt' | 'text' | 'spans'>, W: NotebookWords): string[] {
   const out = [`*${W.kinds[e.kind]} · ${e.createdAt.slice(0, 10)}*`];
-  const text = e.text?.trim();
-  if (text) out.push('', ...text.split(/\r\n|[\r\n\u2028\u2029]/).map((l) => (l.trim() ? markdownText(l.trim()) : '')));
+  const words = pinnedWordsLines(e);
+  if (words.length) out.push('', ...words);
   for (const s of e.spans) {
     out.push('');
     if (s.lost) out.push(`> ${W.lost}\\`);
@@ -217,6 +232,38 @@ export function appendEntryText(existing: string | undefined, entry: NotebookEnt
   const last = lines[lines.length - 2] ?? '';
   if (last.trim()) text += eol;
   return `${text}${renderEntry(entry, isNotebookLanguage(useLang) ? useLang : 'en').join(eol)}${eol}`;
+}
+
+/** Where a span's citation link is in notebook.md (for the language server's links and hovers). */
+export interface NotebookCitation {
+  /** Zero-based line, and UTF-16 columns `[start, end)` of the citation (after the `> `). */
+  line: number;
+  start: number;
+  end: number;
+  entryId: string;
+  /** The span's index in its entry. */
+  spanIndex: number;
+  span: PinnedSpan;
+}
+
+/** The citation line of every span of every entry that still has it as written, in file order. */
+export function notebookCitations(parsed: ParsedNotebook): NotebookCitation[] {
+  const out: NotebookCitation[] = [];
+  parsed.blocks.forEach((b, k) => {
+    if (b.type !== 'entry') return;
+    const r = parsed.ranges[k]!;
+    let from = r.start;
+    b.entry.spans.forEach((span, spanIndex) => {
+      const want = `> ${citationLine(span)}`;
+      for (let j = from; j < r.end; j++) {
+        if (parsed.lines[j] !== want) continue;
+        out.push({ line: j, start: 2, end: want.length, entryId: b.entry.id, spanIndex, span });
+        from = j + 1;
+        return;
+      }
+    });
+  });
+  return out;
 }
 
 // ---- parsing ------------------------------------------------------------------------------------
