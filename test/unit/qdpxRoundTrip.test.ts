@@ -8,13 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { unzipSync } from 'fflate';
 import { exportQdpx } from '../../src/core/export/qdpx/qdpxExport';
 import { readQdpx } from '../../src/core/export/qdpx/qdpxRead';
 import { GUID_PATTERN } from '../../src/core/export/qdpx/guid';
 import { wellFormed } from '../../src/core/export/qdpx/codePoints';
 import { codePointsBefore, dropUndefined, expectedReadBack, generateProject } from '../support/qdpxProjects';
 import { validateProjectXmls } from '../support/qdpxValidate';
+import { checkZip } from '../support/qdpxZipCheck';
 import { walkCodes } from '../../src/core/export/qdpx/qdaModel';
 import { xmlSafe } from '../../src/core/export/qdpx/xmlEscape';
 
@@ -43,7 +43,11 @@ describe('qdpx export of generated projects', () => {
       assert.deepEqual(schema[i]!.errors, [], `${where}: project.qde is not valid against the schema`);
       assert.equal(schema[i]!.valid, true, where);
 
-      const files = unzipSync(out.bytes);
+      // A well-formed zip (read by an independent reader: directory, local headers, sizes, CRC-32):
+      // project.qde and one text file per source, nothing else.
+      const files = Object.fromEntries(checkZip(out.bytes).map((e) => [e.name, e.data]));
+      assert.deepEqual(Object.keys(files).sort(), ['project.qde', ...out.project.sources.map((s) => `Sources/${out.guids.of('source', s.id)}.txt`)].sort(), where);
+      assert.equal(files['project.qde']!.toString('utf8'), out.projectXml, where);
       const written = writtenSelections(out.projectXml);
       for (const s of out.project.sources) {
         const sourceGuid = out.guids.of('source', s.id);

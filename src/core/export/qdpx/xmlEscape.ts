@@ -31,7 +31,12 @@ const ESCAPES: Record<string, string> = {
   '\r': '&#13;',
 };
 
+/** Any character `escapeXml` changes: what needs escaping, or what XML cannot carry (C0 controls, surrogates, U+FFFE/F). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NEEDS_WORK = /[\u0000-\u001F&<>"'\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 /** `s` escaped for an XML attribute value (in double or single quotes) or element content. */
 export function escapeXml(s: string): string {
+  if (!NEEDS_WORK.test(s)) return s; // GUIDs, numbers, most names: nothing to do
   return xmlSafe(s).replace(/[&<>"'\t\n\r]/g, (c) => ESCAPES[c]!);
 }
