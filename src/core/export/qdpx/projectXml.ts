@@ -4,7 +4,10 @@
  * collections are left out (the schema wants at least one element in each).
  *
  * Every text goes through `escapeXml`; every position is converted from the model's UTF-16 code
- * units to the code points REFI-QDA counts; sources point at their text file with
+ * units to the code points REFI-QDA counts. `endPosition` is exclusive (end − start = the number of
+ * characters): §10.2 speaks of "the first and the last character", but the specification's own
+ * ATLAS.ti example (Annex A.2) names a selection after its 56-character quote and gives it
+ * startPosition 139, endPosition 195. Sources point at their text file with
  * `plainTextPath="internal://<guid>.txt"` (the file itself is written by `qdpxExport.ts`).
  */
 import { CodePointIndex } from './codePoints';
