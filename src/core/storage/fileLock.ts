@@ -151,11 +151,15 @@ export async function tryLock(lock: string, fields: Readonly<Record<string, stri
   const info: FileLockInfo = { ...fields, pid: process.pid, host: hostname(), since: new Date().toISOString(), token: randomBytes(8).toString('hex') };
   let holder: FileLockInfo | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const real = await tryCreate(lock, info);
-    if (real !== undefined) {
-      held.add(info.token);
-      return { lock: { file: lock, info, release: () => release(real, info.token) } };
-    }
+    // Marked held before the file exists: a second writer of this process that reads the new lock file in between
+    // must see it as live, not as a stale lock of its own pid to take over.
+    held.add(info.token);
+    const real = await tryCreate(lock, info).catch((e: unknown) => {
+      held.delete(info.token);
+      throw e;
+    });
+    if (real !== undefined) return { lock: { file: lock, info, release: () => release(real, info.token) } };
+    held.delete(info.token);
     const current = await readLock(lock);
     if (!current) continue; // released meanwhile
     holder = current.info;
@@ -198,10 +202,27 @@ async function release(real: string, token: string): Promise<void> {
  * @throws UnsafeStatePathError when the lock file or a folder above it is a symbolic link.
  */
 export async function withFileLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
-  const lock = await acquire(file);
+  // Writers of this process queue in memory first: only one of them at a time competes for the lock file, so none
+  // can read another's lock between its release and a third one's creation and take it for a stale one of this pid.
+  const key = fileLockPath(file);
+  const before = queued.get(key) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((r) => (done = r));
+  const tail = before.then(() => mine);
+  queued.set(key, tail);
+  await before;
   try {
-    return await fn();
+    const lock = await acquire(file);
+    try {
+      return await fn();
+    } finally {
+      await lock.release();
+    }
   } finally {
-    await lock.release();
+    done();
+    if (queued.get(key) === tail) queued.delete(key);
   }
 }
+
+/** The last in-process writer waiting for each lock file (see {@link withFileLock}). */
+const queued = new Map<string, Promise<void>>();
