@@ -5,10 +5,11 @@
  * atomically. The edits are pure functions of a codebook ({@link addCode} …) wrapped by the store
  * functions ({@link createCode} …), which read the file, apply one, and write it.
  */
+import { withFileLock } from '../storage/fileLock';
 import { writeFileAtomic } from '../storage/atomic';
 import { newId, nowIso, type WorkbenchDeps } from './deps';
 import { fieldPath, parseJsonFile } from './fileErrors';
-import { codebookFile, readTextIfExists, shownName, withWorkbenchLock } from './files';
+import { codebookFile, readTextIfExists, shownName } from './files';
 import { CODEBOOK_VERSION, codebookSchema, colourSchema, nameKey, type Code, type Codebook } from './schema';
 
 export { codebookFile };
@@ -170,7 +171,7 @@ export function descendantsOf(book: Codebook, id: string): Set<string> {
 /** Applies `fn` to the codebook on disk under its lock and writes the result. */
 export async function updateCodebook<T extends { book: Codebook }>(root: string, fn: (book: Codebook) => T): Promise<T> {
   const file = codebookFile(root);
-  return withWorkbenchLock(file, async () => {
+  return withFileLock(file, async () => {
     const text = await readTextIfExists(file);
     const book = text === undefined ? emptyCodebook() : parseCodebook(text, shownName(root, file));
     const out = fn(book);

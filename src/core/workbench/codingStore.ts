@@ -4,11 +4,12 @@
  * (an invalid file is an error naming the file and the field, never replaced), changed under the
  * file's lock and written atomically; spans are re-anchored after re-indexing like the notebook's.
  */
+import { withFileLock } from '../storage/fileLock';
 import { writeFileAtomic } from '../storage/atomic';
 import { readCodebook } from './codebookStore';
 import { newId, nowIso, type WorkbenchDeps } from './deps';
 import { parseJsonFile } from './fileErrors';
-import { codingsFile, readTextIfExists, shownName, withWorkbenchLock } from './files';
+import { codingsFile, readTextIfExists, shownName } from './files';
 import { spanKey } from './pins';
 import { reanchorOwned, spanChanged, type ItemLookup, type ReanchorReport } from './reanchor';
 import { CODINGS_VERSION, codingsSchema, pinnedSpanSchema, type CodedSegment, type Codings, type PinnedSpan } from './schema';
@@ -38,7 +39,7 @@ export async function readCodings(root: string): Promise<Codings> {
 /** Applies `fn` to the codings on disk under their lock; writes them when `fn` says they changed. */
 async function updateCodings<T>(root: string, fn: (c: Codings) => { codings?: Codings; value: T }): Promise<T> {
   const file = codingsFile(root);
-  return withWorkbenchLock(file, async () => {
+  return withFileLock(file, async () => {
     const text = await readTextIfExists(file);
     const out = fn(text === undefined ? emptyCodings() : parseCodings(text, shownName(root, file)));
     if (out.codings) await writeFileAtomic(file, codingsText(codingsSchema.parse(out.codings)));

@@ -4,7 +4,6 @@
  * `undefined`, any other failure as an error naming the file.
  */
 import * as path from 'node:path';
-import { withFileLock } from '../storage/fileLock';
 import { isNotFound, pooledRead, readErrorText } from '../storage/readPool';
 import { isUnsafeStatePath, readStateFile } from '../storage/safePath';
 import { STORAGE_DIR } from '../storage/storageDir';
@@ -43,27 +42,3 @@ export async function readTextIfExists(file: string): Promise<string | undefined
   }
 }
 
-/** The last change queued per file in this process. */
-const queues = new Map<string, Promise<unknown>>();
-
-/**
- * Runs `fn` holding the file's lock ({@link withFileLock}), one change of this process at a time:
- * changes of one process queue in memory first (a lock file only decides between processes —
- * the shared lock treats a lock of this process it does not yet count as held as stale, which two
- * changes racing inside one process could both take).
- */
-export async function withWorkbenchLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
-  const key = path.resolve(file);
-  const before = queues.get(key) ?? Promise.resolve();
-  const run = before.then(
-    () => withFileLock(file, fn),
-    () => withFileLock(file, fn),
-  );
-  const tail = run.catch(() => undefined);
-  queues.set(key, tail);
-  try {
-    return await run;
-  } finally {
-    if (queues.get(key) === tail) queues.delete(key);
-  }
-}

@@ -8,10 +8,11 @@
  * The editor may hold the file with unsaved edits: the UI saves it (or applies the same change as
  * an edit of the document: {@link appendEntryText} gives the text) before calling these.
  */
+import { withFileLock } from '../storage/fileLock';
 import { writeFileAtomic } from '../storage/atomic';
 import { newId, nowIso, type WorkbenchDeps } from './deps';
 import { WorkbenchFileError } from './fileErrors';
-import { notebookFile, readTextIfExists, shownName, withWorkbenchLock } from './files';
+import { notebookFile, readTextIfExists, shownName } from './files';
 import { appendEntryText, emptyNotebook, notebookEntries, parseNotebook, renderNotebook, rewriteBlocks, type ParsedNotebook } from './notebookFormat';
 import type { NotebookLanguage } from './notebookWords';
 import type { NewEntry } from './pins';
@@ -42,7 +43,7 @@ function refuseNewer(root: string, parsed: ParsedNotebook): void {
 /** Runs `fn` on the notebook's current text under its lock; writes what it returns (undefined: nothing). */
 async function change<T>(root: string, fn: (text: string | undefined, parsed: ParsedNotebook | undefined) => { text?: string; value: T }): Promise<T> {
   const file = notebookFile(root);
-  return withWorkbenchLock(file, async () => {
+  return withFileLock(file, async () => {
     const text = await readTextIfExists(file);
     const parsed = text === undefined ? undefined : parseNotebook(text, shownName(root, file));
     if (parsed) refuseNewer(root, parsed);
