@@ -364,25 +364,35 @@ function fromStart(r: R, lang: TimeLang, style: Style): Made {
 
 function part(r: R, lang: TimeLang): Made {
   const total = int(r, 20, 150) * 60;
-  const which = pick(r, ['firstHalf', 'secondHalf', 'secondHalf', 'lastThird']);
-  const [a, b] = { firstHalf: [0, 0.5], secondHalf: [0.5, 1], lastThird: [2 / 3, 1] }[which]!;
+  const which = pick(r, ['firstHalf', 'secondHalf', 'secondHalf', 'lastThird', 'lastThird', 'firstQuarter', 'lastQuarter']);
+  const [a, b] = { firstHalf: [0, 0.5], secondHalf: [0.5, 1], lastThird: [2 / 3, 1], firstQuarter: [0, 0.25], lastQuarter: [0.75, 1] }[which]!;
   const expected = { startS: a! * total, endS: b! * total };
   let phrase: string;
   if (lang === 'en') {
     phrase = {
       firstHalf: pick(r, ['the first half', 'the first half of the meeting', 'the first half of the video']),
       secondHalf: pick(r, ['the second half', 'the latter half', 'the second half of the episode', 'the last half']),
-      lastThird: pick(r, ['the final part', 'the last part', 'the closing part']),
+      lastThird: pick(r, ['the final part', 'the last part', 'the closing part', 'the last third', 'the final third of the talk']),
+      firstQuarter: pick(r, ['the first quarter', 'the first quarter of the meeting']),
+      lastQuarter: pick(r, ['the last quarter', 'the final quarter of the video']),
     }[which]!;
     phrase = `${pick(r, ['in ', 'during ', ''])}${phrase}`;
   } else if (lang === 'es') {
-    phrase = { firstHalf: 'la primera mitad', secondHalf: pick(r, ['la segunda mitad', 'la segunda parte']), lastThird: pick(r, ['la parte final', 'la última parte']) }[which]!;
+    phrase = {
+      firstHalf: 'la primera mitad',
+      secondHalf: pick(r, ['la segunda mitad', 'la segunda parte']),
+      lastThird: pick(r, ['la parte final', 'la última parte', 'el último tercio']),
+      firstQuarter: pick(r, ['el primer cuarto', 'el primer cuarto del episodio']),
+      lastQuarter: pick(r, ['el último cuarto', 'el último cuarto del vídeo']),
+    }[which]!;
     phrase = `${pick(r, ['en ', 'durante ', ''])}${phrase}`;
   } else {
     phrase = {
       firstHalf: pick(r, ['前半段', hz(lang, '上半场', '上半場'), '前半部分', hz(lang, '前一半', '前一半')]),
       secondHalf: pick(r, [hz(lang, '后半段', '後半段'), hz(lang, '下半场', '下半場'), hz(lang, '后半部分', '後半部分'), hz(lang, '后一半', '後一半')]),
-      lastThird: pick(r, [hz(lang, '结尾部分', '結尾部分'), hz(lang, '最后一部分', '最後一部分'), hz(lang, '最后部分', '最後部分')]),
+      lastThird: pick(r, [hz(lang, '结尾部分', '結尾部分'), hz(lang, '最后一部分', '最後一部分'), hz(lang, '最后部分', '最後部分'), hz(lang, '最后三分之一', '最後三分之一')]),
+      firstQuarter: '前四分之一',
+      lastQuarter: hz(lang, '最后四分之一', '最後四分之一'),
     }[which]!;
   }
   return { phrase, expected, durationS: total };

@@ -178,10 +178,10 @@ describe('classes of time phrases', () => {
     for (const q of ['until the end', 'hasta el final', '到最后', 'from the start to the end']) assert.equal(findTimeConstraint(q), null, q);
   });
 
-  test('relative parts need the duration: halves, thirds, the last N', () => {
+  test('relative parts need the duration: halves, thirds, quarters, the last N', () => {
     const cases: Case[] = [];
     for (const d of [1200, 3000, 5400]) {
-      for (const [p, a, b] of [['the first half', 0, 0.5], ['the second half', 0.5, 1], ['la primera mitad', 0, 0.5], ['la segunda mitad', 0.5, 1], ['前半段', 0, 0.5], ['后半段', 0.5, 1], ['後半段', 0.5, 1], ['下半場', 0.5, 1], ['la parte final', 2 / 3, 1], ['the final part', 2 / 3, 1], ['结尾部分', 2 / 3, 1]] as const) {
+      for (const [p, a, b] of [['the first half', 0, 0.5], ['the second half', 0.5, 1], ['la primera mitad', 0, 0.5], ['la segunda mitad', 0.5, 1], ['前半段', 0, 0.5], ['后半段', 0.5, 1], ['後半段', 0.5, 1], ['下半場', 0.5, 1], ['la parte final', 2 / 3, 1], ['the final part', 2 / 3, 1], ['结尾部分', 2 / 3, 1], ['the last third', 2 / 3, 1], ['el primer tercio', 0, 1 / 3], ['最後三分之一', 2 / 3, 1], ['the first quarter', 0, 0.25], ['el último cuarto', 0.75, 1], ['前四分之一', 0, 0.25]] as const) {
         cases.push([p, { startS: a * d, endS: b * d }, d], [p, null]);
       }
       for (const m of [1, 5, 10]) {

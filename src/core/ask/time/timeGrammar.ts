@@ -22,6 +22,18 @@ export const AT_MARGIN_S = 30;
 interface Ctx {
   t: readonly TimeToken[];
   durationS: number | undefined;
+  /** Parses already made from a token, by layer (the productions share them). */
+  memo: Map<string, unknown[]>;
+}
+
+/** `make(x, i)`, once per token and layer. */
+function memo<T>(name: string, make: (x: Ctx, i: number) => T): (x: Ctx, i: number) => T {
+  return (x, i) => {
+    let row = x.memo.get(name);
+    if (!row) x.memo.set(name, (row = []));
+    if (row[i] === undefined) row[i] = make(x, i);
+    return row[i] as T;
+  };
 }
 
 /** A duration: seconds, its first (largest) and last (smallest) unit, and whether a number was written. */
@@ -133,7 +145,7 @@ function quantities(x: Ctx, i: number): Dur[] {
 const lowerUnit = (u: number): number => (u >= 3600 ? 60 : 1);
 
 /** Durations from `i`: quantities joined from the larger unit to the smaller, a bare number last ("1h20"). */
-function durations(x: Ctx, i: number): Dur[] {
+const durations = memo('durations', (x: Ctx, i: number): Dur[] => {
   const out: Dur[] = [];
   const grow = (d: Dur, depth: number): void => {
     out.push(d);
@@ -150,13 +162,13 @@ function durations(x: Ctx, i: number): Dur[] {
   };
   for (const q of quantities(x, i)) grow(q, 0);
   return out;
-}
+});
 
 /** Skips "mark" after a point. */
 const mark = (x: Ctx, end: number): number => (is(x, end, 'mark') ? end + 1 : end);
 
 /** Points from `i`: a clock, a duration ("20 minutes", "the hour mark"), "minute 20", 第20分钟, "the 20th minute". */
-function points(x: Ctx, i: number): Point[] {
+const points = memo('points', (x: Ctx, i: number): Point[] => {
   const out: Point[] = [];
   const t = x.t[i];
   if (!t) return out;
@@ -178,9 +190,9 @@ function points(x: Ctx, i: number): Point[] {
     if (ou !== undefined) out.push({ s: t.ord * ou, kind: 'nth', first: ou, last: ou, end: mark(x, i + 2) });
   }
   return out;
-}
+});
 
-function rangeEnds(x: Ctx, i: number): RangeEnd[] {
+const rangeEnds = memo('rangeEnds', (x: Ctx, i: number): RangeEnd[] => {
   // A unit without a number ("the hour mark") is no end of a range: "the 86-minute mark" is no range "86 to minute".
   const out: RangeEnd[] = points(x, i).filter((p) => !p.implicit);
   if (is(x, i, 'start')) out.push({ kind: 'start', end: i + 1 });
@@ -189,7 +201,7 @@ function rangeEnds(x: Ctx, i: number): RangeEnd[] {
   const n = num(x, at, false);
   if (n !== undefined) out.push({ kind: 'bare', n, end: at + 1 });
   return out;
-}
+});
 
 const cjkUnitIn = (x: Ctx, from: number, to: number): boolean => x.t.slice(from, to).some((t) => t.cjk && t.roles.has('unit'));
 
@@ -252,7 +264,7 @@ function resolveRange(a: RangeEnd, b: RangeEnd): TimeConstraint | null {
 }
 
 /** Spans: the first/last N, the nth N, halves and thirds of the item. */
-function spans(x: Ctx, i: number): Parse[] {
+const spans = memo('spans', (x: Ctx, i: number): Parse[] => {
   const out: Parse[] = [];
   const d = x.durationS;
   const inside = (end: number): number => (is(x, end, 'inside') ? end + 1 : end);
@@ -290,9 +302,10 @@ function spans(x: Ctx, i: number): Parse[] {
     if (is(x, q.end, 'lastAfter')) last(q.s, q.end + 1);
   }
   // Halves and thirds of the item: "the second half", "la primera mitad", 后半段, 上半场, "la parte final", 结尾部分.
+  const share = (a: number, b: number, end: number): void => void out.push({ c: d ? { startS: Math.round(a * d), endS: Math.round(b * d) } : null, end: inside(end) });
   const part = (which: 'firstHalf' | 'secondHalf' | 'firstThird' | 'lastThird' | 'middleThird', end: number): void => {
     const [a, b] = { firstHalf: [0, 0.5], secondHalf: [0.5, 1], firstThird: [0, 1 / 3], lastThird: [2 / 3, 1], middleThird: [1 / 3, 2 / 3] }[which];
-    out.push({ c: d ? { startS: Math.round(a! * d), endS: Math.round(b! * d) } : null, end: inside(end) });
+    share(a!, b!, end);
   };
   let j = i + 1;
   if (num(x, j, true) === 1 && t.cjk) j++;
@@ -302,6 +315,23 @@ function spans(x: Ctx, i: number): Parse[] {
   if (is(x, j, 'partHalf') && !unitAt(x, j + 1) && !is(x, j + 1, 'num')) {
     if (isFirst) part('firstHalf', j + 1);
     else if (isSecond) part('secondHalf', j + 1);
+  }
+  // "the first quarter (of the meeting)", "el último cuarto": a quarter of the item, not of an hour.
+  if (is(x, j, 'quarter') && !quantities(x, j).length) {
+    const n = t.roles.has('last') ? 4 : ord !== undefined && ord <= 4 ? ord : t.roles.has('first') ? 1 : undefined;
+    if (n !== undefined) share((n - 1) / 4, n / 4, j + 1);
+  }
+  // "the last third", "el primer tercio"; 前三分之一, 最后四分之一.
+  if (is(x, j, 'partThird') && unitAt(x, j + 1) === undefined) {
+    const n = t.roles.has('last') ? 3 : ord !== undefined && ord <= 3 ? ord : t.roles.has('middle') ? 2 : t.roles.has('first') ? 1 : undefined;
+    if (n !== undefined) share((n - 1) / 3, n / 3, j + 1);
+  }
+  const whole = num(x, i + 1, false);
+  const piece = is(x, i + 2, 'fractionOf') ? num(x, i + 3, false) : undefined;
+  if (whole && piece !== undefined && piece > 0 && piece < whole) {
+    const end = is(x, i + 4, 'part') ? i + 5 : i + 4;
+    if (t.roles.has('first')) share(0, piece / whole, end);
+    else if (t.roles.has('last')) share(1 - piece / whole, 1, end);
   }
   if (is(x, j, 'part')) {
     if (ord === 1) part('firstHalf', j + 1);
@@ -316,7 +346,7 @@ function spans(x: Ctx, i: number): Parse[] {
     else if (is(x, i + 1, 'middle')) part('middleThird', i + 2);
   }
   return out;
-}
+});
 
 /** After: "after X", "X onwards", 第X分钟以后, "after the first 10 minutes"; before likewise. */
 function afterBefore(x: Ctx, i: number): Parse[] {
@@ -385,8 +415,9 @@ const PRODUCTIONS: ((x: Ctx, i: number) => Parse[])[] = [ranges, afterBefore, sp
  * Phrases that need the item's length ("the last 10 minutes", "the second half") give none without it.
  */
 export function parseTimeTokens(tokens: readonly TimeToken[], durationS?: number): { constraint: TimeConstraint; from: number; to: number } | null {
-  const x: Ctx = { t: tokens, durationS };
+  const x: Ctx = { t: tokens, durationS, memo: new Map() };
   for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]!.roles.size === 1 && tokens[i]!.roles.has('other')) continue;
     let best: Parse | null = null;
     for (const prod of PRODUCTIONS) {
       for (const p of prod(x, i)) {

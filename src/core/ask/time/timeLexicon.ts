@@ -61,6 +61,10 @@ export type TimeRole =
   | 'partHalf'
   /** A part of the item: "part", "parte", 部分. */
   | 'part'
+  /** A third of the item: "the last third", "el primer tercio". */
+  | 'partThird'
+  /** 分之 of 三分之一: a fraction of the item. */
+  | 'fractionOf'
   /** 上 of 上半场: the first. */
   | 'upper'
   /** 下 of 下半场: the second. */
@@ -143,6 +147,7 @@ const LATIN: Spec[] = [
   ...role('half|mitad', 'partHalf'),
   ...role('part|section|portion|segment|stretch|parte|sección|seccion|tramo|segmento', 'part'),
   ...role('middle|central|medio|media|intermedia|intermedio', 'middle'),
+  ...role('third|tercio', 'partThird'),
 ];
 
 /** Words written in Chinese characters, simplified and traditional. */

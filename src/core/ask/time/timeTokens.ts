@@ -70,8 +70,19 @@ function fold(text: string): string {
 
 const parseClock = (s: string): number => s.split(':').reduce((a, p) => a * 60 + Number(p), 0);
 
+/** One shared set for each combination of roles (tokens are many, combinations few). */
+const ROLE_SETS = new Map<string, ReadonlySet<TokenRole>>();
+
+function roleSet(roles: Iterable<TokenRole>): ReadonlySet<TokenRole> {
+  const list = [...roles];
+  const key = list.join(',');
+  let set = ROLE_SETS.get(key);
+  if (!set) ROLE_SETS.set(key, (set = new Set(list)));
+  return set;
+}
+
 function token(from: number, to: number, text: string, attached: boolean, cjk: boolean, roles: Iterable<TokenRole>, extra: Partial<TimeToken> = {}): TimeToken {
-  return { from, to, text, attached, cjk, roles: new Set(roles), ...extra };
+  return { from, to, text, attached, cjk, roles: roleSet(roles), ...extra };
 }
 
 function fromWord(from: number, to: number, text: string, attached: boolean, cjk: boolean, w: TimeWord, extra: Partial<TimeToken> = {}, more: TokenRole[] = []): TimeToken {
@@ -88,6 +99,12 @@ function cjkTokens(text: string, start: number, end: number, firstAttached: bool
   let i = start;
   while (i < end) {
     const attached = i === start ? firstAttached : true;
+    // 三分之一: 分之 before a numeral is a fraction, not minutes (分) and "after" (之后).
+    if (text.startsWith('分之', i) && CHINESE_NUMERAL_CHARS.includes(text[i + 2] ?? '')) {
+      out.push(token(i, i + 2, '分之', attached, true, ['fractionOf']));
+      i += 2;
+      continue;
+    }
     let done = false;
     for (let len = Math.min(CJK_MAX_CHARS, end - i); len >= 2 && !done; len--) {
       const key = text.slice(i, i + len);
