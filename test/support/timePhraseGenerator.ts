@@ -145,7 +145,7 @@ function duration(r: R, lang: TimeLang, style: Style, det: boolean, kinds = ['mi
       return { s, text: `${hours}${pick(r, [' ', ' and '])}${N(m)} minutes` };
     }
     if (lang === 'es') {
-      if (style === 'digits' && r() < 0.3) return { s, text: `${h}h${m}`, es: { g: 'f', plural: true } };
+      if (style === 'digits' && r() < 0.3) return { s, text: pick(r, [`${h}h${m}`, `${h} h ${m} min`]), es: { g: 'f', plural: true } };
       const hours = `${N(h, 'f')} ${h === 1 ? 'hora' : 'horas'}`;
       return { s, text: `${hours}${pick(r, [' ', ' y '])}${N(m, 'm')}${r() < 0.8 ? ' minutos' : ''}`, es: { g: 'f', plural: true } };
     }
@@ -186,6 +186,8 @@ function duration(r: R, lang: TimeLang, style: Style, det: boolean, kinds = ['mi
 interface Pt {
   s: number;
   text: string;
+  /** A duration ("20 minutes", "an hour and a half"), which "about" may soften. */
+  dur?: boolean;
   /** Spanish: a point that takes "del"/"al" ("el minuto 20"), or none (a clock, a duration). */
   esMasc?: boolean;
 }
@@ -203,7 +205,7 @@ function point(r: R, lang: TimeLang, style: Style, maxMin = 110): Pt {
     return { s: m * 60, text: `${hz(lang, '第', '第')}${number(r, lang, style, m)}${pick(r, [hz(lang, '分钟', '分鐘'), '分'])}` };
   }
   const d = duration(r, lang, style, false, ['min', 'hour', 'hm', 'half', 'andHalf']);
-  return { s: d.s, text: d.text };
+  return { s: d.s, text: d.text, dur: true };
 }
 
 // ---------------------------------------------------------------------------
@@ -284,16 +286,16 @@ function after(r: R, lang: TimeLang, style: Style): Made {
   const p = point(r, lang, style);
   const expected = { startS: p.s, endS: null };
   if (lang === 'en') {
-    const f = pick(r, ['after {P}', 'after {P}', 'past {P}', 'from {P} on', 'from {P} onwards', 'beyond {P}', 'since {P}', 'starting at {P}', 'later than {P}']);
+    const f = pick(r, [...(p.dur ? ['after about {P}', 'after roughly {P}', 'after around {P}'] : []), 'after {P}', 'after {P}', 'past {P}', 'from {P} on', 'from {P} onwards', 'beyond {P}', 'since {P}', 'starting at {P}', 'later than {P}']);
     return { phrase: f.replace('{P}', p.text), expected };
   }
   if (lang === 'es') {
-    const f = pick(r, ['después {DE}', 'después {DE}', 'a partir {DE}', 'desde {P} en adelante', ...(esDeOk(p) ? ['{DE} en adelante', 'pasado {P}'] : ['pasados {P}', 'transcurridos {P}']), 'tras {P}', 'luego {DE}', 'más allá {DE}']);
+    const f = pick(r, [...(p.dur && /^\S+ minutos$/.test(p.text) ? ['después de unos {P}', 'tras unos {P}'] : []), 'después {DE}', 'después {DE}', 'a partir {DE}', 'desde {P} en adelante', ...(esDeOk(p) ? ['{DE} en adelante', 'pasado {P}'] : ['pasados {P}', 'transcurridos {P}']), 'tras {P}', 'luego {DE}', 'más allá {DE}']);
     return { phrase: f.replace('{DE}', esDe(p)).replace('{P}', p.text), expected };
   }
-  const f = pick(r, ['{P}以后', '{P}之后', '{P}后', '从{P}开始', '{P}起', '从{P}起', '{P}开始']);
-  const hant = { 以后: '以後', 之后: '之後', 后: '後', 从: '從', 开始: '開始', 起: '起' } as Record<string, string>;
-  const w = lang === 'zh-Hant' ? f.replace(/以后|之后|后|从|开始/g, (m) => hant[m]!) : f;
+  const f = pick(r, [...(p.dur ? ['大约{P}以后', '大概{P}之后'] : []), '{P}以后', '{P}之后', '{P}后', '从{P}开始', '{P}起', '从{P}起', '{P}开始']);
+  const hant = { 以后: '以後', 之后: '之後', 后: '後', 从: '從', 开始: '開始', 起: '起', 大约: '大約' } as Record<string, string>;
+  const w = lang === 'zh-Hant' ? f.replace(/以后|之后|后|从|开始|大约/g, (m) => hant[m]!) : f;
   return { phrase: w.replace('{P}', p.text), expected };
 }
 
@@ -316,7 +318,7 @@ function range(r: R, lang: TimeLang, style: Style): Made {
     b = a + int(r, 30, 20 * 60);
     const A = clock(r, a);
     const B = clock(r, b);
-    if (lang === 'en') phrase = pick(r, [`between ${A} and ${B}`, `from ${A} to ${B}`, `from ${A} until ${B}`, `${A}–${B}`, `${A} - ${B}`, `${A} to ${B}`, `${A}-${B}`]);
+    if (lang === 'en') phrase = pick(r, [`between timestamps ${A} and ${B}`, `between ${A} & ${B}`, `between ${A} and ${B}`, `from ${A} to ${B}`, `from ${A} until ${B}`, `${A}–${B}`, `${A} - ${B}`, `${A} to ${B}`, `${A}-${B}`]);
     else if (lang === 'es') phrase = pick(r, [`entre ${A} y ${B}`, `de ${A} a ${B}`, `desde ${A} hasta ${B}`, `${A}–${B}`, `${A} - ${B}`]);
     else phrase = pick(r, [`${hz(lang, '从', '從')}${A}到${B}`, `${A}到${B}`, `${A}至${B}`, `${A}~${B}`, `${A}-${B}`, `在${A}${pick(r, ['和', hz(lang, '与', '與')])}${B}${hz(lang, '之间', '之間')}`, `${A}到${B}${hz(lang, '之间', '之間')}`]);
   } else if (kind === 'minutes') {

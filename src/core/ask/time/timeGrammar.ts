@@ -14,6 +14,7 @@
  * length, the first production in {@link PRODUCTIONS}.
  */
 import type { TimeConstraint } from '../query';
+import { APPROXIMATE_AT } from './timeLexicon';
 import type { TimeToken, TokenRole } from './timeTokens';
 
 /** Seconds around a point said with "at" ("at 12:30" → 12:00–13:00). */
@@ -73,11 +74,11 @@ function num(x: Ctx, i: number, weakOk: boolean): number | undefined {
   return t.weak && !weakOk ? undefined : t.value;
 }
 
-/** The unit at `i` in seconds; an abbreviation ("h", "m", "s") only written against the number before it. */
+/** The unit at `i` in seconds; an abbreviation ("h", "m", "s") only after a number in digits, "m" and "s" against it ("20m", "1 h"). */
 function unitAt(x: Ctx, i: number): number | undefined {
   const t = x.t[i];
   if (!t?.roles.has('unit') || t.unit === undefined) return undefined;
-  if (t.unitAttached && !(t.attached && x.t[i - 1]?.digits)) return undefined;
+  if (t.unitAttached && !(x.t[i - 1]?.digits && (t.attached || t.unit === 3600))) return undefined;
   return t.unit;
 }
 
@@ -172,6 +173,8 @@ const points = memo('points', (x: Ctx, i: number): Point[] => {
   const out: Point[] = [];
   const t = x.t[i];
   if (!t) return out;
+  // "after around 20 minutes": the approximation is part of the point.
+  if (APPROXIMATE_AT.has(t.text)) return points(x, i + 1);
   if (t.clock !== undefined) out.push({ s: t.clock, kind: 'clock', first: null, last: null, end: mark(x, i + 1) });
   for (const d of durations(x, i)) {
     if (d.hasNum || is(x, d.end, 'mark')) out.push({ s: d.s, kind: 'dur', first: d.first, last: d.last, end: mark(x, d.end), ...(d.hasNum ? {} : { implicit: true }) });

@@ -111,7 +111,7 @@ const LATIN: Spec[] = [
   ...unit('m', M, false, true),
   ...unit('h', H, false, true),
   ...role('half|medio|media', 'half'),
-  ...role('and|y', 'and'),
+  ...role('and|y|&', 'and'),
   // Ordinals (1 is also "the first span").
   ...ords('second|2nd', 2),
   ...ords('third|3rd|tercer|tercera|tercero', 3),
@@ -210,5 +210,15 @@ export const CJK_NOT_TIME = new Set(
 
 /** Punctuation that joins the two ends of a range: hyphens, dashes, tildes. */
 export const RANGE_DASHES = new Set(['-', '–', '—', '−', '~', '～', '‐', '‑']);
-/** Words dropped before parsing: articles and classifiers, which never change a time. */
-export const DROPPED = new Set(['the', 'el', 'la', 'los', 'las', 'lo', '的', '个', '個', '一直']);
+/**
+ * Words dropped before parsing, which never change a time: articles, classifiers and
+ * demonstratives (开头那五分钟), "about" and other approximations (after about 20 minutes, 大约20分钟以后),
+ * "timestamp".
+ */
+export const DROPPED = new Set([
+  'the', 'el', 'la', 'los', 'las', 'lo', '的', '个', '個', '一直', '那', '这', '這', '那个', '這個', '这个', '那個',
+  'about', 'approximately', 'roughly', 'some', 'unos', 'unas', 'aproximadamente', '大约', '大約', '大概', '约', '約',
+  'timestamp', 'timestamps',
+]);
+/** "at" words that only soften a point after "after", "before", "between": "after around 20 minutes". */
+export const APPROXIMATE_AT = new Set(['around', 'alrededor de', 'alrededor del', 'cerca de', 'cerca del']);

@@ -208,7 +208,7 @@ function latinTokens(pieces: readonly Piece[]): TimeToken[] {
     if (p.kind === 'clock') out.push(token(p.from, p.to, p.text, p.attached, false, ['clock'], { clock: p.value! }));
     else if (p.kind === 'digits') out.push(token(p.from, p.to, p.text, p.attached, false, ['num'], { value: p.value!, digits: true }));
     else if (p.kind === 'ordnum') out.push(token(p.from, p.to, p.text, p.attached, false, ['ord'], { ord: p.value! }));
-    else if (p.kind === 'punct') out.push(token(p.from, p.to, p.text, p.attached, false, RANGE_DASHES.has(p.text) ? ['dash', 'to'] : ['other']));
+    else if (p.kind === 'punct') out.push(token(p.from, p.to, p.text, p.attached, false, RANGE_DASHES.has(p.text) ? ['dash', 'to'] : p.text === '&' ? ['and'] : ['other']));
     if (p.kind !== 'word') {
       k++;
       continue;
