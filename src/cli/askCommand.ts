@@ -121,6 +121,7 @@ export function queryJson(q: ParsedQuery): Record<string, unknown> {
     intent: q.intent,
     entities: entityStrings(q),
     keywords: q.keywords,
+    ...(q.translatedKeywords ? { translatedKeywords: q.translatedKeywords } : {}),
     timeConstraint: q.timeConstraint,
     part: q.part,
     citationNumbers: q.citationNumbers,

@@ -13,6 +13,7 @@ import { rerankHits, RERANK_DEPTH } from './rerank';
 import { entityDisplay, roleNotes } from './roleEntities';
 import type { AskContext, AskHit } from './types';
 import { understand } from './understand';
+import { translatedTermsLine } from './crossLanguage/translationDisplay';
 
 export interface AskOptions {
   /** Hits to return (default 10). */
@@ -56,7 +57,7 @@ export async function askCorpus(ctx: AskContext, input: AskInput, options: AskOp
   let cache = caches.get(ctx);
   const cached = cache?.get(cacheKey);
   if (cached) return { ...cached, ms: performance.now() - started };
-  const { query, fallback } = await understand(input, { entities: ctx.entities, corpus: ctx.corpus, vectors: !!ctx.vectors }, options);
+  const { query, fallback } = await understand(input, { entities: ctx.entities, corpus: ctx.corpus, index: ctx.index, vectors: !!ctx.vectors }, options);
   const k = options.k ?? 10;
   const res = await hybridRetrieve(query, ctx, { k: options.rerank && options.model ? Math.max(k, RERANK_DEPTH) : k, budgetWords: options.budgetWords, signal: options.signal });
   const notes = [...(fallback ? [fallback] : []), ...(query.notes ?? []), ...roleNotes(query), ...res.notes];
@@ -82,7 +83,8 @@ export function forgetAnswers(ctx: AskContext): void {
 /**
  * One line saying how a question was understood: `search_entity · PhD C · 0:00–15:00 · transcript · rules` (a role with its
  * item: `Project Manager · ES2009b`), with the question's own terms as it says them, whatever the intent:
- * `search_entity · Project Manager · ES2009b · "remote control", "price" · transcript · rules`.
+ * `search_entity · Project Manager · ES2009b · "remote control", "price" · transcript · rules`; terms translated
+ * into the corpus's other language follow them: `summary · "教授", "信念", "网络" · 教授 → "professor"; 信念 → "faith", "belief" · rules`.
  */
 export function describeQuery(q: ParsedQuery): string {
   const parts: string[] = [q.intent];
@@ -91,6 +93,9 @@ export function describeQuery(q: ParsedQuery): string {
   const shown = q.entities.flatMap((e) => [e.text, e.label]).map((n) => n.toLowerCase());
   const terms = termPhrases(q.question, q.keywords).filter((t) => !shown.some((n) => n.includes(t.toLowerCase())));
   if (terms.length) parts.push(terms.map((t) => `"${t}"`).join(', '));
+  // The terms searched in the corpus's other language (offline dictionaries): `信念 → "faith", "belief"`.
+  const translated = translatedTermsLine(q);
+  if (translated) parts.push(translated);
   if (q.timeConstraint) parts.push(`${formatClock(q.timeConstraint.startS)}–${q.timeConstraint.endS === null ? 'end' : formatClock(q.timeConstraint.endS)}`);
   if (q.citationNumbers.length) parts.push(q.citationNumbers.map((n) => `[${n}]`).join(''));
   if (q.part) parts.push(q.part);

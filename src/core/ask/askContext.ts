@@ -9,6 +9,7 @@ import { readItemMarkers } from '../markers/store';
 import type { CorpusIndex } from '../search/corpusIndex';
 import { throwIfAborted } from '../util/abort';
 import { tagChinese } from './chineseTagger';
+import { warmTranslation } from './crossLanguage/questionTranslation';
 import { EntityIndex } from './entityIndex';
 import type { AskContext, CitedSpan, VectorSearcher } from './types';
 
@@ -45,9 +46,11 @@ export async function openAskContext(corpus: Corpus, index: CorpusIndex, opts: O
 
 /**
  * Pays the one-time costs of a first question ahead of it: the name lookup of the entity index
- * and, when the corpus or the questions may be Chinese, the Chinese tagger's dictionary (~0.3 s).
+ * and, when the corpus or the questions may be Chinese, the Chinese tagger's dictionary (~0.3 s),
+ * and the bilingual dictionary of questions across languages (crossLanguage/, ~1–2 s).
  */
 export function warmUp(ctx: AskContext): void {
   ctx.entities.names();
   tagChinese('预热');
+  warmTranslation(ctx);
 }

@@ -223,7 +223,7 @@ export async function evalHybridOnGold(
   const k: { hit: boolean; recall: number }[] = [];
   for (const g of queries) {
     const t0 = performance.now();
-    const q = understandWithRules({ question: g.query, ...(scope === 'item' ? { itemId: g.item_id } : {}) }, { entities: ctx.entities, corpus: ctx.corpus, vectors: !!ctx.vectors });
+    const q = understandWithRules({ question: g.query, ...(scope === 'item' ? { itemId: g.item_id } : {}) }, { entities: ctx.entities, corpus: ctx.corpus, index: ctx.index, vectors: !!ctx.vectors });
     const res = await hybridRetrieve({ ...q, part: 'transcript' }, ctx, { k: 10, budgetWords });
     const ms = performance.now() - t0;
     const s = rangeScores(

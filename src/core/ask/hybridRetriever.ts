@@ -166,7 +166,8 @@ export async function hybridRetrieve(q: ParsedQuery, ctx: AskContext, options: H
   // What a hit's focus looks for: the question's terms and the names it asks about (a speaker label is not said in the text),
   // the rarer ones weighing more ("price" over "remote control" in meetings about a remote control).
   const n = ctx.index.documentCount;
-  const termList = tokenizeQuery([...q.keywords, ...q.entities.filter((e) => e.kind !== 'speaker').map((e) => e.text)].join(' '));
+  // Terms translated into the corpus's other language count too: a Chinese question's hit in an English meeting quotes the turn that says them.
+  const termList = tokenizeQuery([...q.keywords, ...(q.translatedKeywords ?? []).map((t) => t.term), ...q.entities.filter((e) => e.kind !== 'speaker').map((e) => e.text)].join(' '));
   const terms = new Map(termList.map((t) => [t, Math.log(1 + n / (1 + ctx.index.documentFrequency(t)))]));
   const speakers = new Set(q.entities.map((e) => e.speaker).filter((x): x is string => !!x));
   // A span whose every unit is content-free ("Yeah .", "{vocalsound}", "嗯") is no hit: the next one takes its place.

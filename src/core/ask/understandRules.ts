@@ -16,6 +16,7 @@ import type { AskInput, ParsedQuery, QueryFilters } from './query';
 import { chooseStrategies, hasTopic } from './strategyPlan';
 import { intentWordRanges, questionTerms } from './questionTerms';
 import { findTimeConstraint } from './timePhrases';
+import { translatedKeywords, type TranslationIndex } from './crossLanguage/questionTranslation';
 
 /** What the rules engine reads besides the question. */
 export interface UnderstandContext {
@@ -23,6 +24,8 @@ export interface UnderstandContext {
   corpus?: Corpus;
   /** An embedding model is configured (the vector strategy can run). */
   vectors?: boolean;
+  /** The search index: the corpus's languages and word frequencies, for translating the question's terms (crossLanguage/). */
+  index?: TranslationIndex;
 }
 
 
@@ -139,6 +142,7 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
     intentScores: Object.fromEntries(Object.entries(intentScores).map(([k, v]) => [k, Math.round(v * 1000) / 1000])),
     strategies: chooseStrategies(intent, { hasTopic: hasTopic(keywords), vectors: !!ctx.vectors }),
     engine: 'rules',
+    ...translatedKeywords(question, keywords, ctx, scope),
   };
 }
 

@@ -80,7 +80,7 @@ export async function runChatTurn(ctx: AskContext, conversation: Conversation, q
   const session = conversation.turns.slice(-SESSION).map((t) => t.question);
   // The citation strategy resolves numbers against the conversation's own numbering.
   const citeCtx: AskContext = { ...ctx, citations: conversation.citations.map((c) => ({ n: c.number, itemId: c.span.item_id, part: c.span.part, start: c.span.start, end: c.span.end })) };
-  const understood = await understand({ question: q0, session }, { entities: ctx.entities, corpus: ctx.corpus, vectors: !!ctx.vectors }, { model: options.model, promptsDir: options.promptsDir, signal: options.signal });
+  const understood = await understand({ question: q0, session }, { entities: ctx.entities, corpus: ctx.corpus, index: ctx.index, vectors: !!ctx.vectors }, { model: options.model, promptsDir: options.promptsDir, signal: options.signal });
   if (understood.fallback) notes.push(understood.fallback);
   notes.push(...(understood.query.notes ?? []));
   if (understood.usage) byPhase.understand = { promptTokens: understood.usage.promptTokens, completionTokens: understood.usage.completionTokens };
