@@ -20,7 +20,7 @@
  * hybrid retrieval's own time dominates.)
  *
  * On fresh copies of the corpora with their extractive markers generated (as after Index Corpus).
- * Targets: after > before for zh→en and en→zh; the translation's own p95 ≤ 5 ms.
+ * Targets: after > before for zh→en and en→zh; the translation's own p95 ≤ 10 ms.
  *
  * `--tune`: the keyword strategy's ways of joining the translations (CROSS_LANGUAGE: a merged
  * second retrieval at several weights, or the terms appended to the question's search text).
@@ -60,8 +60,8 @@ const SETS = [
   { corpus: 'vcsum-zh-dev', file: 'vcsum-zh-dev.es.jsonl', direction: 'es → zh' },
 ] as const;
 
-/** The translation's own p95 per question, in ms. */
-const TRANSLATE_P95_MS = 5;
+/** The translation's own p95 per question, in ms (a fifth of the Ask p95 target). */
+const TRANSLATE_P95_MS = 10;
 
 async function readFixtures(file: string, corpusDir: string): Promise<Fixture[]> {
   const lines = (await readFile(path.join(__dirname, 'crossLanguage', file), 'utf8')).split('\n').filter((l) => l.trim());
@@ -192,7 +192,7 @@ async function body(report: BenchReport, argv: string[]): Promise<void> {
       'Command: `node --import tsx bench/crossLanguage.ts` (fixtures: bench/crossLanguage/*.jsonl, hand translations of queries.jsonl questions with their query ids and gold turn ranges).',
       `Each question asked within its item, transcript, hybrid retriever (k 10, 2,000 words), hit@5 on the gold turn ranges as \`eval retrieval\` counts it. Keyword strategy: ${JSON.stringify(CROSS_LANGUAGE)}.`,
       '',
-      '| direction | corpus | questions | hit@5 before (translation off) | hit@5 after (on) | same-language question | recall before → after | translation ms p50 / p95 | understanding + retrieval ms p50 / p95, off → on |',
+      '| direction | corpus | questions | hit@5 before (translation off) | hit@5 after (on) | same-language question | recall before → after | translation ms p50 / p95 | understanding + retrieval ms p50 / p95: off → on (same-language question) |',
       '|---|---|---|---|---|---|---|---|---|',
     );
     const translating: number[] = [];
@@ -205,7 +205,7 @@ async function body(report: BenchReport, argv: string[]): Promise<void> {
       const p = (xs: readonly Outcome[], q: number): string => ms(nearestRank(xs.map((x) => x.ms), q));
       out.push(
         `| ${r.direction} | ${r.corpus} | ${r.fixtures.length} | ${f3(before)} | ${afterCell} | ${f3(rate(r.same))} | ${f3(meanRecall(r.before))} → ${f3(meanRecall(r.after))} | ` +
-          `${ms(nearestRank(r.translateMs, 50))} / ${ms(nearestRank(r.translateMs, 95))} | ${p(r.before, 50)} / ${p(r.before, 95)} → ${p(r.after, 50)} / ${p(r.after, 95)} |`,
+          `${ms(nearestRank(r.translateMs, 50))} / ${ms(nearestRank(r.translateMs, 95))} | ${p(r.before, 50)} / ${p(r.before, 95)} → ${p(r.after, 50)} / ${p(r.after, 95)} (${p(r.same, 50)} / ${p(r.same, 95)}) |`,
       );
     }
     out.push(
