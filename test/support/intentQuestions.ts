@@ -9,7 +9,7 @@
  * item with comments, one without, or over the whole corpus ({@link intentCorpus}): the entity
  * features come from the same entity linking the product runs.
  *
- * Slots: `{t}` topic; `{s}` `{o}` speakers (as a question names them); `{e}` `{f}` named things
+ * Slots: `{t}` `{u}` topics; `{s}` `{o}` speakers (as a question names them); `{e}` `{f}` named things
  * (organisations, people the speakers talk about, names the corpus does not know); `{this}`
  * `{the}` `{del}` `{item}` `{items}` the item noun; `{time}` a time phrase; `{n}` `{m}` citation
  * numbers. A template with a `session` asks after an earlier question (a pronoun refers to it).
@@ -62,6 +62,7 @@ const EN: Record<Intent, readonly Raw[]> = {
     ['What were the key takeaways from {this}?', ITEM], ['Give me the short version of {this}.', ITEM], ['What was discussed {time}?', ITEM],
     ['Walk me through {the}.', ITEM], ['So what is this one about?', ITEM], ['Could you outline what {the} is about?', ITEM],
     ['Recap {the} for me.', ITEM], ['I missed {the}, what happened?', ITEM],
+    ["Summarize {s}'s opinion on {t}.", ITEM], ['Give me an overview of what {s} said about {t}.', ITEM],
   ],
   search_entity: [
     ['What did {s} say about {t}?', ITEM], ["What is {s}'s view on {t}?", ITEM], ['Who is {e}?', ALL], ['What does {s} think of {t}?', ITEM],
@@ -70,6 +71,7 @@ const EN: Record<Intent, readonly Raw[]> = {
     ['Where does {s} stand on {t}?', ITEM], ['What did he say about {t}?', ITEM, 'What did {s} say?'], ['And what happened to him later?', ALL, 'Who is {e}?'],
     ['What is {e} planning?', ALL], ['Why is {s} worried about {t}?', ITEM],
     ['In {this}, what did {s} say about {t}?', ITEM], ['What does {s} think about {t} in {the}?', ITEM], ['How did {s} react to {t}?', ITEM], ["What is {s}'s role in {the}?", ITEM],
+    ['What did {s} think of {t} when discussing the {e} report?', ITEM], ["What was {s}'s view on {t} during the {e} talks?", ITEM],
   ],
   search_relation: [
     ['Did {s} and {o} agree about {t}?', ITEM], ['What is the relationship between {e} and {f}?', ALL], ['How do {s} and {o} differ on {t}?', ITEM],
@@ -87,6 +89,7 @@ const EN: Record<Intent, readonly Raw[]> = {
     ['What do people in the meeting think about {t}?', 'meeting'], ['What examples were given of {t}?', ALL],
     ['What does {the} say about {t}?', ITEM], ['In {this}, why was {t} rejected?', ITEM], ['What is {t} about?', ALL], ['What did the panel identify as the main problem with {t}?', ITEM], ['How did they fix {t}?', ITEM], ['How long will {t} take?', ALL], ['What figures were given for {t} in {the}?', ITEM],
     ['What do people think about {t}?', 'meeting'], ['How do people feel about {t}?', 'meeting'],
+    ['What is the relationship between {t} and {u}?', ALL], ['How does {t} compare with {u}?', ALL], ['What is the difference between {t} and {u}?', ALL], ['What was the debate about {t}?', ITEM], ['How are {t} and {u} connected?', ALL],
   ],
   analyze_topic: [
     ['Which themes keep coming back across the {items}?', 'corpus'], ['What topics come up {time}?', ITEM], ['How does the discussion of {t} develop over the course of {the}?', ITEM],
@@ -131,6 +134,7 @@ const ES: Record<Intent, readonly Raw[]> = {
     ['¿Cuál es el mensaje principal {del}?', ITEM], ['Sintetiza la conversación sobre {t}.', ITEM], ['¿Qué conclusiones deja {this}?', ITEM],
     ['Explícame brevemente de qué se habla en {the}.', ITEM], ['¿Qué se cuenta en {this}?', ITEM], ['Dame una visión general {del}.', ITEM],
     ['Hazme un repaso {del}.', ITEM],
+    ['Resume la opinión de {s} sobre {t}.', ITEM],
   ],
   search_entity: [
     ['¿Qué dijo {s} sobre {t}?', ITEM], ['¿Qué opina {s} de {t}?', ITEM], ['¿Quién es {e}?', ALL], ['¿Qué cuenta {s} de {t}?', ITEM], ['Háblame de {e}.', ALL],
@@ -139,6 +143,7 @@ const ES: Record<Intent, readonly Raw[]> = {
     ['¿Qué le pasó a {e} después?', ALL], ['¿Mencionó {s} {t}?', ITEM], ['¿A qué se dedica {e}?', ALL], ['¿Qué piensa {s} de {t}?', ITEM],
     ['¿Y qué más contó ella?', ITEM, '¿Qué dijo {s} sobre {t}?'],
     ['En {this}, ¿qué dijo {s} sobre {t}?', ITEM], ['¿Cómo reaccionó {s} ante {t}?', ITEM], ['¿Qué papel tiene {s} en {the}?', ITEM],
+    ['¿Qué opinaba {s} de {t} cuando se habló del informe de {e}?', ITEM],
   ],
   search_relation: [
     ['¿{s} y {o} están de acuerdo sobre {t}?', ITEM], ['¿Cuál es la relación entre {e} y {f}?', ALL], ['¿En qué se diferencian {s} y {o} respecto a {t}?', ITEM],
@@ -156,6 +161,7 @@ const ES: Record<Intent, readonly Raw[]> = {
     ['¿Qué piensan en la reunión sobre {t}?', 'meeting'],
     ['¿Qué dice {the} sobre {t}?', ITEM], ['En {this}, ¿por qué se descartó {t}?', ITEM], ['¿Cómo solucionaron lo de {t}?', ITEM], ['¿Cuánto tiempo llevará {t}?', ALL], ['¿Qué cifras se dieron sobre {t} en {the}?', ITEM],
     ['¿Qué piensa la gente de {t}?', 'meeting'], ['¿Qué opina la gente sobre {t}?', 'meeting'],
+    ['¿Qué relación hay entre {t} y {u}?', ALL], ['¿En qué se diferencia {t} de {u}?', ALL], ['¿Cómo se compara {t} con {u}?', ALL], ['¿Qué debate hubo sobre {t}?', ITEM],
   ],
   analyze_topic: [
     ['¿Qué temas se repiten en los {items}?', 'corpus'], ['¿Qué temas salen {time}?', ITEM], ['¿Cómo evoluciona la discusión sobre {t} a lo largo {del}?', ITEM],
@@ -196,6 +202,7 @@ const ZH: Record<Intent, readonly Raw[]> = {
     ['{this}是关于什么的？', ITEM], ['简要介绍一下{this}', ITEM], ['能不能给我一个{this}的摘要？', ITEM], ['{time}讲了哪些内容？', ITEM],
     ['{this}说了啥？', ITEM], ['{this}在聊什么？', ITEM], ['简单说说{this}', ITEM],
     ['{this}大概讲了些什么？', ITEM],
+    ['总结一下{s}对{t}的看法', ITEM],
   ],
   search_entity: [
     ['{s}对{t}说了什么？', ITEM], ['{s}怎么看{t}？', ITEM], ['{e}是谁？', ALL], ['{s}对{t}的看法是什么？', ITEM], ['介绍一下{e}', ALL],
@@ -203,6 +210,7 @@ const ZH: Record<Intent, readonly Raw[]> = {
     ['{s}的主要观点是什么？', ITEM], ['{s}有没有提到{t}？', ITEM], ['关于{t}，{s}是怎么解释的？', ITEM], ['{e}后来发生了什么？', ALL],
     ['那她对{t}是什么态度？', ITEM, '{s}说了什么？'], ['{s}担心{t}的什么？', ITEM],
     ['在{this}里，{s}对{t}怎么看？', ITEM], ['{s}对{t}有什么反应？', ITEM], ['{s}在{this}里负责什么？', ITEM],
+    ['{s}在谈到{e}的报告时，对{t}怎么看？', ITEM],
   ],
   search_relation: [
     ['{s}和{o}对{t}的看法一致吗？', ITEM], ['{e}和{f}是什么关系？', ALL], ['{s}和{o}在{t}上有什么分歧？', ITEM], ['比较一下{s}和{o}关于{t}的观点', ITEM],
@@ -216,6 +224,7 @@ const ZH: Record<Intent, readonly Raw[]> = {
     ['{t}还有什么没解决？', ITEM], ['针对{t}提出了哪些解决办法？', ALL], ['{t}什么时候能完成？', ALL], ['有没有评论带外部链接？', COMMENTED], ['{t}举了哪些例子？', ALL],
     ['在{this}里，{t}为什么被否决了？', ITEM], ['{t}是怎么解决的？', ITEM], ['{t}需要多长时间？', ALL], ['{this}对{t}得出了什么结论？', ITEM], ['{this}里关于{t}给出了哪些具体数字？', ITEM],
     ['大家怎么看{t}？', 'meeting'], ['大家对{t}有什么看法？', 'meeting'],
+    ['{t}与{u}的关系', ALL], ['{t}和{u}有什么区别？', ALL], ['如何处理{t}和{u}之间的关系？', ALL], ['{t}跟{u}相比怎么样？', ALL],
   ],
   analyze_topic: [
     ['这些{items}里反复出现哪些主题？', 'corpus'], ['{time}谈到了哪些话题？', ITEM], ['关于{t}的讨论是怎么发展的？', ITEM], ['哪些{items}谈到了{t}？', 'corpus'],
@@ -255,7 +264,7 @@ const ZH_HANT_OWN: Partial<Record<Intent, readonly Raw[]>> = {
 /** Simplified → traditional for the characters of the Chinese templates and fillers (one form each; the templates avoid ambiguous ones). */
 const HANT: Record<string, string> = Object.fromEntries(
   [
-    '这這 个個 视視 频頻 讲講 么麼 么麼 总總 结結 论論 时時 间間 们們 内內 说說 简簡 绍紹 给給 摘摘 么麼 聊聊 单單 对對 观觀 怎怎 为為 发發 议議 么麼 后後 样樣 么麼 态態 担擔 心心 关關 释釋 与與 联聯 区區 别別 吗嗎 争爭 辩辯 谁誰 观觀 点點 服服 么麼 驳駁 择擇 题題 钱錢 险險 会會 战戰 运運 评評 论論 推推 广廣 频頻 没沒 决決 针針 办辦 链鏈 举舉 例例 里裡 复復 现現 话話 场場 共共 各各 变變 涉涉 及及 贯貫 网網 价價 应應 反反 负負 吐吐 槽槽 弹彈 见見 欢歡 这這 适適 短短 荐薦 几幾 抖抖 剪剪 辑輯 精精 华華 答答 切切 金金 句句 高高 光光 传傳 预預 场場 面面 引引 来來 源源 处處 别別 较較 于於 经經 过過 还還 实實 纪紀 录錄 访訪 谈談 节節 目目 期期 员員 龙龍 众眾 丝絲 饭飯 乐樂 气氣 电電 池池 算算 远遠 程程 办辦 公公 人人 工工 智智 能能 芯芯 片片 缺缺 教教 育育 开開 态態 统統 补補 贴貼 门門 票票 价價 产產 线線 运運 营營 疗療 伤傷 训訓 练練 饮飲 质質 数數 据據 隐隱 私私 业業 务務 帮幫 读讀 众眾 场場 时時 钟鐘 后後 头頭 刚剛 两兩 边邊 长長 么麼 问問 难難 给給 图圖 书書 馆館 药藥 续續 续續 费費 标標 准準 响響 约約 写寫 韩韓 诉訴 认認 识識 调調 协協 组組 织織 级級 众眾 赛賽 历歷 销銷 售售 东東 汇匯 报報 剧劇 资資 讯訊 岁歲 让讓 达達 团團 队隊 创創 总總 赵趙 张張 陈陳 刘劉 杨楊 吴吳 郑鄭 晓曉 启啟 罗羅 汉漢 坤坤 沙沙 腾騰 讯訊 阿阿 巴巴 比比 亚亞 迪迪 宁寧 德德 时時 代代 华華 为為 鸿鴻 蒙蒙 苹蘋 果果 伟偉 洋洋 娜娜 凯凱 丽麗 静靜 强強 系係 圆圓 带帶 绪緒 讨討 车車 责責 听聽 围圍 绕繞 赞贊 体體 认認 同同 具具 计計 划劃 项項 排排 区區 开開 学學 前前 各各 降降 低低 成成 本本 安安 校校',
+    '这這 个個 视視 频頻 讲講 么麼 么麼 总總 结結 论論 时時 间間 们們 内內 说說 简簡 绍紹 给給 摘摘 么麼 聊聊 单單 对對 观觀 怎怎 为為 发發 议議 么麼 后後 样樣 么麼 态態 担擔 心心 关關 释釋 与與 联聯 区區 别別 吗嗎 争爭 辩辯 谁誰 观觀 点點 服服 么麼 驳駁 择擇 题題 钱錢 险險 会會 战戰 运運 评評 论論 推推 广廣 频頻 没沒 决決 针針 办辦 链鏈 举舉 例例 里裡 复復 现現 话話 场場 共共 各各 变變 涉涉 及及 贯貫 网網 价價 应應 反反 负負 吐吐 槽槽 弹彈 见見 欢歡 这這 适適 短短 荐薦 几幾 抖抖 剪剪 辑輯 精精 华華 答答 切切 金金 句句 高高 光光 传傳 预預 场場 面面 引引 来來 源源 处處 别別 处處 理理 报報 告告 较較 于於 经經 过過 还還 实實 纪紀 录錄 访訪 谈談 节節 目目 期期 员員 龙龍 众眾 丝絲 饭飯 乐樂 气氣 电電 池池 算算 远遠 程程 办辦 公公 人人 工工 智智 能能 芯芯 片片 缺缺 教教 育育 开開 态態 统統 补補 贴貼 门門 票票 价價 产產 线線 运運 营營 疗療 伤傷 训訓 练練 饮飲 质質 数數 据據 隐隱 私私 业業 务務 帮幫 读讀 众眾 场場 时時 钟鐘 后後 头頭 刚剛 两兩 边邊 长長 么麼 问問 难難 给給 图圖 书書 馆館 药藥 续續 续續 费費 标標 准準 响響 约約 写寫 韩韓 诉訴 认認 识識 调調 协協 组組 织織 级級 众眾 赛賽 历歷 销銷 售售 东東 汇匯 报報 剧劇 资資 讯訊 岁歲 让讓 达達 团團 队隊 创創 总總 赵趙 张張 陈陳 刘劉 杨楊 吴吳 郑鄭 晓曉 启啟 罗羅 汉漢 坤坤 沙沙 腾騰 讯訊 阿阿 巴巴 比比 亚亞 迪迪 宁寧 德德 时時 代代 华華 为為 鸿鴻 蒙蒙 苹蘋 果果 伟偉 洋洋 娜娜 凯凱 丽麗 静靜 强強 系係 圆圓 带帶 绪緒 讨討 车車 责責 听聽 围圍 绕繞 赞贊 体體 认認 同同 具具 计計 划劃 项項 排排 区區 开開 学學 前前 各各 降降 低低 成成 本本 安安 校校',
   ]
     .join(' ')
     .split(/\s+/)
@@ -465,9 +474,12 @@ function fill(template: string, f: Fillers, scope: Scope, r: () => number, fixed
   let m = pick(r, f.numbers);
   for (let k = 0; m === n && k < 8; k++) m = pick(r, f.numbers);
   const vals: Record<string, string> = {
-    t: fixed['t'] ?? pick(r, f.topics), s, o, e, f: g, this: noun.this, the: noun.the, del: noun.del, item: noun.item, items: noun.items,
+    t: fixed['t'] ?? pick(r, f.topics), u: '', s, o, e, f: g, this: noun.this, the: noun.the, del: noun.del, item: noun.item, items: noun.items,
     time: pick(r, f.times), n: String(n), m: String(m),
   };
+  let u = pick(r, f.topics);
+  for (let k = 0; u === vals['t'] && k < 8; k++) u = pick(r, f.topics);
+  vals['u'] = u;
   const out = template.replace(/\{(\w+)\}/g, (all, k: string) => vals[k] ?? all).replace(/\s+([?.!,])/g, '$1');
   // Spanish contractions: "de el" → "del", "a el" → "al".
   return out.replace(/\b([Dd]e|[Aa]) el\b/g, (_m, p: string) => (p.toLowerCase() === 'de' ? `${p[0]}el` : `${p}l`));

@@ -130,6 +130,7 @@ export function intentFeatures(ev: IntentEvidence): Float64Array {
   const opinion = has(OPINION_CUES);
   const react = reaction || opinion;
   const people = has(PEOPLE_CUES) || has(GENERIC_PEOPLE);
+  const peopleSay = has(PEOPLE_SAY);
   const inItem = has(IN_THE_ITEM);
   const summaryCues = cueMatches(q, SUMMARY_CUES);
   const summary = summaryCues.length > 0;
@@ -151,10 +152,10 @@ export function intentFeatures(ev: IntentEvidence): Float64Array {
     bias: 1,
     cite: b(ev.citations > 0),
     clip: b(clip), segment: b(segment), share: b(share), segment_share: b(segment && share), clip_entity: b(clip && n > 0),
-    audience: b(audience), comment: b(comment), reaction: b(reaction), opinion: b(opinion), people_say: b(has(PEOPLE_SAY)), in_item: b(inItem),
+    audience: b(audience), comment: b(comment), reaction: b(reaction), opinion: b(opinion), people_say: b(peopleSay), in_item: b(inItem),
     has_comments: b(ev.hasComments),
     audience_react: b(audience && react), comment_react: b(comment && react), people_comments: b(people && ev.hasComments && !inItem),
-    people_react_comments: b(people && react && ev.hasComments && !inItem), people_no_comments: b(people && !ev.hasComments),
+    people_react_comments: b(people && (react || peopleSay) && ev.hasComments && !inItem), people_no_comments: b(people && !ev.hasComments),
     react_comments_no_entity: b(react && ev.hasComments && n === 0), audience_entity: b(audience && n > 0),
     summary: b(summary), summary_said_only: b(saidOnly), said_only_entity: b(saidOnly && n > 0), summary_entity: b(summary && n > 0),
     topic: b(topic), theme_noun: b(theme), summary_theme: b(summary && topic && theme), topic_entity: b(topic && n > 0),
