@@ -28,6 +28,10 @@ export const BENCHES: readonly { name: string; script: string; quick: boolean }[
   { name: 'findingSupport', script: 'bench/findingSupport.ts', quick: false },
   { name: 'reportGold', script: 'bench/reportGold.ts', quick: true },
   { name: 'askProbes', script: 'bench/askProbes.ts', quick: false },
+  { name: 'askDev', script: 'bench/askDev.ts', quick: false },
+  { name: 'timePhrases', script: 'bench/timePhrases.ts', quick: true },
+  { name: 'coreference', script: 'bench/coreference.ts', quick: true },
+  { name: 'intent', script: 'bench/intent.ts', quick: true },
   { name: 'ask', script: 'bench/ask.ts', quick: true },
   { name: 'askQuotes', script: 'bench/askQuotes.ts', quick: false },
   { name: 'answers', script: 'bench/answers.ts', quick: false },
@@ -38,6 +42,7 @@ export const BENCHES: readonly { name: string; script: string; quick: boolean }[
   { name: 'contentFree', script: 'bench/contentFree.ts', quick: true },
   { name: 'spamQuality', script: 'bench/spamQuality.ts', quick: true },
   { name: 'engine', script: 'bench/engine.ts', quick: true },
+  { name: 'qdpxExport', script: 'bench/qdpxExport.ts', quick: false },
 ];
 
 const USAGE = `Usage: node --import tsx bench/all.ts [options]
