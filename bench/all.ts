@@ -32,6 +32,7 @@ export const BENCHES: readonly { name: string; script: string; quick: boolean }[
   { name: 'timePhrases', script: 'bench/timePhrases.ts', quick: true },
   { name: 'coreference', script: 'bench/coreference.ts', quick: true },
   { name: 'intent', script: 'bench/intent.ts', quick: true },
+  { name: 'crossLanguage', script: 'bench/crossLanguage.ts', quick: false },
   { name: 'ask', script: 'bench/ask.ts', quick: true },
   { name: 'askQuotes', script: 'bench/askQuotes.ts', quick: false },
   { name: 'answers', script: 'bench/answers.ts', quick: false },
