@@ -16,7 +16,9 @@ interface Step {
   media: { markdown?: string; image?: string };
   completionEvents?: string[];
 }
-const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+/** package.nls.json: the English of every "%key%" of package.json (its texts are read as VS Code shows them in English). */
+const nls = JSON.parse(readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'), (_k, v: unknown) => (typeof v === 'string' && /^%[^%]+%$/.test(v) ? (nls[v.slice(1, -1)] ?? v) : v)) as {
   publisher: string;
   name: string;
   contributes: { commands: { command: string; title: string }[]; walkthroughs?: { id: string; steps: Step[] }[]; views: Record<string, { id: string }[]> };
