@@ -15,6 +15,7 @@ import { registerEvidenceHandlers } from './evidenceHandlers';
 import { registerResearchHandlers } from './researchHandlers';
 import { registerAskHandlers } from './askHandlers';
 import { registerChatHandlers } from './chatHandlers';
+import { registerWorkbenchHandlers } from './workbenchHandlers';
 import type { HandlerContext } from './handlerContext';
 import { RunningWork } from './work';
 
@@ -72,6 +73,7 @@ export function startEngineServer(connection: Connection, options: EngineServerO
   registerResearchHandlers(ctx);
   registerAskHandlers(ctx);
   registerChatHandlers(ctx);
+  registerWorkbenchHandlers(ctx);
 
   documents.listen(connection);
   return { engine, running };
