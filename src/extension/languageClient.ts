@@ -67,7 +67,8 @@ export class CorpusLanguageClient implements vscode.Disposable {
       // Research reports (and the other Markdown of a run): citations become links and hovers.
       documentSelector: [{ scheme: 'file', language: 'markdown', pattern: '**/.marker-research/runs/**/*.md' }],
       outputChannel: log,
-      initializationOptions: { promptsDir: context.asAbsolutePath('prompts') },
+      // l10n: the display language's bundle (undefined in English): the engine's messages read it (src/server/engineL10n.ts).
+      initializationOptions: { promptsDir: context.asAbsolutePath('prompts'), l10n: vscode.l10n.bundle },
     };
     this.client = new LanguageClient('markerResearch', 'Marker Research Engine', serverOptions, clientOptions);
     this.subs.push(

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewL10nBlock } from '../shared/webviewL10n';
 
 /** The page of a webview view: one script (`dist/<script>`), one stylesheet (`media/<style>`), nothing else allowed. */
 export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, page: { script: string; style: string; title: string; body: string }): string {
@@ -12,7 +13,7 @@ export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, p
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', page.style));
   const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${htmlLang(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -21,10 +22,17 @@ export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, p
 <title>${page.title}</title>
 </head>
 <body>
+${webviewL10nBlock(vscode.l10n.bundle)}
 ${page.body}
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;
+}
+
+/** A display language as an HTML `lang` (`zh-cn` → `zh-CN`), for the fonts and line breaking of the page. */
+function htmlLang(language: string): string {
+  const [lang, region] = language.split('-');
+  return /^[a-z]{2,3}$/i.test(lang ?? '') ? (region && /^[a-z0-9]{2,4}$/i.test(region) ? `${lang!.toLowerCase()}-${region.toUpperCase()}` : lang!.toLowerCase()) : 'en';
 }
 
 /** Resolves true when `event` fires (the webview said `ready`), false after `ms`; at once when `ready()` is already true. */

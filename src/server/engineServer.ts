@@ -9,6 +9,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { cancelAllNotification, engineLogNotification, type EngineLogParams } from '../shared/lspProtocol';
 import type { Logger } from '../core/util/log';
 import { CorpusEngine } from './corpusEngine';
+import { configureEngineL10n } from './engineL10n';
 import { registerCorpusHandlers } from './corpusHandlers';
 import { registerEditorFeatures } from './editorFeatures';
 import { registerEvidenceHandlers } from './evidenceHandlers';
@@ -46,8 +47,10 @@ export function startEngineServer(connection: Connection, options: EngineServerO
   const ctx: HandlerContext = { connection, state: engine, running };
 
   connection.onInitialize((params): InitializeResult => {
-    const opts = params.initializationOptions as { promptsDir?: unknown } | undefined;
+    const opts = params.initializationOptions as { promptsDir?: unknown; l10n?: unknown } | undefined;
     if (typeof opts?.promptsDir === 'string') engine.promptsDir = opts.promptsDir;
+    // The engine's messages in the display language (the extension's bundle; none in English).
+    configureEngineL10n(opts?.l10n);
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,

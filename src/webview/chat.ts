@@ -7,6 +7,8 @@
  * rendered from a minimal Markdown parse with DOM APIs only (textContent),
  * never parsed as HTML.
  */
+// First: the page's l10n bundle is loaded before any view draws.
+import './l10nSetup';
 import { CHAT_MAX_QUESTION_CHARS, parseAnswer, type AnswerBlock, type ChatCitationView, type ChatConversationView, type ChatHistoryEntry, type ChatPendingView, type ChatState, type ChatToHost, type ChatTurnView, type HostToChat, type InlinePiece } from '../shared/chatProtocol';
 import { button, el } from './dom';
 

@@ -6,6 +6,8 @@
  * (textContent), so corpus text — comments are untrusted — is never parsed as
  * HTML. Filter and sort are local to the webview.
  */
+// First: the page's l10n bundle is loaded before any view draws.
+import './l10nSetup';
 import { ALL_KINDS, ITEM_SORTS, type ItemSort } from '../shared/sidebarModel';
 import type { AskResultView, CorpusHostToWebview, CorpusToHost, MarkerKindName, ProblemSummary, SidebarState } from '../shared/webviewProtocol';
 import { ASK_HISTORY_KEPT, AskBox } from './askBox';

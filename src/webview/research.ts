@@ -3,6 +3,8 @@
  * run shown with live step status, earlier runs (see researchPanel.ts). Talks
  * to the host only through the Research half of the typed protocol.
  */
+// First: the page's l10n bundle is loaded before any view draws.
+import './l10nSetup';
 import type { ResearchHostToWebview, ResearchToHost } from '../shared/webviewProtocol';
 import { ResearchPanel } from './researchPanel';
 import { vscodeApi } from './vscodeApi';
