@@ -17,6 +17,8 @@ import { registerResearchHandlers } from './researchHandlers';
 import { registerAskHandlers } from './askHandlers';
 import { registerChatHandlers } from './chatHandlers';
 import { registerWorkbenchHandlers } from './workbenchHandlers';
+import { registerAcrossHandlers } from './acrossHandlers';
+import { registerQdpxHandlers } from './qdpxHandlers';
 import type { HandlerContext } from './handlerContext';
 import { RunningWork } from './work';
 
@@ -77,6 +79,8 @@ export function startEngineServer(connection: Connection, options: EngineServerO
   registerAskHandlers(ctx);
   registerChatHandlers(ctx);
   registerWorkbenchHandlers(ctx);
+  registerAcrossHandlers(ctx);
+  registerQdpxHandlers(ctx);
 
   documents.listen(connection);
   return { engine, running };

@@ -21,6 +21,7 @@
 import { NotificationType, RequestType, type WorkDoneProgressParams, type WorkDoneProgressReport } from 'vscode-languageserver-protocol';
 import type { PartKind, TextRange } from '../core/corpus/types';
 import type { Goal, RunManifest } from '../core/research/schema';
+import type { AcrossQuery, CompareQuery, ItemsComparison, ItemTimeline, MarkersAcross, TimelineQuery } from './acrossModel';
 import type { ChatConversationView, ChatHistoryEntry, ChatTurnView } from './chatProtocol';
 import type { EvidenceView, Settings } from './settings';
 import type { SidebarExtras } from './sidebarModel';
@@ -1025,3 +1026,52 @@ export interface ReadableCodingsResult {
 
 /** Client → server: where the coded segments of an item are in its readable view (null when the indexed corpus has no such item). */
 export const readableCodingsRequest = new RequestType<{ itemId: string }, ReadableCodingsResult | null, void>('markerResearch/readableCodings');
+
+// ---- across items and the REFI-QDA export (issue 24) ---------------------------------------------
+
+/**
+ * Client → server: all markers of a kind or a topic across items, grouped by topic, then item
+ * (`src/shared/acrossModel.ts`); with `detail: 'counts'`, topics and items with their counts only
+ * (the picker). Errors: `no-corpus`, `bad-request`.
+ */
+export const markersAcrossRequest = new RequestType<AcrossQuery, MarkersAcross, void>('markerResearch/markersAcross');
+
+/** Client → server: two or more items side by side (markers by kind, shared and distinct topics, similarity). Errors: `no-corpus`, `bad-request`. */
+export const compareItemsRequest = new RequestType<CompareQuery, ItemsComparison, void>('markerResearch/compareItems');
+
+/** Client → server: the items by date with their marker counts (undated ones apart). Errors: `no-corpus`, `bad-request`. */
+export const itemTimelineRequest = new RequestType<TimelineQuery, ItemTimeline, void>('markerResearch/itemTimeline');
+
+export interface ExportQdpxParams extends WorkDoneProgressParams {
+  /** Absolute path of the `.qdpx` to write. */
+  file: string;
+  /** Markers as codes (folders "Marker kinds" and "Marker topics"), their spans coded. */
+  markersAsCodes?: boolean;
+}
+
+export interface ExportQdpxResult {
+  file: string;
+  /** Size of the `.qdpx` in bytes. */
+  bytes: number;
+  sources: number;
+  codes: number;
+  segments: number;
+  segmentsLeftOut: number;
+  markers: number;
+  notes: number;
+  cases: number;
+  selections: number;
+  /** What was left out, and why (at most {@link EXPORT_QDPX_WARNINGS_SHOWN}; the engine's log has them all). */
+  warnings: string[];
+  ms: number;
+}
+
+/** Warnings an {@link ExportQdpxResult} carries. */
+export const EXPORT_QDPX_WARNINGS_SHOWN = 20;
+
+/**
+ * Client → server: writes the researcher's project (items as their readable text, the codebook,
+ * coded segments, the notebook, speakers as cases) as a REFI-QDA `.qdpx`; work-done progress,
+ * cancellable. Errors: `no-corpus`, `bad-request`, `workbench-file` (a workbench file that does not read).
+ */
+export const exportQdpxRequest = new RequestType<ExportQdpxParams, ExportQdpxResult, void>('markerResearch/exportQdpx');

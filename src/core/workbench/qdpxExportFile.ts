@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import type { Corpus } from '../corpus/types';
 import { readCorpusMarkers } from '../export/exportFiles';
+import type { ItemMarkers } from '../markers/schema';
 import { exportQdpx } from '../export/qdpx/qdpxExport';
 import { writeFileAtomic } from '../storage/atomic';
 import { throwIfAborted } from '../util/abort';
@@ -16,6 +17,8 @@ import { qdpxProject, type QdpxProjectStats } from './qdpxProject';
 
 export interface QdpxFileOptions {
   markersAsCodes?: boolean;
+  /** The corpus's markers when the caller holds them (the engine); read from their files otherwise. */
+  markers?: ReadonlyMap<string, ItemMarkers>;
   speakersAsCases?: boolean;
   signal?: AbortSignal;
   /** When the project is exported (tests); default now. */
@@ -46,7 +49,7 @@ export async function exportQdpxFile(corpus: Corpus, outFile: string, options: Q
     readCodebook(corpus.root),
     readCodings(corpus.root),
     listEntries(corpus.root),
-    options.markersAsCodes ? readCorpusMarkers(corpus) : Promise.resolve(undefined),
+    options.markersAsCodes ? (options.markers ? Promise.resolve(options.markers) : readCorpusMarkers(corpus)) : Promise.resolve(undefined),
   ]);
   throwIfAborted(options.signal);
   const t1 = performance.now();
