@@ -33,13 +33,13 @@ export function registerChatParticipant(service: ChatService, log: vscode.LogOut
   const handler: vscode.ChatRequestHandler = async (request, _context, stream, token) => {
     if (request.command === 'new') {
       await service.newConversation(service.runId);
-      stream.markdown(untrusted(service.runId ? `New conversation about run ${markdownText(service.runId)}.` : 'New conversation about the whole corpus.'));
+      stream.markdown(untrusted(service.runId ? vscode.l10n.t('New conversation about run {0}.', markdownText(service.runId)) : vscode.l10n.t('New conversation about the whole corpus.')));
       return {};
     }
     const controller = new AbortController();
     const sub = token.onCancellationRequested(() => controller.abort());
     try {
-      stream.progress(service.runId ? `Answering from the report of run ${service.runId}…` : 'Searching the corpus…');
+      stream.progress(service.runId ? vscode.l10n.t('Answering from the report of run {0}…', service.runId) : vscode.l10n.t('Searching the corpus…'));
       // The answer (the model's Markdown, or corpus quotes) is reduced line by line as it streams:
       // its links, images and HTML come out as text, its fences closed; its `[n]` stay.
       const answer = new MarkdownReducer();

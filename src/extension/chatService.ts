@@ -191,14 +191,14 @@ export class ChatService implements vscode.Disposable {
 
   /** Reopens an earlier conversation. */
   async open(id: string): Promise<void> {
-    if (!this.root) throw new ChatServiceError('no-corpus', 'no corpus folder is open.');
+    if (!this.root) throw new ChatServiceError('no-corpus', vscode.l10n.t('no corpus folder is open.'));
     await this.stop();
     const v = await this.view(id, null);
     this.restored = true;
     this.chosen = true;
     this.shown = { id, runId: v.conversation.run?.runId ?? null };
     const n = v.problems.length;
-    this.message = n ? `${n} line${n > 1 ? 's' : ''} of this conversation could not be read (see the log).` : null;
+    this.message = n === 1 ? vscode.l10n.t('1 line of this conversation could not be read (see the log).') : n ? vscode.l10n.t('{0} lines of this conversation could not be read (see the log).', n) : null;
     await this.remember();
     this.log.info(`chat: opened conversation ${id} (${v.conversation.turns.length} turns${this.shown.runId ? `, run ${this.shown.runId}` : ''})`);
     this.updated.fire({ type: 'state', state: this.stateOf(v) });
@@ -233,7 +233,7 @@ export class ChatService implements vscode.Disposable {
     let live: LiveTurn | undefined;
     let withModel = false;
     try {
-      if (!(await this.ensureCorpus())) throw new ChatServiceError('no-corpus', 'no corpus is indexed; open a corpus folder and run "Marker Research: Index Corpus".');
+      if (!(await this.ensureCorpus())) throw new ChatServiceError('no-corpus', vscode.l10n.t('no corpus is indexed; open a corpus folder and run "Marker Research: Index Corpus".'));
       if (conversationId && conversationId !== this.shown.id) await this.open(conversationId);
       live = { askId, question: q, conversationId: null, text: '', onDelta: options.onDelta, controller, done };
       this.live = live;
@@ -265,7 +265,7 @@ export class ChatService implements vscode.Disposable {
         // The engine did not keep the turn: show what came, marked stopped (not on disk).
         if (live?.conversationId) {
           const list = this.unsaved.get(live.conversationId) ?? [];
-          list.push({ turn: 0, question: q, answer: live.text, mode: this.runId ? 'report' : 'corpus', engine: withModel ? 'model' : 'extractive', understood: '', cited: [], loaded: [], cancelled: true, notes: ['Stopped before the answer was kept.'], ms: Date.now() - started, createdAt: new Date().toISOString() });
+          list.push({ turn: 0, question: q, answer: live.text, mode: this.runId ? 'report' : 'corpus', engine: withModel ? 'model' : 'extractive', understood: '', cited: [], loaded: [], cancelled: true, notes: [vscode.l10n.t('Stopped before the answer was kept.')], ms: Date.now() - started, createdAt: new Date().toISOString() });
           this.unsaved.set(live.conversationId, list);
         }
         return undefined;
@@ -288,8 +288,8 @@ export class ChatService implements vscode.Disposable {
   /** Opens citation `n` of the conversation shown at its span, selected and highlighted. */
   async openCitation(conversationId: string | null, n: number): Promise<void> {
     const root = this.root;
-    if (!root) throw new ChatServiceError('no-corpus', 'no corpus folder is open.');
-    if (conversationId !== this.shown.id) throw new ChatServiceError('not-found', 'the conversation changed since; click the citation again.');
+    if (!root) throw new ChatServiceError('no-corpus', vscode.l10n.t('no corpus folder is open.'));
+    if (conversationId !== this.shown.id) throw new ChatServiceError('not-found', vscode.l10n.t('the conversation changed since; click the citation again.'));
     const place = await this.call(chatCitationRequest, { root, conversationId: this.shown.id, runId: this.shown.runId, number: n });
     await this.openSpan({ itemId: place.itemId, part: place.part, start: place.start, end: place.end }, { uri: vscode.Uri.file(place.path), ranges: [place.range] }, `citation [${n}]`);
     const r = place.range;
@@ -309,7 +309,7 @@ export class ChatService implements vscode.Disposable {
       this.log.warn(`chat: the conversation shown could not be read: ${why}`);
       this.shown = { id: null, runId: this.shown.runId };
       await this.remember();
-      this.message = `The conversation shown could not be read: ${why}`;
+      this.message = vscode.l10n.t('The conversation shown could not be read: {0}', why);
       v = await this.view(null, this.shown.runId);
     }
     return this.stateOf(v);
@@ -320,7 +320,7 @@ export class ChatService implements vscode.Disposable {
     const conversation = { ...v.conversation, turns: [...v.conversation.turns, ...(v.conversation.id ? (this.unsaved.get(v.conversation.id) ?? []) : [])] };
     const live = this.live;
     const pending: ChatPendingView | null = live?.conversationId ? { askId: live.askId, conversationId: live.conversationId, question: live.question, text: live.text } : null;
-    return { conversation, history: v.history, pending, message: this.message ?? (v.root ? null : 'Open a corpus folder to ask about it.') };
+    return { conversation, history: v.history, pending, message: this.message ?? (v.root ? null : vscode.l10n.t('Open a corpus folder to ask about it.')) };
   }
 
   /** {@link refresh} a little later, once for a burst of changes. */

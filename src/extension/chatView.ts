@@ -32,7 +32,7 @@ export class ChatViewProvider extends TypedWebviewView<HostToChat, ChatToHost> {
     private readonly actions: ChatActions,
     log: vscode.LogOutputChannel,
   ) {
-    super(extensionUri, log, { script: 'chat.js', style: 'chat.css', title: 'Marker Research Chat', body: '<div id="chat"><p class="chat-loading" role="status">Loading…</p></div>' }, chatToHostSchema, 'the chat webview');
+    super(extensionUri, log, { script: 'chat.js', style: 'chat.css', title: vscode.l10n.t('Marker Research Chat'), body: `<div id="chat"><p class="chat-loading" role="status">${vscode.l10n.t('Loading…')}</p></div>` }, chatToHostSchema, 'the chat webview');
   }
 
   /** A message of the chat service (state, deltas, errors); dropped while the view is not ready (`ready` brings the whole state). */

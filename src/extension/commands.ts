@@ -69,45 +69,45 @@ export type CommandMap = Record<string, (...args: unknown[]) => unknown>;
 /** Shows an error with a "Show Logs" action. */
 export async function showError(log: vscode.LogOutputChannel, message: string): Promise<void> {
   log.error(message);
-  const pick = await vscode.window.showErrorMessage(`Marker Research: ${message}`, 'Show Logs');
-  if (pick === 'Show Logs') log.show();
+  const showLogs = vscode.l10n.t('Show Logs');
+  const pick = await vscode.window.showErrorMessage(`Marker Research: ${message}`, showLogs);
+  if (pick === showLogs) log.show();
 }
 
 export function createCommands(s: Services): CommandMap {
   const indexCorpus = async (): Promise<void> => {
     const root = s.settings.corpusRoot();
     if (!root) {
-      const pick = await vscode.window.showWarningMessage(
-        'Marker Research: open a corpus folder first, or set "markerResearch.corpusPath".',
-        'Open Folder',
-        'Open Settings',
-      );
-      if (pick === 'Open Folder') await vscode.commands.executeCommand('vscode.openFolder');
-      if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'markerResearch.corpusPath');
+      const openFolder = vscode.l10n.t('Open Folder');
+      const openSettings = vscode.l10n.t('Open Settings');
+      const pick = await vscode.window.showWarningMessage(vscode.l10n.t('Marker Research: open a corpus folder first, or set "markerResearch.corpusPath".'), openFolder, openSettings);
+      if (pick === openFolder) await vscode.commands.executeCommand('vscode.openFolder');
+      if (pick === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'markerResearch.corpusPath');
       return;
     }
-    s.sidebar.setLoading(`Indexing ${path.basename(root)}…`);
+    s.sidebar.setLoading(vscode.l10n.t('Indexing {0}…', path.basename(root)));
     try {
       const indexed = await s.corpus.load(root);
       await s.markers.refresh();
       const issues = indexed.problems;
       if (issues) {
-        void vscode.window
-          .showWarningMessage(`Marker Research: indexed ${indexed.items} items; ${issues} problem${issues > 1 ? 's' : ''} in the corpus files.`, 'Show Problems')
-          .then((pick) => pick && vscode.commands.executeCommand('workbench.actions.view.problems'));
+        const text = issues === 1
+          ? vscode.l10n.t('Marker Research: indexed {0} items; 1 problem in the corpus files.', indexed.items)
+          : vscode.l10n.t('Marker Research: indexed {0} items; {1} problems in the corpus files.', indexed.items, issues);
+        void vscode.window.showWarningMessage(text, vscode.l10n.t('Show Problems')).then((pick) => pick && vscode.commands.executeCommand('workbench.actions.view.problems'));
       }
     } catch (e) {
-      if (!refreshSidebar(s)) s.sidebar.setState({ status: 'error', message: 'Indexing did not finish.', markersMessage: null, generating: false, corpusRoot: root, items: [], problems: [] });
+      if (!refreshSidebar(s)) s.sidebar.setState({ status: 'error', message: vscode.l10n.t('Indexing did not finish.'), markersMessage: null, generating: false, corpusRoot: root, items: [], problems: [] });
       if (e instanceof CancelledError) {
         s.log.info('indexing cancelled');
         return;
       }
       if (e instanceof EngineRequestError && e.reason === ENGINE_RESTARTED) return void s.log.warn(`indexing ${root}: ${e.message}`); // the restart indexes again
-      await showError(s.log, `indexing ${root} failed: ${(e as Error).message}`);
+      await showError(s.log, vscode.l10n.t('indexing {0} failed: {1}', root, (e as Error).message));
       return;
     }
     // Markers: the ones on disk, and (markersOnIndex + extractive) the missing ones. Failing here never fails the index.
-    if (s.corpus.current) await markerBoundary('generating missing markers', () => s.markers.afterIndex());
+    if (s.corpus.current) await markerBoundary(vscode.l10n.t('generating missing markers'), () => s.markers.afterIndex());
   };
 
   /** Runs a marker action, turning its failures into messages (cancel is not a failure). */
@@ -115,16 +115,17 @@ export function createCommands(s: Services): CommandMap {
     try {
       await fn();
     } catch (e) {
-      if (e instanceof CancelledError) return void vscode.window.showInformationMessage('Marker Research: marker generation cancelled; markers of the items that finished are kept.');
+      if (e instanceof CancelledError) return void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: marker generation cancelled; markers of the items that finished are kept.'));
       // Refusals the user can act on, from this side or the engine's (same reasons, same messages).
       const refusal = e instanceof MarkerServiceError || e instanceof EngineRequestError ? e : undefined;
       const text = (e as Error).message.replace(/^markers: /, '');
       if (refusal && (refusal.reason === 'bad-settings' || refusal.reason === 'no-api-key')) {
         s.log.warn(refusal.message);
-        const action = refusal.reason === 'no-api-key' ? 'Set API Key' : 'Open Settings';
-        const pick = await vscode.window.showWarningMessage(`Marker Research: ${text}`, action);
-        if (pick === 'Set API Key') await vscode.commands.executeCommand('markerResearch.setApiKey');
-        if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'markerResearch');
+        const setKey = vscode.l10n.t('Set API Key');
+        const openSettings = vscode.l10n.t('Open Settings');
+        const pick = await vscode.window.showWarningMessage(`Marker Research: ${text}`, refusal.reason === 'no-api-key' ? setKey : openSettings);
+        if (pick === setKey) await vscode.commands.executeCommand('markerResearch.setApiKey');
+        if (pick === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'markerResearch');
         return;
       }
       if (refusal?.reason === 'busy') return void vscode.window.showInformationMessage(`Marker Research: ${text}`);
@@ -134,7 +135,7 @@ export function createCommands(s: Services): CommandMap {
         s.log.warn(`${what}: ${text}`);
         return void vscode.window.showWarningMessage(`Marker Research: ${text}`);
       }
-      await showError(s.log, `${what} failed: ${(e as Error).message}`);
+      await showError(s.log, vscode.l10n.t('{0} failed: {1}', what, (e as Error).message));
     }
   };
 
@@ -143,25 +144,29 @@ export function createCommands(s: Services): CommandMap {
       await indexCorpus();
       if (!s.corpus.current) return;
     }
-    await markerBoundary('generating markers', async () => {
+    await markerBoundary(vscode.l10n.t('generating markers'), async () => {
       const report = await s.markers.generate('all');
       if (!report) return;
       const { markers, grounded } = report;
-      const summary = `${markers} markers for ${report.items - report.failed} items (${report.generated} generated, ${report.cached} unchanged), ${grounded} grounded`;
+      const summary = vscode.l10n.t('{0} markers for {1} items ({2} generated, {3} unchanged), {4} grounded', markers, report.items - report.failed, report.generated, report.cached, grounded);
       if (report.failed) {
-        const pick = await vscode.window.showWarningMessage(`Marker Research: ${summary}; ${report.failed} item${report.failed > 1 ? 's' : ''} failed.`, 'Show Logs');
-        if (pick === 'Show Logs') s.log.show();
+        const showLogs = vscode.l10n.t('Show Logs');
+        const failed = report.failed === 1 ? vscode.l10n.t('Marker Research: {0}; 1 item failed.', summary) : vscode.l10n.t('Marker Research: {0}; {1} items failed.', summary, report.failed);
+        const pick = await vscode.window.showWarningMessage(failed, showLogs);
+        if (pick === showLogs) s.log.show();
       } else if (!report.generated && report.engine === 'extractive') {
         // Nothing changed: the extractive engine gives the same markers for the same text. Say so, and where richer ones come from.
+        const useAModel = vscode.l10n.t('Use a Model…');
+        const gettingStarted = vscode.l10n.t('Getting Started');
         const pick = await vscode.window.showInformationMessage(
-          `Marker Research: the markers of all ${report.items} items are up to date (${markers} markers, extractive engine: the same text gives the same markers). A model writes richer markers, goals and reports.`,
-          'Use a Model…',
-          'Getting Started',
+          vscode.l10n.t('Marker Research: the markers of all {0} items are up to date ({1} markers, extractive engine: the same text gives the same markers). A model writes richer markers, goals and reports.', report.items, markers),
+          useAModel,
+          gettingStarted,
         );
-        if (pick === 'Use a Model…') await useModel();
-        if (pick === 'Getting Started') await openWalkthrough('model');
+        if (pick === useAModel) await useModel();
+        if (pick === gettingStarted) await openWalkthrough('model');
       } else if (!report.generated) {
-        void vscode.window.setStatusBarMessage(`$(check) Marker Research: the markers of all ${report.items} items are up to date (${report.engine}${report.model ? ` ${report.model}` : ''}); ${markers} markers, ${grounded} grounded`, 10_000);
+        void vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Marker Research: the markers of all {0} items are up to date ({1}); {2} markers, {3} grounded', report.items, `${report.engine}${report.model ? ` ${report.model}` : ''}`, markers, grounded)}`, 10_000);
       } else void vscode.window.setStatusBarMessage(`$(check) Marker Research: ${summary}`, 10_000);
     });
   };
@@ -170,19 +175,20 @@ export function createCommands(s: Services): CommandMap {
   const useModel = async (): Promise<void> => {
     if (!(await setUpModel(s.apiKey, s.log))) return;
     const model = vscode.workspace.getConfiguration('markerResearch').get<string>('model', '');
-    const pick = await vscode.window.showInformationMessage(`Marker Research: markers, goals and reports now come from ${model}. Generate the markers with it now?`, 'Generate Markers');
-    if (pick === 'Generate Markers') await generateMarkers();
+    const generate = vscode.l10n.t('Generate Markers');
+    const pick = await vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: markers, goals and reports now come from {0}. Generate the markers with it now?', model), generate);
+    if (pick === generate) await generateMarkers();
   };
 
   const openMarker = async (itemId: unknown, markerId: unknown): Promise<void> => {
     if (typeof itemId !== 'string' || typeof markerId !== 'string') return;
-    await markerBoundary('opening the marker', () => s.evidence.open(itemId, markerId));
+    await markerBoundary(vscode.l10n.t('opening the marker'), () => s.evidence.open(itemId, markerId));
   };
 
   /** Asks for an item when a command was run from the palette. */
   const pickItem = async (placeHolder: string): Promise<string | undefined> => {
     if (!s.corpus.current) {
-      void vscode.window.showWarningMessage('Marker Research: no corpus is indexed; run "Marker Research: Index Corpus" first.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Marker Research: no corpus is indexed; run "Marker Research: Index Corpus" first.'));
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
@@ -193,40 +199,43 @@ export function createCommands(s: Services): CommandMap {
   };
 
   const retrieveFullItem = async (arg?: unknown): Promise<void> => {
-    const itemId = itemIdArg(arg) ?? (await pickItem('Item to open in full (transcript and every comment)'));
+    const itemId = itemIdArg(arg) ?? (await pickItem(vscode.l10n.t('Item to open in full (transcript and every comment)')));
     if (!itemId) return;
-    await markerBoundary('retrieving the full item', () => s.fullItems.open(itemId));
+    await markerBoundary(vscode.l10n.t('retrieving the full item'), () => s.fullItems.open(itemId));
   };
 
   const setApiKey = async (): Promise<void> => {
     const had = (await s.apiKey.get()) !== undefined;
     const key = await vscode.window.showInputBox({
-      title: 'Marker Research: Set API Key',
-      prompt: `API key for the model provider, kept in VS Code's secret storage (never in settings or logs).${had ? ' A key is stored: a new one replaces it; run "Clear API Key" to remove it.' : ''}`,
+      title: vscode.l10n.t('Marker Research: Set API Key'),
+      prompt: had
+        ? vscode.l10n.t('API key for the model provider, kept in VS Code\'s secret storage (never in settings or logs). A key is stored: a new one replaces it; run "Clear API Key" to remove it.')
+        : vscode.l10n.t('API key for the model provider, kept in VS Code\'s secret storage (never in settings or logs).'),
       password: true,
       ignoreFocusOut: true,
-      placeHolder: had ? 'Enter a new key to replace the stored one' : 'sk-…',
-      validateInput: (v) => (v.trim() && /\s/.test(v.trim()) ? 'An API key has no spaces.' : undefined),
+      placeHolder: had ? vscode.l10n.t('Enter a new key to replace the stored one') : 'sk-…',
+      validateInput: (v) => (v.trim() && /\s/.test(v.trim()) ? vscode.l10n.t('An API key has no spaces.') : undefined),
     });
     if (key === undefined || !key.trim()) return;
     await s.apiKey.set(key.trim());
     s.log.info('API key stored in secret storage');
-    void vscode.window.showInformationMessage('Marker Research: API key stored in secret storage.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: API key stored in secret storage.'));
   };
 
   const clearApiKey = async (): Promise<void> => {
-    if ((await s.apiKey.get()) === undefined) return void vscode.window.showInformationMessage('Marker Research: no API key is stored.');
-    const pick = await vscode.window.showWarningMessage('Marker Research: remove the stored API key?', { modal: true }, 'Remove');
-    if (pick !== 'Remove') return;
+    if ((await s.apiKey.get()) === undefined) return void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: no API key is stored.'));
+    const remove = vscode.l10n.t('Remove');
+    const pick = await vscode.window.showWarningMessage(vscode.l10n.t('Marker Research: remove the stored API key?'), { modal: true }, remove);
+    if (pick !== remove) return;
     await s.apiKey.clear();
     s.log.info('API key removed from secret storage');
-    void vscode.window.showInformationMessage('Marker Research: API key removed.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: API key removed.'));
   };
 
   const openItem = async (itemId: unknown, part: unknown = 'transcript'): Promise<void> => {
     const item = s.markers.items.find((it) => it.id === itemId);
     const root = s.markers.sidebarState?.corpusRoot;
-    if (!item || !root) return showError(s.log, `no item "${String(itemId)}" in the indexed corpus; run Index Corpus again.`);
+    if (!item || !root) return showError(s.log, vscode.l10n.t('no item "{0}" in the indexed corpus; run Index Corpus again.', String(itemId)));
     const file = (part === 'comments' ? item.commentsFile : item.transcriptFile) ?? item.transcriptFile ?? item.commentsFile;
     if (!file) return;
     await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, file)), { preview: true });
@@ -248,7 +257,7 @@ export function createCommands(s: Services): CommandMap {
     try {
       await fn();
     } catch (e) {
-      if (e instanceof CancelledError) return void vscode.window.showInformationMessage('Marker Research: research cancelled; finished steps are kept (the run can be resumed).');
+      if (e instanceof CancelledError) return void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: research cancelled; finished steps are kept (the run can be resumed).'));
       if (e instanceof ResearchServiceError) {
         s.log.info(e.message);
         return void vscode.window.showInformationMessage(`Marker Research: ${e.message.replace(/^research: /, '')}`);
@@ -268,14 +277,14 @@ export function createCommands(s: Services): CommandMap {
     type Pick = vscode.QuickPickItem & { choice: GoalChoice | 'plan' | 'type' };
     const shown = s.research.shownRun;
     const picks: Pick[] = [];
-    if (forRun && shown?.manifest.status === 'planned') picks.push({ label: '$(play) Run the plan shown in the sidebar', description: shown.manifest.goal, choice: 'plan' });
-    picks.push({ label: '$(sparkle) Automatic goal', description: 'the top goal the markers support', choice: 'auto' });
+    if (forRun && shown?.manifest.status === 'planned') picks.push({ label: `$(play) ${vscode.l10n.t('Run the plan shown in the sidebar')}`, description: shown.manifest.goal, choice: 'plan' });
+    picks.push({ label: `$(sparkle) ${vscode.l10n.t('Automatic goal')}`, description: vscode.l10n.t('the top goal the markers support'), choice: 'auto' });
     for (const g of s.research.currentGoals) picks.push({ label: g.title, description: g.goal_id, detail: g.rationale, choice: { goalId: g.goal_id } });
-    picks.push({ label: '$(edit) Type a goal…', choice: 'type' });
-    const pick = await vscode.window.showQuickPick(picks, { title: `Marker Research: ${forRun ? 'Run' : 'Plan'} Research`, placeHolder: 'Research goal', matchOnDescription: true });
+    picks.push({ label: `$(edit) ${vscode.l10n.t('Type a goal…')}`, choice: 'type' });
+    const pick = await vscode.window.showQuickPick(picks, { title: forRun ? vscode.l10n.t('Marker Research: Run Research') : vscode.l10n.t('Marker Research: Plan Research'), placeHolder: vscode.l10n.t('Research goal'), matchOnDescription: true });
     if (!pick) return undefined;
     if (pick.choice !== 'type') return pick.choice;
-    const text = await vscode.window.showInputBox({ title: 'Marker Research: research goal', prompt: 'What should the research find out?', ignoreFocusOut: true, validateInput: (v) => (v.trim().length < 3 ? 'A goal of a few words, at least.' : undefined) });
+    const text = await vscode.window.showInputBox({ title: vscode.l10n.t('Marker Research: research goal'), prompt: vscode.l10n.t('What should the research find out?'), ignoreFocusOut: true, validateInput: (v) => (v.trim().length < 3 ? vscode.l10n.t('A goal of a few words, at least.') : undefined) });
     return text?.trim() ? { text: text.trim() } : undefined;
   };
 
@@ -286,10 +295,10 @@ export function createCommands(s: Services): CommandMap {
 
   const discoverGoals = async (): Promise<void> => {
     if (!(await ensureCorpus())) return;
-    await researchBoundary('discovering goals', async () => {
+    await researchBoundary(vscode.l10n.t('discovering goals'), async () => {
       const goals = await s.research.discoverGoals();
       await focusResearch();
-      void vscode.window.setStatusBarMessage(`$(lightbulb) Marker Research: ${goals.length} research goals proposed (see the sidebar)`, 10_000);
+      void vscode.window.setStatusBarMessage(`$(lightbulb) ${vscode.l10n.t('Marker Research: {0} research goals proposed (see the sidebar)', goals.length)}`, 10_000);
     });
   };
 
@@ -298,13 +307,18 @@ export function createCommands(s: Services): CommandMap {
     const given = researchArg(arg);
     const goal = given ? (given.goal ?? 'auto') : await askGoal(false);
     if (!goal || goal === 'plan') return;
-    await researchBoundary('planning research', async () => {
+    await researchBoundary(vscode.l10n.t('planning research'), async () => {
       const r = await s.research.plan(goal);
       await focusResearch();
       const steps = Object.keys(r.manifest.steps).length;
       // No buttons: a notification outlives its run (VS Code cannot close it), and a live "Run Research" on a run already done misleads.
       // The plan waits in the Research view, whose ▷ Run runs this run.
-      void vscode.window.showInformationMessage(`Marker Research: planned ${steps} step${steps === 1 ? '' : 's'} (run ${r.runId}); review them in the Research view, then press ▷ Run (the plan's file: ${path.join(path.basename(r.runDir), 'plan.json')}).`);
+      const planFile = path.join(path.basename(r.runDir), 'plan.json');
+      void vscode.window.showInformationMessage(
+        steps === 1
+          ? vscode.l10n.t('Marker Research: planned 1 step (run {0}); review it in the Research view, then press ▷ Run (the plan\'s file: {1}).', r.runId, planFile)
+          : vscode.l10n.t('Marker Research: planned {0} steps (run {1}); review them in the Research view, then press ▷ Run (the plan\'s file: {2}).', steps, r.runId, planFile),
+      );
     });
   };
 
@@ -312,14 +326,16 @@ export function createCommands(s: Services): CommandMap {
   const sayDone = async (r: RunResult): Promise<void> => {
     // A partial or failed run has already said so with its cause (an error with Show Logs); its fallback report can still be opened.
     if (!r.reportPath || r.manifest.status !== 'done') return;
-    const pick = await vscode.window.showInformationMessage(`Marker Research: research done (run ${r.runId}); the report is ready.`, 'Open Report', 'Open Preview');
-    if (pick === 'Open Report') await openReport(r.runId);
-    if (pick === 'Open Preview') await openReportPreview(r.runId);
+    const open = vscode.l10n.t('Open Report');
+    const preview = vscode.l10n.t('Open Preview');
+    const pick = await vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: research done (run {0}); the report is ready.', r.runId), open, preview);
+    if (pick === open) await openReport(r.runId);
+    if (pick === preview) await openReportPreview(r.runId);
   };
 
   /** Runs the reviewed plan of `runId` (never a fresh run in its place). */
   const runPlanned = async (runId: string): Promise<void> => {
-    await researchBoundary('research', async () => sayDone(await s.research.runPlanned(runId)));
+    await researchBoundary(vscode.l10n.t('research'), async () => sayDone(await s.research.runPlanned(runId)));
   };
 
   /**
@@ -335,18 +351,18 @@ export function createCommands(s: Services): CommandMap {
     const planned = s.research.plannedRun;
     if (goal === 'plan') {
       if (planned) return runPlanned(planned.run_id);
-      return void vscode.window.showInformationMessage('Marker Research: no plan is waiting to run any more; run Plan Research or pick a goal.');
+      return void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: no plan is waiting to run any more; run Plan Research or pick a goal.'));
     }
     if (planned && goal !== 'auto') {
       const text = goal === undefined ? undefined : s.research.goalText(goal);
       const choice = plannedRunChoice(text, planned);
       if (choice === 'run-planned') return runPlanned(planned.run_id);
       if (choice === 'ask') {
-        const runIt = 'Run the Planned Run';
-        const fresh = 'Start a New Run';
+        const runIt = vscode.l10n.t('Run the Planned Run');
+        const fresh = vscode.l10n.t('Start a New Run');
         const pick = await vscode.window.showWarningMessage(
-          'Marker Research: a reviewed plan is waiting to run, for another goal.',
-          { modal: true, detail: `Planned (run ${planned.run_id}): "${planned.goal}"\n\nNew goal: "${text ?? ''}"\n\nRun the planned run as reviewed, or start a new run (it plans the new goal again; the planned run stays).` },
+          vscode.l10n.t('Marker Research: a reviewed plan is waiting to run, for another goal.'),
+          { modal: true, detail: vscode.l10n.t('Planned (run {0}): "{1}"\n\nNew goal: "{2}"\n\nRun the planned run as reviewed, or start a new run (it plans the new goal again; the planned run stays).', planned.run_id, planned.goal, text ?? '') },
           runIt,
           fresh,
         );
@@ -354,7 +370,7 @@ export function createCommands(s: Services): CommandMap {
         if (pick !== fresh) return;
       }
     }
-    await researchBoundary('research', async () => sayDone(await s.research.run(goal ?? 'auto')));
+    await researchBoundary(vscode.l10n.t('research'), async () => sayDone(await s.research.run(goal ?? 'auto')));
   };
 
   const openReport = async (arg?: unknown): Promise<void> => {
@@ -362,12 +378,12 @@ export function createCommands(s: Services): CommandMap {
     if (!runId && arg === undefined && s.research.runManifests.filter((r) => r.report).length > 1) {
       const pick = await vscode.window.showQuickPick(
         s.research.runManifests.filter((r) => r.report).map((r) => ({ label: r.goal, description: `${r.run_id} · ${r.status}`, detail: `${r.complexity} · ${r.engine}${r.model ? ` ${r.model}` : ''}`, runId: r.run_id })),
-        { title: 'Marker Research: Open Report', placeHolder: 'The report of which run? (newest first; type a goal or a run id)', matchOnDescription: true },
+        { title: vscode.l10n.t('Marker Research: Open Report'), placeHolder: vscode.l10n.t('The report of which run? (newest first; type a goal or a run id)'), matchOnDescription: true },
       );
       if (!pick) return;
       runId = pick.runId;
     }
-    await researchBoundary('opening the report', async () => {
+    await researchBoundary(vscode.l10n.t('opening the report'), async () => {
       if (!s.corpus.current && !(await ensureCorpus())) return;
       const file = s.research.reportPath(runId);
       await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
@@ -388,24 +404,24 @@ export function createCommands(s: Services): CommandMap {
         s.log.info(e.message);
         return void vscode.window.showInformationMessage(`Marker Research: ${e.message.replace(/^(?:export|research): /, '')}`);
       }
-      await showError(s.log, `${what} failed: ${(e as Error).message}`);
+      await showError(s.log, vscode.l10n.t('{0} failed: {1}', what, (e as Error).message));
     }
   };
 
   const exportMarkers = async (): Promise<void> => {
     if (!(await ensureCorpus())) return;
-    await exportBoundary('exporting markers', () => exports.exportMarkers());
+    await exportBoundary(vscode.l10n.t('exporting markers'), () => exports.exportMarkers());
   };
 
   const exportReport = async (arg?: unknown): Promise<void> => {
     if (!(await ensureCorpus())) return;
-    await exportBoundary('exporting the report', () => exports.exportReport(runIdArg(arg)));
+    await exportBoundary(vscode.l10n.t('exporting the report'), () => exports.exportReport(runIdArg(arg)));
   };
 
   /** "Open Report Preview": the report in the Markdown preview beside its editor, citations linked to their spans. */
   const openReportPreview = async (arg?: unknown): Promise<void> => {
     if (!(await ensureCorpus())) return;
-    await exportBoundary('opening the report preview', () => exports.openReportPreview(runIdArg(arg)));
+    await exportBoundary(vscode.l10n.t('opening the report preview'), () => exports.openReportPreview(runIdArg(arg)));
   };
 
   /**
@@ -420,31 +436,32 @@ export function createCommands(s: Services): CommandMap {
       const corpus = s.corpus.current;
       if (corpus) await s.research.reload(corpus.root); // runs another process left since the last look
       const runs = s.research.resumableRuns;
-      if (!runs.length) return void vscode.window.showInformationMessage('Marker Research: no run to resume (no run is cancelled, failed, partial or interrupted).');
+      if (!runs.length) return void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: no run to resume (no run is cancelled, failed, partial or interrupted).'));
       const pick = await vscode.window.showQuickPick(
         runs.map((r) => {
           const steps = Object.values(r.steps);
           const done = steps.filter((x) => x === 'done').length;
-          return { label: r.goal, description: `${r.run_id} · ${r.status}`, detail: `${done}/${steps.length} steps done · ${r.complexity} · ${r.engine}${r.model ? ` ${r.model}` : ''} · ${r.created_at}`, runId: r.run_id };
+          return { label: r.goal, description: `${r.run_id} · ${r.status}`, detail: `${vscode.l10n.t('{0}/{1} steps done', done, steps.length)} · ${r.complexity} · ${r.engine}${r.model ? ` ${r.model}` : ''} · ${r.created_at}`, runId: r.run_id };
         }),
-        { title: 'Marker Research: Resume Research', placeHolder: 'The run to resume (newest first; type a goal or a run id). Finished steps are kept.', matchOnDescription: true },
+        { title: vscode.l10n.t('Marker Research: Resume Research'), placeHolder: vscode.l10n.t('The run to resume (newest first; type a goal or a run id). Finished steps are kept.'), matchOnDescription: true },
       );
       if (!pick) return;
       runId = pick.runId;
     }
     const id = runId;
-    await researchBoundary('resuming the run', async () => {
+    await researchBoundary(vscode.l10n.t('resuming the run'), async () => {
       const r = await s.research.resume(id);
       // A partial or failed run has already said so with its cause (an error with Show Logs).
       if (!r.reportPath || r.manifest.status !== 'done') return;
-      const pick = await vscode.window.showInformationMessage(`Marker Research: run ${r.runId} resumed and done; the report is ready.`, 'Open Report');
-      if (pick === 'Open Report') await openReport(r.runId);
+      const open = vscode.l10n.t('Open Report');
+      const pick = await vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: run {0} resumed and done; the report is ready.', r.runId), open);
+      if (pick === open) await openReport(r.runId);
     });
   };
 
   const showRun = async (runId: unknown): Promise<void> => {
     if (typeof runId !== 'string') return;
-    await researchBoundary('showing the run', () => s.research.showRun(runId));
+    await researchBoundary(vscode.l10n.t('showing the run'), () => s.research.showRun(runId));
   };
 
   // ---- ask the corpus ---------------------------------------------------------------------
@@ -463,9 +480,9 @@ export function createCommands(s: Services): CommandMap {
     if (await s.sidebar.whenReady(5_000)) return s.sidebar.focusAsk(null);
     s.log.warn('ask: the sidebar did not open within 5 s; asking for the question in an input box');
     const typed = await vscode.window.showInputBox({
-      title: 'Marker Research: Ask the Corpus',
-      prompt: 'A question about the corpus: who said what, when, what viewers think, … (answered in the sidebar)',
-      placeHolder: 'e.g. what does the panel say about commuting?',
+      title: vscode.l10n.t('Marker Research: Ask the Corpus'),
+      prompt: vscode.l10n.t('A question about the corpus: who said what, when, what viewers think, … (answered in the sidebar)'),
+      placeHolder: vscode.l10n.t('e.g. what does the panel say about commuting?'),
       ignoreFocusOut: true,
     });
     if (typed?.trim()) s.sidebar.focusAsk(typed.trim().slice(0, 2000));
@@ -481,7 +498,7 @@ export function createCommands(s: Services): CommandMap {
         s.log.warn(e.message);
         return void vscode.window.showWarningMessage(`Marker Research: ${e.message.replace(/^ask: /, '')}`);
       }
-      await showError(s.log, `opening the hit failed: ${(e as Error).message}`);
+      await showError(s.log, vscode.l10n.t('opening the hit failed: {0}', (e as Error).message));
     }
   };
 
@@ -511,7 +528,7 @@ export function createCommands(s: Services): CommandMap {
   const askAboutReport = async (arg?: unknown): Promise<void> => {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     const runId = runIdOfReport(uri);
-    if (!runId) return void vscode.window.showInformationMessage('Marker Research: open a research report (report.md of a run) to ask about it, or run "Marker Research: Ask Follow-up".');
+    if (!runId) return void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: open a research report (report.md of a run) to ask about it, or run "Marker Research: Ask Follow-up".'));
     await askFollowup({ runId });
   };
 
@@ -525,7 +542,7 @@ export function createCommands(s: Services): CommandMap {
     // The engine aborts whatever it runs too (work started before a restart of the client's notifications, say).
     s.client.cancelAll().catch((e: Error) => s.log.warn(`cancel: the engine did not take it: ${e.message}`));
     s.log.info(n ? `cancel: asked ${n} running operation${n > 1 ? 's' : ''} to stop` : 'cancel: nothing is running');
-    if (!n) void vscode.window.setStatusBarMessage('Marker Research: nothing is running.', 5_000);
+    if (!n) void vscode.window.setStatusBarMessage(vscode.l10n.t('Marker Research: nothing is running.'), 5_000);
   };
 
   return {
@@ -568,16 +585,16 @@ export function createChatActions(s: Pick<Services, 'log' | 'chat'>): ChatAction
         s.log.warn(e.message);
         return void vscode.window.showWarningMessage(`Marker Research: ${e.message.replace(/^chat: /, '')}`);
       }
-      await showError(s.log, `${what} failed: ${(e as Error).message}`);
+      await showError(s.log, vscode.l10n.t('{0} failed: {1}', what, (e as Error).message));
     }
   };
   return {
     state: () => s.chat.state(),
-    ask: (conversationId, question) => boundary('asking', () => s.chat.askQuestion(conversationId, question)),
+    ask: (conversationId, question) => boundary(vscode.l10n.t('asking'), () => s.chat.askQuestion(conversationId, question)),
     stop: () => s.chat.stop(),
-    newConversation: (runId) => boundary('starting a conversation', () => s.chat.newConversation(runId)),
-    openConversation: (id) => boundary('opening the conversation', () => s.chat.open(id)),
-    openCitation: (conversationId, n) => boundary('opening the citation', () => s.chat.openCitation(conversationId, n)),
+    newConversation: (runId) => boundary(vscode.l10n.t('starting a conversation'), () => s.chat.newConversation(runId)),
+    openConversation: (id) => boundary(vscode.l10n.t('opening the conversation'), () => s.chat.open(id)),
+    openCitation: (conversationId, n) => boundary(vscode.l10n.t('opening the citation'), () => s.chat.openCitation(conversationId, n)),
     openReport: async (runId) => void (await vscode.commands.executeCommand('markerResearch.openReport', runId)),
   };
 }

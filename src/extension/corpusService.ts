@@ -33,7 +33,7 @@ export class CorpusService implements vscode.Disposable {
 
   /** Has the engine index `root` (progress notification with Cancel; `onProgress` sees every update). */
   async load(root: string, opts: { onProgress?: (u: ProgressUpdate) => void } = {}): Promise<IndexResult> {
-    const result = await this.client.work('Marker Research: indexing corpus', indexRequest, { root, settings: this.settings.value }, opts);
+    const result = await this.client.work(vscode.l10n.t('Marker Research: indexing corpus'), indexRequest, { root, settings: this.settings.value }, opts);
     this.log.info(`engine indexed ${result.items} items (${result.words} words, ${result.comments} comments) in ${result.ms} ms; ${result.problems} problems`);
     this.last = result;
     this.emitter.fire(result);

@@ -10,28 +10,28 @@ import { corpusToHostSchema, type CorpusHostToWebview, type CorpusToHost, type S
 import type { AskMessage, ViewActions } from './sidebarActions';
 import { TypedWebviewView } from './typedWebviewView';
 
-/** The view's state before a corpus is indexed. */
-export const EMPTY_SIDEBAR_STATE: SidebarState = {
+/** The view's state before a corpus is indexed (in the display language). */
+export const emptySidebarState = (): SidebarState => ({
   status: 'empty',
-  message: 'No corpus indexed yet. Run "Marker Research: Index Corpus".',
+  message: vscode.l10n.t('No corpus indexed yet. Run "Marker Research: Index Corpus".'),
   markersMessage: null,
   generating: false,
   corpusRoot: null,
   items: [],
   problems: [],
-};
+});
 
 export class CorpusViewProvider extends TypedWebviewView<CorpusHostToWebview, CorpusToHost> {
   static readonly viewId = 'markerResearch.items';
   /** What the view shows: a state built here, or the engine's serialised one (passed along unparsed). */
-  private state: { type: 'state'; state: SidebarState } | { type: 'stateJson'; json: string } = { type: 'state', state: EMPTY_SIDEBAR_STATE };
+  private state: { type: 'state'; state: SidebarState } | { type: 'stateJson'; json: string } = { type: 'state', state: emptySidebarState() };
   /** "Ask the Corpus" ran before the webview was ready: focus (and ask) once it is. */
   private pendingAskFocus: { question: string | null } | undefined;
   /** An answer (or error) that came while the view was hidden: posted when it is back. */
   private undeliveredAsk: AskMessage | undefined;
 
   constructor(extensionUri: vscode.Uri, private readonly actions: ViewActions, log: vscode.LogOutputChannel) {
-    super(extensionUri, log, { script: 'webview.js', style: 'sidebar.css', title: 'Corpus & Markers', body: '<div id="app"><p id="status" role="status">Loading…</p></div>' }, corpusToHostSchema, 'the Corpus & Markers view');
+    super(extensionUri, log, { script: 'webview.js', style: 'sidebar.css', title: vscode.l10n.t('Corpus & Markers'), body: `<div id="app"><p id="status" role="status">${vscode.l10n.t('Loading…')}</p></div>` }, corpusToHostSchema, 'the Corpus & Markers view');
   }
 
   /** Replaces the state and posts it when the webview is ready. */

@@ -36,7 +36,7 @@ export type SpanOpener = (span: EvidenceSpan, original: OriginalPlace, what: str
 export function corpusFile(root: string, rel: string): vscode.Uri {
   const abs = path.resolve(root, rel);
   const back = path.relative(root, abs);
-  if (!back || back.startsWith('..') || path.isAbsolute(back)) throw new MarkerServiceError('outside-corpus', `evidence path "${rel}" is outside the corpus folder.`);
+  if (!back || back.startsWith('..') || path.isAbsolute(back)) throw new MarkerServiceError('outside-corpus', vscode.l10n.t('evidence path "{0}" is outside the corpus folder.', rel));
   return vscode.Uri.file(abs);
 }
 
@@ -144,7 +144,7 @@ export class EvidenceNavigator implements vscode.CodeLensProvider, vscode.Dispos
     if (r.notice) void vscode.window.showInformationMessage(`Marker Research: ${r.notice}`);
     if (r.stale) {
       this.log.warn(`markers of ${itemId} were made before its files last changed: the span may be off; run Generate Markers`);
-      vscode.window.setStatusBarMessage('$(warning) Marker Research: this item changed since its markers were made; the highlighted span may be off.', 8000);
+      vscode.window.setStatusBarMessage(`$(warning) ${vscode.l10n.t('Marker Research: this item changed since its markers were made; the highlighted span may be off.')}`, 8000);
     }
   }
 
@@ -179,7 +179,7 @@ export class EvidenceNavigator implements vscode.CodeLensProvider, vscode.Dispos
     const t = parseEvidenceArg(arg);
     const root = this.corpus.root;
     if (!t) throw new EngineRequestError('not-found', 'the link names no span of the corpus.');
-    if (!root) throw new EngineRequestError('no-corpus', 'no corpus is indexed; run "Marker Research: Index Corpus" first.');
+    if (!root) throw new EngineRequestError('no-corpus', vscode.l10n.t('no corpus is indexed; run "Marker Research: Index Corpus" first.'));
     await this.openSpan(t.span, { uri: corpusFile(root, t.file), ranges: [t.range] }, `${t.span.itemId}/${t.span.part} [${t.span.start}, ${t.span.end})`);
   }
 
@@ -214,12 +214,12 @@ export class EvidenceNavigator implements vscode.CodeLensProvider, vscode.Dispos
     const lenses: vscode.CodeLens[] = [];
     const top = new vscode.Range(0, 0, 0, 0);
     for (const f of meta.files) {
-      lenses.push(new vscode.CodeLens(top, { title: `$(go-to-file) ${f.relPath}`, tooltip: `Open the original ${f.part} file`, command: OPEN_ORIGINAL_COMMAND, arguments: [{ itemId, part: f.part, start: 0, end: 0 } satisfies OriginalTarget] }));
+      lenses.push(new vscode.CodeLens(top, { title: `$(go-to-file) ${f.relPath}`, tooltip: f.part === 'comments' ? vscode.l10n.t('Open the original comments file') : vscode.l10n.t('Open the original transcript file'), command: OPEN_ORIGINAL_COMMAND, arguments: [{ itemId, part: f.part, start: 0, end: 0 } satisfies OriginalTarget] }));
     }
     const shown = this.shown.readable;
     if (shown?.span && shown.uri === doc.uri.toString() && shown.ranges[0]) {
-      const title = `$(go-to-file) Open original${shown.originalLabel ? `: ${shown.originalLabel}` : ''}`;
-      lenses.push(new vscode.CodeLens(shown.ranges[0], { title, tooltip: 'Open the highlighted span in the original file (word wrap on)', command: OPEN_ORIGINAL_COMMAND, arguments: [shown.span satisfies OriginalTarget] }));
+      const title = `$(go-to-file) ${shown.originalLabel ? vscode.l10n.t('Open original: {0}', shown.originalLabel) : vscode.l10n.t('Open original')}`;
+      lenses.push(new vscode.CodeLens(shown.ranges[0], { title, tooltip: vscode.l10n.t('Open the highlighted span in the original file (word wrap on)'), command: OPEN_ORIGINAL_COMMAND, arguments: [shown.span satisfies OriginalTarget] }));
     }
     return lenses;
   }
@@ -239,7 +239,7 @@ export class EvidenceNavigator implements vscode.CodeLensProvider, vscode.Dispos
     else {
       const cursor = this.readableCursor(arg instanceof vscode.Uri ? arg : undefined);
       if (!cursor) {
-        void vscode.window.showInformationMessage('Marker Research: "Open Original" opens the turn or comment under the cursor of an item\'s readable view (open a marker or an item\'s full view first).');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: "Open Original" opens the turn or comment under the cursor of an item\'s readable view (open a marker or an item\'s full view first).'));
         return undefined;
       }
       place = await this.client.request(originalPlaceRequest, cursor);
@@ -346,13 +346,13 @@ export class EvidenceNavigator implements vscode.CodeLensProvider, vscode.Dispos
           return;
         }
         this.log.error(`${what} failed: ${(e as Error).stack ?? message}`);
-        const pick = await vscode.window.showErrorMessage(`Marker Research: ${what} failed: ${message}`, 'Show Logs');
+        const pick = await vscode.window.showErrorMessage(`Marker Research: ${vscode.l10n.t('{0} failed: {1}', what, message)}`, vscode.l10n.t('Show Logs'));
         if (pick) this.log.show();
       }
     };
     return {
-      [OPEN_ORIGINAL_COMMAND]: (arg?: unknown) => boundary('opening the original file', () => this.openOriginal(arg)),
-      [OPEN_EVIDENCE_COMMAND]: (arg?: unknown) => boundary('opening the citation', () => this.openEvidence(arg)),
+      [OPEN_ORIGINAL_COMMAND]: (arg?: unknown) => boundary(vscode.l10n.t('opening the original file'), () => this.openOriginal(arg)),
+      [OPEN_EVIDENCE_COMMAND]: (arg?: unknown) => boundary(vscode.l10n.t('opening the citation'), () => this.openEvidence(arg)),
     };
   }
 

@@ -39,7 +39,7 @@ export class ExportService {
   /** The root of the indexed corpus. */
   private requireRoot(): string {
     const root = this.corpus.root;
-    if (!root) throw new ExportError('no-corpus', 'no corpus is indexed; run "Marker Research: Index Corpus" first');
+    if (!root) throw new ExportError('no-corpus', vscode.l10n.t('no corpus is indexed; run "Marker Research: Index Corpus" first'));
     return root;
   }
 
@@ -58,16 +58,17 @@ export class ExportService {
     const root = this.requireRoot();
     await this.engine(() => this.client.request(exportMarkersRequest, {})); // no markers: said before the dialog
     const uri = await vscode.window.showSaveDialog({
-      title: 'Marker Research: Export Markers',
-      saveLabel: 'Export',
+      title: vscode.l10n.t('Marker Research: Export Markers'),
+      saveLabel: vscode.l10n.t('Export'),
       defaultUri: vscode.Uri.file(path.join(root, `${path.basename(root)}-markers.csv`)),
-      filters: { 'CSV (spreadsheets)': ['csv'], JSON: ['json'] },
+      filters: { [vscode.l10n.t('CSV (spreadsheets)')]: ['csv'], JSON: ['json'] },
     });
     if (!uri) return undefined;
     const file = withExtension(uri.fsPath, ['.csv', '.json'], '.csv');
     const r = await this.engine(() => this.client.request(exportMarkersRequest, { file }));
-    void vscode.window.showInformationMessage(`Marker Research: exported ${r.markers} markers of ${r.items} items to ${path.basename(file)}.`, 'Open').then((pick) => {
-      if (pick === 'Open') void vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+    const open = vscode.l10n.t('Open');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: exported {0} markers of {1} items to {2}.', r.markers, r.items, path.basename(file)), open).then((pick) => {
+      if (pick === open) void vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
     });
     return file;
   }
@@ -77,12 +78,12 @@ export class ExportService {
     if (given) return given;
     await this.research.reload(this.requireRoot());
     const withReport = this.research.runManifests.filter((r) => r.report);
-    if (!withReport.length) throw new ExportError('no-report', 'no research run has a report yet; run "Marker Research: Run Research" first');
+    if (!withReport.length) throw new ExportError('no-report', vscode.l10n.t('no research run has a report yet; run "Marker Research: Run Research" first'));
     const shown = this.research.shownRun?.manifest;
     if (withReport.length === 1) return withReport[0]!.run_id;
     const pick = await vscode.window.showQuickPick(
       withReport.map((r) => ({ label: r.goal, description: `${r.run_id} · ${r.status}`, detail: `${r.complexity} · ${r.engine}${r.model ? ` ${r.model}` : ''}`, runId: r.run_id, picked: r.run_id === shown?.run_id })),
-      { title, placeHolder: 'The report of which run? (newest first; type a goal or a run id)', matchOnDescription: true },
+      { title, placeHolder: vscode.l10n.t('The report of which run? (newest first; type a goal or a run id)'), matchOnDescription: true },
     );
     return pick?.runId;
   }
@@ -90,22 +91,23 @@ export class ExportService {
   /** Save dialog for a report: HTML or Markdown, in the corpus folder. Undefined when cancelled. */
   async exportReport(runId?: string): Promise<string | undefined> {
     const root = this.requireRoot();
-    const id = await this.pickReportRun(runId, 'Marker Research: Export Report');
+    const id = await this.pickReportRun(runId, vscode.l10n.t('Marker Research: Export Report'));
     if (!id) return undefined;
     const uri = await vscode.window.showSaveDialog({
-      title: `Marker Research: Export Report (run ${id})`,
-      saveLabel: 'Export',
+      title: vscode.l10n.t('Marker Research: Export Report (run {0})', id),
+      saveLabel: vscode.l10n.t('Export'),
       defaultUri: vscode.Uri.file(path.join(root, `report-${id}.html`)),
-      filters: { 'HTML (links to the original files)': ['html'], 'Markdown (sources appendix)': ['md'] },
+      filters: { [vscode.l10n.t('HTML (links to the original files)')]: ['html'], [vscode.l10n.t('Markdown (sources appendix)')]: ['md'] },
     });
     if (!uri) return undefined;
     const file = withExtension(uri.fsPath, ['.html', '.htm', '.md', '.markdown'], '.html');
     const r = await this.engine(() => this.client.request(exportReportRequest, { runId: id, file }));
-    const actions = r.format === 'html' ? ['Open in Browser', 'Open'] : ['Open', 'Open Preview'];
-    void vscode.window.showInformationMessage(`Marker Research: exported the report of run ${r.runId} (${r.citations} citations) to ${path.basename(file)}.`, ...actions).then(async (pick) => {
-      if (pick === 'Open in Browser') await vscode.env.openExternal(vscode.Uri.file(file));
-      if (pick === 'Open') await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
-      if (pick === 'Open Preview') await vscode.commands.executeCommand('markdown.showPreviewToSide', vscode.Uri.file(file));
+    const [inBrowser, open, preview] = [vscode.l10n.t('Open in Browser'), vscode.l10n.t('Open'), vscode.l10n.t('Open Preview')];
+    const actions = r.format === 'html' ? [inBrowser, open] : [open, preview];
+    void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: exported the report of run {0} ({1} citations) to {2}.', r.runId, r.citations, path.basename(file)), ...actions).then(async (pick) => {
+      if (pick === inBrowser) await vscode.env.openExternal(vscode.Uri.file(file));
+      if (pick === open) await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+      if (pick === preview) await vscode.commands.executeCommand('markdown.showPreviewToSide', vscode.Uri.file(file));
     });
     return file;
   }
@@ -121,7 +123,7 @@ export class ExportService {
     let id = runId ?? fromEditor;
     if (!id) {
       const shown = this.research.shownRun?.manifest;
-      id = shown?.report ? shown.run_id : await this.pickReportRun(undefined, 'Marker Research: Open Report Preview');
+      id = shown?.report ? shown.run_id : await this.pickReportRun(undefined, vscode.l10n.t('Marker Research: Open Report Preview'));
     }
     if (!id) return undefined;
     const { file } = await this.engine(() => this.client.request(reportPreviewRequest, { runId: id }));

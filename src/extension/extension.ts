@@ -79,11 +79,11 @@ export function activate(context: vscode.ExtensionContext): void {
       client,
       sidebar,
       markers.onDidChange(() => refreshSidebar(services)),
-      markers.onDidProgress((u) => sidebar.setProgress(u, 'Generating markers')),
+      markers.onDidProgress((u) => sidebar.setProgress(u, vscode.l10n.t('Generating markers'))),
       // The engine restarted after a crash: its state is gone; load the corpus again (the persisted index and markers make it quick).
       client.onDidRestart(() => {
         if (!settings.corpusRoot()) return;
-        void vscode.window.showWarningMessage('Marker Research: the engine stopped unexpectedly and was restarted; the corpus is loaded again. An interrupted research run can be resumed.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('Marker Research: the engine stopped unexpectedly and was restarted; the corpus is loaded again. An interrupted research run can be resumed.'));
         void vscode.commands.executeCommand('markerResearch.indexCorpus');
       }),
       research,
@@ -106,13 +106,13 @@ export function activate(context: vscode.ExtensionContext): void {
       vscode.languages.registerCodeLensProvider({ scheme: FULL_ITEM_SCHEME }, evidence),
       ...Object.entries(commands).map(([id, fn]) => vscode.commands.registerCommand(id, fn)),
     );
-    client.start().catch((e: Error) => void showError(log, `the language server did not start: ${e.message}`));
+    client.start().catch((e: Error) => void showError(log, vscode.l10n.t('the language server did not start: {0}', e.message)));
     const loopStats = startEventLoopStats(log);
     if (loopStats) context.subscriptions.push(loopStats);
     if (settings.value.indexOnOpen) void vscode.commands.executeCommand('markerResearch.indexCorpus');
     log.info(`Marker Research activated (version ${String(context.extension.packageJSON.version)})`);
   } catch (e) {
-    void showError(log, `activation failed: ${(e as Error).message}`);
+    void showError(log, vscode.l10n.t('activation failed: {0}', (e as Error).message));
     throw e;
   }
 }

@@ -81,9 +81,9 @@ export class FullItemDocuments implements vscode.TextDocumentContentProvider, vs
       doc = await this.client.request(readableDocumentRequest, { itemId: id, withText: true });
     } catch (e) {
       this.log.warn(`the full item ${id} could not be rendered: ${(e as Error).message}`);
-      return `# Item not shown\n\nThe engine could not render "${id}": ${(e as Error).message}\n`;
+      return `# ${vscode.l10n.t('Item not shown')}\n\n${vscode.l10n.t('The engine could not render "{0}": {1}', id, (e as Error).message)}\n`;
     }
-    if (!doc) return `# Item not found\n\nThe item "${id}" is not in the indexed corpus. Run "Marker Research: Index Corpus" and try again.\n`;
+    if (!doc) return `# ${vscode.l10n.t('Item not found')}\n\n${vscode.l10n.t('The item "{0}" is not in the indexed corpus. Run "Marker Research: Index Corpus" and try again.', id)}\n`;
     const { text, ...meta } = doc;
     this.metas.set(id, Promise.resolve(meta));
     return text ?? '';
@@ -103,7 +103,7 @@ export class FullItemDocuments implements vscode.TextDocumentContentProvider, vs
 
   /** Opens the full item in a (read-only) editor. */
   async open(itemId: string): Promise<vscode.TextEditor> {
-    if (!(await this.meta(itemId))) throw new EngineRequestError('not-found', `no item "${itemId}" in the indexed corpus; run Index Corpus again.`);
+    if (!(await this.meta(itemId))) throw new EngineRequestError('not-found', vscode.l10n.t('no item "{0}" in the indexed corpus; run Index Corpus again.', itemId));
     const uri = FullItemDocuments.uriFor(itemId);
     const doc = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(doc, { preview: false });

@@ -25,10 +25,11 @@ interface ProviderPick extends vscode.QuickPickItem {
   models: string;
 }
 
-const PROVIDERS: ProviderPick[] = [
-  { label: '$(cloud) OpenAI-compatible server', description: 'openai', detail: 'OpenAI, Qwen/DashScope, DeepSeek, vLLM, LM Studio… (needs an API key for hosted services)', provider: 'openai', baseUrl: 'https://api.openai.com/v1', models: 'gpt-4o-mini' },
-  { label: '$(server) Ollama', description: 'ollama', detail: 'A local Ollama server; no API key', provider: 'ollama', baseUrl: 'http://127.0.0.1:11434', models: 'qwen2.5:7b' },
-  { label: '$(circle-slash) No model (extractive)', description: 'extractive', detail: 'Offline: markers, goals and reports from the text itself', provider: 'extractive', baseUrl: '', models: '' },
+/** The providers to pick from (a function: the labels are read in the display language when the pick opens). */
+const providers = (): ProviderPick[] => [
+  { label: `$(cloud) ${vscode.l10n.t('OpenAI-compatible server')}`, description: 'openai', detail: vscode.l10n.t('OpenAI, Qwen/DashScope, DeepSeek, vLLM, LM Studio… (needs an API key for hosted services)'), provider: 'openai', baseUrl: 'https://api.openai.com/v1', models: 'gpt-4o-mini' },
+  { label: '$(server) Ollama', description: 'ollama', detail: vscode.l10n.t('A local Ollama server; no API key'), provider: 'ollama', baseUrl: 'http://127.0.0.1:11434', models: 'qwen2.5:7b' },
+  { label: `$(circle-slash) ${vscode.l10n.t('No model (extractive)')}`, description: 'extractive', detail: vscode.l10n.t('Offline: markers, goals and reports from the text itself'), provider: 'extractive', baseUrl: '', models: '' },
 ];
 
 /** Where the settings go: the workspace when a folder is open, else the user settings. */
@@ -45,33 +46,33 @@ export async function setUpModel(apiKey: ApiKeyStore, log: vscode.LogOutputChann
   const config = vscode.workspace.getConfiguration('markerResearch');
   const current = config.get<string>('provider', 'extractive');
   const pick = await vscode.window.showQuickPick(
-    PROVIDERS.map((p) => ({ ...p, picked: p.provider === current })),
-    { title: 'Marker Research: Use a Model (1/3) — provider', placeHolder: `Where markers, goals and reports come from (now: ${current})`, ignoreFocusOut: true },
+    providers().map((p) => ({ ...p, picked: p.provider === current })),
+    { title: vscode.l10n.t('Marker Research: Use a Model (1/3) — provider'), placeHolder: vscode.l10n.t('Where markers, goals and reports come from (now: {0})', current), ignoreFocusOut: true },
   );
   if (!pick) return false;
   if (pick.provider === 'extractive') {
     await config.update('provider', 'extractive', target());
     log.info('settings: provider set to extractive (no model)');
-    void vscode.window.showInformationMessage('Marker Research: the extractive engine is used (no model).');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: the extractive engine is used (no model).'));
     return false;
   }
   const sameProvider = current === pick.provider;
   const baseUrl = await vscode.window.showInputBox({
-    title: 'Marker Research: Use a Model (2/3) — base URL',
-    prompt: pick.provider === 'openai' ? 'API root of the server (…/v1). Empty: OpenAI.' : 'Address of the Ollama server. Empty: the local default.',
+    title: vscode.l10n.t('Marker Research: Use a Model (2/3) — base URL'),
+    prompt: pick.provider === 'openai' ? vscode.l10n.t('API root of the server (…/v1). Empty: OpenAI.') : vscode.l10n.t('Address of the Ollama server. Empty: the local default.'),
     value: sameProvider ? config.get<string>('baseUrl', '') : '',
     placeHolder: pick.baseUrl,
     ignoreFocusOut: true,
-    validateInput: (v) => (!v.trim() || /^https?:\/\/\S+$/i.test(v.trim()) ? undefined : 'A URL starting with http:// or https://'),
+    validateInput: (v) => (!v.trim() || /^https?:\/\/\S+$/i.test(v.trim()) ? undefined : vscode.l10n.t('A URL starting with http:// or https://')),
   });
   if (baseUrl === undefined) return false;
   const model = await vscode.window.showInputBox({
-    title: 'Marker Research: Use a Model (3/3) — model',
-    prompt: 'The model name the server knows',
+    title: vscode.l10n.t('Marker Research: Use a Model (3/3) — model'),
+    prompt: vscode.l10n.t('The model name the server knows'),
     value: sameProvider ? config.get<string>('model', '') : '',
     placeHolder: pick.models,
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : 'A model name, e.g. ' + pick.models),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A model name, e.g. {0}', pick.models)),
   });
   if (model === undefined) return false;
   await config.update('provider', pick.provider, target());
@@ -81,11 +82,11 @@ export async function setUpModel(apiKey: ApiKeyStore, log: vscode.LogOutputChann
   const hosted = pick.provider === 'openai' && !/^https?:\/\/(?:localhost|127\.|\[::1\])/i.test(baseUrl.trim());
   if (hosted && (await apiKey.get()) === undefined) {
     const key = await vscode.window.showInputBox({
-      title: 'Marker Research: API key',
-      prompt: "API key for the server, kept in VS Code's secret storage (never in settings or logs). Empty: none.",
+      title: vscode.l10n.t('Marker Research: API key'),
+      prompt: vscode.l10n.t("API key for the server, kept in VS Code's secret storage (never in settings or logs). Empty: none."),
       password: true,
       ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() && /\s/.test(v.trim()) ? 'An API key has no spaces.' : undefined),
+      validateInput: (v) => (v.trim() && /\s/.test(v.trim()) ? vscode.l10n.t('An API key has no spaces.') : undefined),
     });
     if (key?.trim()) {
       await apiKey.set(key.trim());

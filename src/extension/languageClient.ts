@@ -38,7 +38,7 @@ export function fromResponseError(e: unknown): Error {
   if (e instanceof ResponseError) {
     if (e.code === LSPErrorCodes.RequestCancelled) return new CancelledError(e.message || 'operation cancelled');
     // The engine went away while answering (a crash): the client restarts it and says so once; callers stay quiet.
-    if (e.code === ErrorCodes.PendingResponseRejected || e.code === ErrorCodes.ConnectionInactive) return new EngineRequestError(ENGINE_RESTARTED, 'the engine stopped while working on this and was restarted; run it again (an interrupted research run can be resumed).');
+    if (e.code === ErrorCodes.PendingResponseRejected || e.code === ErrorCodes.ConnectionInactive) return new EngineRequestError(ENGINE_RESTARTED, vscode.l10n.t('the engine stopped while working on this and was restarted; run it again (an interrupted research run can be resumed).'));
     const data = e.data as EngineErrorData | undefined;
     if (e.code === ENGINE_ERROR_CODE && data?.reason) return new EngineRequestError(data.reason, e.message);
     return new Error(e.message);

@@ -104,7 +104,7 @@ export class MarkerService implements vscode.Disposable {
       do {
         this.stale = false;
         const asked = Date.now();
-        const state = await this.client.request(sidebarStateRequest, { extras: this.generatingNow ? { generating: true, markersMessage: 'Generating markers…' } : {} });
+        const state = await this.client.request(sidebarStateRequest, { extras: this.generatingNow ? { generating: true, markersMessage: vscode.l10n.t('Generating markers…') } : {} });
         const whole = state && (await this.rest(state));
         if (state && !whole && ++tries < 5) {
           this.stale = true; // a newer state replaced it while its pieces came: ask again
@@ -161,12 +161,12 @@ export class MarkerService implements vscode.Disposable {
   async generate(mode: GenerateMode = 'all'): Promise<GenerateMarkersResult | null> {
     const settings = this.settings.value;
     const apiKey = settings.provider === 'extractive' ? undefined : await this.apiKey.get();
-    const title = `Marker Research: generating markers (${settings.provider})`;
+    const title = vscode.l10n.t('Marker Research: generating markers ({0})', settings.provider);
     try {
       const report = await this.client.work(title, generateMarkersRequest, { mode, settings, ...(apiKey ? { apiKey } : {}) }, { onProgress: (u) => this.progressed.fire(u) });
       if (report) this.log.info(`markers (${report.engine}${report.model ? ` ${report.model}` : ''}): ${report.items} items — ${report.generated} generated, ${report.cached} cached, ${report.failed} failed; ${report.markers} markers, ${report.grounded} grounded; ${report.ms} ms`);
       for (const note of report?.notes ?? []) {
-        const pick = await vscode.window.showWarningMessage(`Marker Research: ${note}`, 'Open Settings');
+        const pick = await vscode.window.showWarningMessage(`Marker Research: ${note}`, vscode.l10n.t('Open Settings'));
         if (pick) await vscode.commands.executeCommand('workbench.action.openSettings', 'markerResearch.condenseModel');
       }
       return report;

@@ -49,7 +49,8 @@ export class ReadableAnnotations implements vscode.Disposable {
     const next = READABLE_ANNOTATIONS[(READABLE_ANNOTATIONS.indexOf(this.mode) + 1) % READABLE_ANNOTATIONS.length]!;
     await vscode.workspace.getConfiguration(SETTINGS_SECTION).update('readableAnnotations', next, vscode.ConfigurationTarget.Global);
     this.log.info(`readable view: annotations ${SAID[next]}`);
-    void vscode.window.setStatusBarMessage(`Marker Research: annotations ${SAID[next]} in the readable view`, 4000);
+    const said = next === 'dim' ? vscode.l10n.t('Marker Research: annotations dimmed in the readable view') : next === 'hide' ? vscode.l10n.t('Marker Research: annotations hidden in the readable view') : vscode.l10n.t('Marker Research: annotations shown as they are in the readable view');
+    void vscode.window.setStatusBarMessage(said, 4000);
   }
 
   /** Decorates every visible readable view by the mode in force. */

@@ -138,7 +138,7 @@ export class ResearchService implements vscode.Disposable {
   /** Phase 1: goals from the marker overview. */
   async discoverGoals(): Promise<Goal[]> {
     this.requireCorpus();
-    const r = await this.work('discovering research goals', discoverGoalsRequest, {});
+    const r = await this.work(vscode.l10n.t('discovering research goals'), discoverGoalsRequest, {});
     return r.goals;
   }
 
@@ -148,7 +148,7 @@ export class ResearchService implements vscode.Disposable {
    */
   plan(goal: GoalChoice): Promise<ResearchRunResult> {
     this.requireCorpus();
-    return this.work('planning research', planResearchRequest, { goal });
+    return this.work(vscode.l10n.t('planning research'), planResearchRequest, { goal });
   }
 
   /**
@@ -159,7 +159,7 @@ export class ResearchService implements vscode.Disposable {
     const planned = goal === undefined ? this.plannedRun?.run_id : undefined;
     if (planned) return this.runPlanned(planned);
     this.requireCorpus();
-    return this.finished(await this.work('research', runResearchRequest, { goal: goal ?? 'auto' }));
+    return this.finished(await this.work(vscode.l10n.t('research'), runResearchRequest, { goal: goal ?? 'auto' }));
   }
 
   /**
@@ -169,7 +169,7 @@ export class ResearchService implements vscode.Disposable {
    */
   async runPlanned(runId: string): Promise<ResearchRunResult> {
     this.requireCorpus();
-    return this.finished(await this.work('research', runPlannedRequest, { runId }));
+    return this.finished(await this.work(vscode.l10n.t('research'), runPlannedRequest, { runId }));
   }
 
   /**
@@ -190,7 +190,7 @@ export class ResearchService implements vscode.Disposable {
    */
   async resume(runId: string): Promise<ResearchRunResult> {
     this.requireCorpus();
-    return this.finished(await this.work(`resuming research ${runId}`, resumeResearchRequest, { runId }));
+    return this.finished(await this.work(vscode.l10n.t('resuming research {0}', runId), resumeResearchRequest, { runId }));
   }
 
   /** Path of the report of `runId` (default: the run shown, else the latest run with a report). */
@@ -198,8 +198,8 @@ export class ResearchService implements vscode.Disposable {
     const root = this.requireCorpus();
     const shown = this.snap.shown;
     const manifest = runId ? this.snap.runs.find((r) => r.run_id === runId) : shown?.report ? shown : this.snap.runs.find((r) => r.report);
-    if (!manifest) throw new ResearchServiceError('no-run', runId ? `no run "${runId}" in this corpus.` : 'no research run has a report yet; run "Marker Research: Run Research" first.');
-    if (!manifest.report) throw new ResearchServiceError('no-report', `run ${manifest.run_id} has no report (${manifest.status}).`);
+    if (!manifest) throw new ResearchServiceError('no-run', runId ? vscode.l10n.t('no run "{0}" in this corpus.', runId) : vscode.l10n.t('no research run has a report yet; run "Marker Research: Run Research" first.'));
+    if (!manifest.report) throw new ResearchServiceError('no-report', vscode.l10n.t('run {0} has no report ({1}).', manifest.run_id, manifest.status));
     return path.join(root, '.marker-research', 'runs', manifest.run_id, 'report.md');
   }
 
@@ -207,8 +207,10 @@ export class ResearchService implements vscode.Disposable {
   private finished(result: ResearchRunResult): ResearchRunResult {
     const m = result.manifest;
     if (result.failure) {
-      void vscode.window.showErrorMessage(`Marker Research: research ${m.status === 'failed' ? 'failed' : 'only partly succeeded'} — ${result.failure}`, 'Show Logs').then((pick) => {
-        if (pick === 'Show Logs') this.log.show();
+      const showLogs = vscode.l10n.t('Show Logs');
+      const text = m.status === 'failed' ? vscode.l10n.t('Marker Research: research failed — {0}', result.failure) : vscode.l10n.t('Marker Research: research only partly succeeded — {0}', result.failure);
+      void vscode.window.showErrorMessage(text, showLogs).then((pick) => {
+        if (pick === showLogs) this.log.show();
       });
     }
     return result;
@@ -217,7 +219,7 @@ export class ResearchService implements vscode.Disposable {
   /** The root of the indexed corpus; `no-corpus` before any index. */
   private requireCorpus(): string {
     const root = this.corpus.root;
-    if (!root) throw new ResearchServiceError('no-corpus', 'no corpus is indexed; run "Marker Research: Index Corpus" first.');
+    if (!root) throw new ResearchServiceError('no-corpus', vscode.l10n.t('no corpus is indexed; run "Marker Research: Index Corpus" first.'));
     return root;
   }
 
@@ -236,7 +238,7 @@ export class ResearchService implements vscode.Disposable {
     const access: ModelAccess = { settings, ...(settings.provider === 'extractive' ? {} : { apiKey: await this.apiKey.get() }) };
     const engine = settings.provider === 'extractive' ? 'extractive' : settings.provider;
     try {
-      return await this.client.work(`Marker Research: ${title} (${engine})`, type, { ...params, ...access } as Omit<P, 'workDoneToken'>);
+      return await this.client.work(`Marker Research: ${vscode.l10n.t('{0} ({1})', title, engine)}`, type, { ...params, ...access } as Omit<P, 'workDoneToken'>);
     } catch (e) {
       throw researchError(e);
     }

@@ -16,7 +16,7 @@ export class ResearchViewProvider extends TypedWebviewView<ResearchHostToWebview
   private corpus: ResearchCorpusView = { status: 'empty', items: 0, itemsWithMarkers: 0 };
 
   constructor(extensionUri: vscode.Uri, private readonly actions: ViewActions, log: vscode.LogOutputChannel) {
-    super(extensionUri, log, { script: 'research.js', style: 'sidebar.css', title: 'Research', body: '<div id="app"></div>' }, researchToHostSchema, 'the Research view');
+    super(extensionUri, log, { script: 'research.js', style: 'sidebar.css', title: vscode.l10n.t('Research'), body: '<div id="app"></div>' }, researchToHostSchema, 'the Research view');
   }
 
   /** Replaces the research state (goals, the run shown, earlier runs). */

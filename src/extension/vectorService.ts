@@ -24,7 +24,7 @@ export class VectorService implements vscode.Disposable {
     this.subs = [
       client.onNotification(vectorProgressNotification, (p) => this.onProgress(p)),
       client.onNotification(askWarningNotification, ({ message, showLogs }) => {
-        if (showLogs) void vscode.window.showWarningMessage(message, 'Show Logs').then((a) => (a ? this.log.show() : undefined));
+        if (showLogs) void vscode.window.showWarningMessage(message, vscode.l10n.t('Show Logs')).then((a) => (a ? this.log.show() : undefined));
         else void vscode.window.showWarningMessage(message);
       }),
     ];
@@ -47,7 +47,7 @@ export class VectorService implements vscode.Disposable {
     let end!: () => void;
     const ended = new Promise<void>((resolve) => (end = resolve));
     this.shown = { report: (p) => report(p), end };
-    void withCancellableProgress(`Marker Research: embedding the corpus (${model})`, async (signal, onProgress) => {
+    void withCancellableProgress(vscode.l10n.t('Marker Research: embedding the corpus ({0})', model), async (signal, onProgress) => {
       report = ({ done, total, message }) => onProgress({ done, total, message });
       const onAbort = (): void => {
         this.log.info('vectors: asking the engine to stop embedding');
