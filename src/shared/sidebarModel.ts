@@ -6,6 +6,7 @@
  * sorts ({@link sortItems}) on every keystroke without folding text again.
  * Core types are imported as types only: nothing of core reaches the webview bundle.
  */
+import * as l10n from '@vscode/l10n';
 // The one value of core: the pure location formatter (host side only; tree-shaken out of the webview bundle).
 import { locationLabel } from '../core/corpus/locationLabel';
 import { factsOf, type Corpus, type CorpusItem } from '../core/corpus/types';
@@ -22,17 +23,20 @@ import type {
 /** An item's marker file as the extension holds it: read, or why it could not be. */
 export type MarkerEntry = { ok: true; value: ItemMarkers } | { ok: false; error: string };
 
-export const GROUP_LABELS: Record<MarkerGroupKey, string> = {
-  facts: 'Facts',
-  opinions: 'Opinions',
-  data: 'Data',
-  commentFacts: 'Comment facts',
-  commentOpinions: 'Comment opinions',
-  commentData: 'Comment data',
-  engagement: 'Top engagement',
-  themes: 'Comment themes',
-  sentiment: 'Sentiment',
-};
+/** A marker group's heading in the display language (the engine's l10n bundle; read when the state is built). */
+export function groupLabel(key: MarkerGroupKey): string {
+  switch (key) {
+    case 'facts': return l10n.t('Facts');
+    case 'opinions': return l10n.t('Opinions');
+    case 'data': return l10n.t('Data');
+    case 'commentFacts': return l10n.t('Comment facts');
+    case 'commentOpinions': return l10n.t('Comment opinions');
+    case 'commentData': return l10n.t('Comment data');
+    case 'engagement': return l10n.t('Top engagement');
+    case 'themes': return l10n.t('Comment themes');
+    case 'sentiment': return l10n.t('Sentiment');
+  }
+}
 
 /** `m:ss` or `h:mm:ss`, tenths kept when the time has them. */
 export function formatTime(seconds: number): string {
@@ -93,14 +97,15 @@ export function confidenceInformative(engine: EngineName, markers: readonly Pick
   return markers.some((m) => Math.abs(m.confidence - first) > 1e-6);
 }
 
-const SENTIMENT_LABELS: Record<string, string> = { mostly_positive: 'mostly positive', mixed: 'mixed', mostly_negative: 'mostly negative' };
+/** The comments' overall sentiment in words (display language); an unknown value as it is. */
+const sentimentLabel = (v: string): string => (v === 'mostly_positive' ? l10n.t('mostly positive') : v === 'mixed' ? l10n.t('mixed') : v === 'mostly_negative' ? l10n.t('mostly negative') : v);
 
 /** The groups that come from an item's comments. */
 export const COMMENT_GROUP_KEYS: ReadonlySet<MarkerGroupKey> = new Set<MarkerGroupKey>(['commentFacts', 'commentOpinions', 'commentData', 'engagement', 'themes', 'sentiment']);
 
 /** The note under an item's comment groups when spam was excluded, or null: "3 comments look like spam, excluded". */
 export function spamNote(count: number): string | null {
-  return count > 0 ? `${count} ${count === 1 ? 'comment looks' : 'comments look'} like spam, excluded` : null;
+  return count > 0 ? (count === 1 ? l10n.t('1 comment looks like spam, excluded') : l10n.t('{0} comments look like spam, excluded', count)) : null;
 }
 
 /** The groups of an item's markers, in the sidebar's order; empty groups left out. */
@@ -109,7 +114,7 @@ export function markerGroups(m: ItemMarkers, item?: CorpusItem): MarkerGroup[] {
   const c = m.comments_summary;
   const group = (key: MarkerGroupKey, markers: Marker[] = [], values: string[] = []): MarkerGroup => ({
     key,
-    label: GROUP_LABELS[key],
+    label: groupLabel(key),
     markers: markers.map((x) => markerSummary(x, m.engine, item)),
     values,
   });
@@ -122,7 +127,7 @@ export function markerGroups(m: ItemMarkers, item?: CorpusItem): MarkerGroup[] {
     group('commentData', c?.key_datapoints_from_comments),
     group('engagement', c?.top_engagement_markers),
     group('themes', [], c?.major_themes ?? []),
-    group('sentiment', [], c ? [SENTIMENT_LABELS[c.sentiment_overview] ?? c.sentiment_overview] : []),
+    group('sentiment', [], c ? [sentimentLabel(c.sentiment_overview)] : []),
   ];
   return groups.filter((g) => g.markers.length || g.values.length);
 }
@@ -164,17 +169,17 @@ export interface SidebarExtras {
 export function markersLine(items: readonly { markers: ItemMarkersView | null; markersProblem: string | null }[]): string | null {
   const withMarkers = items.filter((i) => i.markers);
   const problems = items.filter((i) => i.markersProblem).length;
-  if (!withMarkers.length) return problems ? `No markers · ${problems} marker file${problems > 1 ? 's' : ''} unreadable` : items.length ? 'No markers yet' : null;
+  if (!withMarkers.length) return problems ? (problems === 1 ? l10n.t('No markers · 1 marker file unreadable') : l10n.t('No markers · {0} marker files unreadable', problems)) : items.length ? l10n.t('No markers yet') : null;
   const total = withMarkers.reduce((a, i) => a + i.markers!.total, 0);
   const grounded = withMarkers.reduce((a, i) => a + i.markers!.grounded, 0);
   const engines = [...new Set(withMarkers.map((i) => i.markers!.engine))].sort().join(' + ');
-  const parts = [`${total} marker${total === 1 ? '' : 's'} (${engines})`, `${grounded} grounded`];
+  const parts = [total === 1 ? l10n.t('1 marker ({0})', engines) : l10n.t('{0} markers ({1})', total, engines), l10n.t('{0} grounded', grounded)];
   const missing = items.length - withMarkers.length;
-  if (grounded < total) parts.push(`${total - grounded} ungrounded`);
-  if (missing) parts.push(`${missing} item${missing > 1 ? 's' : ''} without markers`);
+  if (grounded < total) parts.push(l10n.t('{0} ungrounded', total - grounded));
+  if (missing) parts.push(missing === 1 ? l10n.t('1 item without markers') : l10n.t('{0} items without markers', missing));
   const stale = withMarkers.filter((i) => i.markers!.stale).length;
-  if (stale) parts.push(`${stale} stale`);
-  if (problems) parts.push(`${problems} unreadable`);
+  if (stale) parts.push(l10n.t('{0} stale', stale));
+  if (problems) parts.push(l10n.t('{0} unreadable', problems));
   return parts.join(' · ');
 }
 
@@ -205,7 +210,13 @@ export function sidebarStateOf(corpus: Corpus, items: ItemSummary[], extras: Sid
   const issues = corpus.problems.filter((p) => p.severity !== 'info').length;
   return {
     status: 'ready',
-    message: `Indexed ${s.items} items · ${s.words.toLocaleString('en-US')} words · ${s.comments} comments${issues ? ` · ${issues} problem${issues > 1 ? 's' : ''}` : ''}${s.skipped ? ` · ${s.skipped} skipped` : ''}`,
+    message: [
+      l10n.t('Indexed {0} items', s.items),
+      l10n.t('{0} words', s.words.toLocaleString('en-US')),
+      l10n.t('{0} comments', s.comments),
+      issues === 1 ? l10n.t('1 problem') : issues ? l10n.t('{0} problems', issues) : '',
+      s.skipped ? l10n.t('{0} skipped', s.skipped) : '',
+    ].filter(Boolean).join(' · '),
     markersMessage: extras.markersMessage !== undefined ? extras.markersMessage : markersLine(items),
     generating: extras.generating ?? false,
     corpusRoot: corpus.root,
@@ -227,12 +238,14 @@ export function sidebarStateFor(corpus: Corpus, markers: ReadonlyMap<string, Mar
 // ---- what the kinds mean (the legend) -----------------------------------------------------
 
 /** One line per kind: the legend of the kind badges and toggles. */
-export const KIND_EXPLANATIONS: Readonly<Record<MarkerKindName, string>> = {
-  FACT: 'FACT — something stated as true: an event, a result, who did what.',
-  OPINION: 'OPINION — a judgement, belief, preference or recommendation of a speaker or commenter.',
-  DATA: 'DATA — a number with its meaning: an amount, a percentage, a date, a measurement.',
-  ENGAGEMENT: 'ENGAGEMENT — what the audience responded to most: the comments with the most likes and replies.',
-};
+export function kindExplanation(kind: MarkerKindName): string {
+  switch (kind) {
+    case 'FACT': return l10n.t('something stated as true: an event, a result, who did what.');
+    case 'OPINION': return l10n.t('a judgement, belief, preference or recommendation of a speaker or commenter.');
+    case 'DATA': return l10n.t('a number with its meaning: an amount, a percentage, a date, a measurement.');
+    case 'ENGAGEMENT': return l10n.t('what the audience responded to most: the comments with the most likes and replies.');
+  }
+}
 
 // ---- the filter (applied in the webview) ------------------------------------------------
 
@@ -368,9 +381,9 @@ export function matchItem(ix: IndexedItem, f: MarkerFilter): ItemMatch {
 /** The filter line: "340 items · 3,412 markers", filtered "12 of 340 items · 48 of 3,412 markers". */
 export function filterCountText(itemsShown: number, itemsTotal: number, markersShown: number, markersTotal: number, filtered: boolean): string {
   const n = (x: number): string => x.toLocaleString('en-US');
-  const items = `${n(itemsTotal)} item${itemsTotal === 1 ? '' : 's'}`;
-  const markers = `${n(markersTotal)} marker${markersTotal === 1 ? '' : 's'}`;
-  return filtered ? `${n(itemsShown)} of ${items} · ${n(markersShown)} of ${markers}` : `${items} · ${markers}`;
+  const items = itemsTotal === 1 ? l10n.t('1 item') : l10n.t('{0} items', n(itemsTotal));
+  const markers = markersTotal === 1 ? l10n.t('1 marker') : l10n.t('{0} markers', n(markersTotal));
+  return filtered ? `${l10n.t('{0} of {1}', n(itemsShown), items)} · ${l10n.t('{0} of {1}', n(markersShown), markers)}` : `${items} · ${markers}`;
 }
 
 /**
@@ -380,16 +393,26 @@ export function filterCountText(itemsShown: number, itemsTotal: number, markersS
 export function noMatchText(query: string, kinds: ReadonlySet<MarkerKindName>): string {
   const hidden = ALL_KINDS.filter((k) => !kinds.has(k));
   const q = query.trim();
-  if (hidden.length === ALL_KINDS.length) return q ? `No items match "${q}", and every marker kind is hidden.` : 'Every marker kind is hidden: switch one on to see markers.';
-  const off = hidden.length ? ` with ${hidden.join(', ')} hidden` : '';
-  return q ? `No items or markers match "${q}"${off}.` : `No markers${off}.`;
+  if (hidden.length === ALL_KINDS.length) return q ? l10n.t('No items match "{0}", and every marker kind is hidden.', q) : l10n.t('Every marker kind is hidden: switch one on to see markers.');
+  const off = hidden.join(', ');
+  if (q) return off ? l10n.t('No items or markers match "{0}" with {1} hidden.', q, off) : l10n.t('No items or markers match "{0}".', q);
+  return off ? l10n.t('No markers with {0} hidden.', off) : l10n.t('No markers.');
 }
 
 // ---- sorting items --------------------------------------------------------------------------
 
 export const ITEM_SORTS = ['title', 'date', 'words', 'comments', 'likes'] as const;
 export type ItemSort = (typeof ITEM_SORTS)[number];
-export const ITEM_SORT_LABELS: Readonly<Record<ItemSort, string>> = { title: 'Title', date: 'Newest', words: 'Words', comments: 'Comments', likes: 'Likes' };
+/** A sort's name in the sort menu, in the display language. */
+export function itemSortLabel(sort: ItemSort): string {
+  switch (sort) {
+    case 'title': return l10n.t('Title');
+    case 'date': return l10n.t('Newest');
+    case 'words': return l10n.t('Words');
+    case 'comments': return l10n.t('Comments');
+    case 'likes': return l10n.t('Likes');
+  }
+}
 
 /** The likes an item is sorted by: its own, else its comments' added up. */
 export function itemLikes(it: Pick<ItemSummary, 'likes' | 'commentLikes'>): number | null {

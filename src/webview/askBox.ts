@@ -6,8 +6,9 @@
  */
 import { ASK_MAX_QUESTION_CHARS, ASK_STRATEGIES } from '../shared/webviewProtocol';
 import type { AskAnswerSentenceView, AskAnswerView, AskHitView, AskResultView, CorpusHostToWebview, CorpusToHost } from '../shared/webviewProtocol';
+import * as l10n from '@vscode/l10n';
 import { button, el } from './dom';
-import { plural } from './vscodeApi';
+import { num } from './vscodeApi';
 
 /** Questions kept in the history; the last {@link ASK_SESSION_SENT} are sent with a question. */
 export const ASK_HISTORY_KEPT = 20;
@@ -53,19 +54,19 @@ export class AskBox {
     this.history = memory.askHistory;
     this.shown = memory.askResult;
     this.el.id = 'ask';
-    this.el.setAttribute('aria-label', 'Ask the corpus');
+    this.el.setAttribute('aria-label', l10n.t('Ask the corpus'));
     const input = this.input;
     input.id = 'ask-input';
     input.type = 'text';
-    input.placeholder = 'Ask the corpus (e.g. what did the host say about prices?)';
-    input.setAttribute('aria-label', 'Question for the corpus');
+    input.placeholder = l10n.t('Ask the corpus (e.g. what did the host say about prices?)');
+    input.setAttribute('aria-label', l10n.t('Question for the corpus'));
     input.maxLength = ASK_MAX_QUESTION_CHARS;
     input.spellcheck = false;
     input.autocomplete = 'off';
-    const askButton = el('button', 'primary ask-button', 'Ask');
+    const askButton = el('button', 'primary ask-button', l10n.t('Ask'));
     askButton.id = 'ask-button';
     askButton.type = 'submit';
-    askButton.title = 'Ask (Enter)';
+    askButton.title = l10n.t('Ask (Enter)');
     this.form.append(input, askButton);
     this.scopeEl.id = 'ask-scope';
     this.statusEl.id = 'ask-status';
@@ -73,7 +74,7 @@ export class AskBox {
     this.statusEl.hidden = true;
     this.queryEl.id = 'ask-query';
     this.hitsEl.id = 'ask-hits';
-    this.hitsEl.setAttribute('aria-label', 'Hits');
+    this.hitsEl.setAttribute('aria-label', l10n.t('Hits'));
     this.answerEl.hidden = true;
     this.el.append(this.form, this.scopeEl, this.statusEl, this.queryEl, this.answerEl, this.hitsEl);
     this.el.hidden = true; // shown once a corpus is indexed
@@ -130,7 +131,7 @@ export class AskBox {
     }
     this.statusEl.hidden = false;
     this.statusEl.className = 'ask-status is-busy';
-    this.statusEl.textContent = 'Asking…';
+    this.statusEl.textContent = l10n.t('Asking…');
     this.el.dataset['busy'] = '1';
     this.renderScope();
   }
@@ -143,7 +144,7 @@ export class AskBox {
           this.el.dataset['busy'] = '1';
           this.statusEl.hidden = false;
           this.statusEl.className = 'ask-status is-busy';
-          this.statusEl.textContent = `Asking: ${msg.question}`;
+          this.statusEl.textContent = l10n.t('Asking: {0}', msg.question);
         } else if (!this.pending || this.pending.askId <= msg.askId) {
           this.pending = null;
           delete this.el.dataset['busy'];
@@ -191,26 +192,27 @@ export class AskBox {
     scope.replaceChildren();
     const title = this.focus ? this.titles.get(this.focus) : undefined;
     if (this.focus && title !== undefined) {
-      const chip = button('ask-chip', '', `Questions are limited to this item. Click to ask the whole corpus${this.shown?.scope ? ' (asks the last question again)' : ''}.`, () => {
+      const chip = button('ask-chip', '', this.shown?.scope ? l10n.t('Questions are limited to this item. Click to ask the whole corpus (asks the last question again).') : l10n.t('Questions are limited to this item. Click to ask the whole corpus.'), () => {
         const last = this.shown?.scope ? this.shown.query.question : null;
         this.setFocusItem(null);
         if (last) this.ask(last, null, false);
       });
       chip.id = 'ask-chip';
       chip.dataset['itemId'] = this.focus;
-      chip.append(el('span', 'ask-chip-label', 'Item:'), el('span', 'ask-chip-title', title), el('span', 'ask-chip-x', '✕'));
-      chip.setAttribute('aria-label', `Limited to the item ${title}; switch to the whole corpus`);
+      chip.append(el('span', 'ask-chip-label', l10n.t('Item:')), el('span', 'ask-chip-title', title), el('span', 'ask-chip-x', '✕'));
+      chip.setAttribute('aria-label', l10n.t('Limited to the item {0}; switch to the whole corpus', title));
       scope.append(chip);
     } else {
-      const whole = el('span', 'ask-whole', 'Whole corpus');
+      const whole = el('span', 'ask-whole', l10n.t('Whole corpus'));
       whole.id = 'ask-whole';
-      whole.title = 'Questions search every item. Open an item below to limit them to it.';
+      whole.title = l10n.t('Questions search every item. Open an item below to limit them to it.');
       scope.append(whole);
     }
     if (this.history.length) {
-      const session = el('span', 'ask-session', `· ${plural(Math.min(this.history.length, ASK_SESSION_SENT), 'earlier question')}`);
-      session.title = `Earlier questions (pronouns like "he" or "it" refer to them):\n${this.history.slice(-ASK_SESSION_SENT).map((q) => `• ${q}`).join('\n')}`;
-      const reset = button('icon-button ask-new-topic', 'New topic', 'Forget the earlier questions: the next question starts a new conversation', () => {
+      const earlier = Math.min(this.history.length, ASK_SESSION_SENT);
+      const session = el('span', 'ask-session', `· ${earlier === 1 ? l10n.t('1 earlier question') : l10n.t('{0} earlier questions', num(earlier))}`);
+      session.title = `${l10n.t('Earlier questions (pronouns like "he" or "it" refer to them):')}\n${this.history.slice(-ASK_SESSION_SENT).map((q) => `• ${q}`).join('\n')}`;
+      const reset = button('icon-button ask-new-topic', l10n.t('New topic'), l10n.t('Forget the earlier questions: the next question starts a new conversation'), () => {
         this.history = [];
         this.renderScope();
         this.save();
@@ -247,13 +249,13 @@ export class AskBox {
     li.title = [
       `${h.title} (${h.part})`,
       [h.where, h.time, h.speaker].filter(Boolean).join(' · '),
-      `found by: ${h.why.length ? h.why.join('; ') : h.matchedBy.join(', ')}`,
+      l10n.t('found by: {0}', h.why.length ? h.why.join('; ') : h.matchedBy.join(', ')),
       '',
       h.quote,
       '',
-      'Click to open the span, highlighted in its item (the original file is one click away)',
+      l10n.t('Click to open the span, highlighted in its item (the original file is one click away)'),
     ].join('\n');
-    li.setAttribute('aria-label', `Hit ${h.rank}: ${h.title}${meta.length ? `, ${meta.join(', ')}` : ''}: ${h.quote}`);
+    li.setAttribute('aria-label', l10n.t('Hit {0}: {1}: {2}', h.rank, `${h.title}${meta.length ? `, ${meta.join(', ')}` : ''}`, h.quote));
     const open = (): void => {
       for (const x of this.el.querySelectorAll('.is-opened')) x.classList.remove('is-opened');
       li.classList.add('is-opened');
@@ -291,11 +293,13 @@ export class AskBox {
     box.hidden = !answer.sentences.length;
     if (!answer.sentences.length) return;
     box.id = 'ask-answer';
-    box.setAttribute('aria-label', 'Answer');
+    box.setAttribute('aria-label', l10n.t('Answer'));
     const byN = new Map(answer.sentences.map((a) => [a.n, a]));
     const items = new Set(answer.sentences.map((a) => a.itemId));
-    const head = el('div', 'ask-answer-head', 'Answer');
-    head.append(el('span', 'ask-answer-how', answer.written ? ' · written by the model from the sentences below' : ` · ${plural(answer.sentences.length, 'sentence')} from ${items.size === 1 ? answer.sentences[0]!.title : plural(items.size, 'item')} (extractive, no model)`));
+    const head = el('div', 'ask-answer-head', l10n.t('Answer'));
+    const sentences = answer.sentences.length === 1 ? l10n.t('1 sentence') : l10n.t('{0} sentences', num(answer.sentences.length));
+    const from = items.size === 1 ? answer.sentences[0]!.title : l10n.t('{0} items', num(items.size));
+    head.append(el('span', 'ask-answer-how', ` · ${answer.written ? l10n.t('written by the model from the sentences below') : l10n.t('{0} from {1} (extractive, no model)', sentences, from)}`));
     box.append(head);
     if (answer.written) {
       const p = el('p', 'ask-answer-written');
@@ -324,8 +328,8 @@ export class AskBox {
       li.tabIndex = 0;
       li.setAttribute('role', 'button');
       li.append(el('span', 'ask-answer-text', a.text), el('span', 'ask-answer-who', ` — ${items.size > 1 ? `${a.title} · ` : ''}${a.location}`));
-      li.title = `${a.title} · ${a.location}${a.where ? `\n${a.where}` : ''}\n\nClick to open the sentence, highlighted in its item`;
-      li.setAttribute('aria-label', `Answer sentence ${a.n}: ${a.text} (${a.title}, ${a.location})`);
+      li.title = `${a.title} · ${a.location}${a.where ? `\n${a.where}` : ''}\n\n${l10n.t('Click to open the sentence, highlighted in its item')}`;
+      li.setAttribute('aria-label', l10n.t('Answer sentence {0}: {1} ({2}, {3})', a.n, a.text, a.title, a.location));
       li.addEventListener('click', () => this.openSentence(a, li));
       li.addEventListener('keydown', (e) => {
         if (e.key === 'Enter' || e.key === ' ') {
@@ -358,22 +362,22 @@ export class AskBox {
     const understood = el('span', 'ask-understood', q.line);
     understood.id = 'ask-understood';
     understood.title = [
-      `Question: ${q.question}`,
-      q.resolvedQuery && q.resolvedQuery !== q.question ? `Understood as: ${q.resolvedQuery}` : '',
-      `Intent: ${q.intent}`,
-      q.entities.length ? `Entities: ${q.entities.map((e) => `${e.label}${e.fromSession ? ' (from the earlier questions)' : ''}`).join(', ')}` : '',
-      q.time ? `Time: ${q.time}` : '',
-      q.part ? `Part: ${q.part}` : '',
-      `Understood by: ${q.engine === 'rules' ? 'rules (offline)' : 'the model'}`,
+      l10n.t('Question: {0}', q.question),
+      q.resolvedQuery && q.resolvedQuery !== q.question ? l10n.t('Understood as: {0}', q.resolvedQuery) : '',
+      l10n.t('Intent: {0}', q.intent),
+      q.entities.length ? l10n.t('Entities: {0}', q.entities.map((e) => (e.fromSession ? l10n.t('{0} (from the earlier questions)', e.label) : e.label)).join(', ')) : '',
+      q.time ? l10n.t('Time: {0}', q.time) : '',
+      q.part ? l10n.t('Part: {0}', q.part) : '',
+      q.engine === 'rules' ? l10n.t('Understood by: rules (offline)') : l10n.t('Understood by: the model'),
     ].filter(Boolean).join('\n');
-    const close = button('icon-button ask-clear', '✕', 'Clear the answer (Escape in the box)', () => this.clear());
-    close.setAttribute('aria-label', 'Clear the answer');
+    const close = button('icon-button ask-clear', '✕', l10n.t('Clear the answer (Escape in the box)'), () => this.clear());
+    close.setAttribute('aria-label', l10n.t('Clear the answer'));
     line.append(understood, close);
     queryEl.append(line);
-    const scope = r.scope ? `in ${r.scope.title}` : 'in the whole corpus';
-    const summary = el('div', 'ask-summary', `${r.hits.length ? plural(r.hits.length, 'hit') : 'No hits'} ${scope} · ${r.ms} ms`);
+    const hits = r.hits.length === 1 ? l10n.t('1 hit') : r.hits.length ? l10n.t('{0} hits', num(r.hits.length)) : l10n.t('No hits');
+    const summary = el('div', 'ask-summary', `${r.scope ? l10n.t('{0} in {1}', hits, r.scope.title) : l10n.t('{0} in the whole corpus', hits)} · ${r.ms} ms`);
     summary.id = 'ask-summary';
-    if (q.resolvedQuery && q.resolvedQuery !== q.question) summary.textContent += ` · as “${q.resolvedQuery}”`;
+    if (q.resolvedQuery && q.resolvedQuery !== q.question) summary.textContent += ` · ${l10n.t('as “{0}”', q.resolvedQuery)}`;
     queryEl.append(summary);
     if (!r.hits.length && r.whyNoHits) {
       const why = el('div', 'ask-why', r.whyNoHits);

@@ -10,6 +10,8 @@
 // First: the page's l10n bundle is loaded before any view draws.
 import './l10nSetup';
 import { CHAT_MAX_QUESTION_CHARS, parseAnswer, type AnswerBlock, type ChatCitationView, type ChatConversationView, type ChatHistoryEntry, type ChatPendingView, type ChatState, type ChatToHost, type ChatTurnView, type HostToChat, type InlinePiece } from '../shared/chatProtocol';
+import * as l10n from '@vscode/l10n';
+import * as counted from './counts';
 import { button, el } from './dom';
 
 /** What the webview remembers across being hidden (vscode.getState/setState). */
@@ -36,7 +38,6 @@ function loadMemory(): ViewMemory {
 }
 const memory = loadMemory();
 
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 const when = (iso: string): string => {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleString('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
@@ -48,12 +49,12 @@ const head = el('header', 'chat-head');
 const aboutEl = el('div', 'chat-about');
 aboutEl.id = 'chat-about';
 const headActions = el('div', 'chat-head-actions');
-const newBtn = button('secondary chat-new', 'New conversation', 'New conversation: start again about the same run (earlier ones stay in the list)', () => {
+const newBtn = button('secondary chat-new', l10n.t('New conversation'), l10n.t('New conversation: start again about the same run (earlier ones stay in the list)'), () => {
   vscode.postMessage({ type: 'newConversation', runId: state?.conversation.run?.runId ?? null });
   input.focus();
 });
 newBtn.id = 'chat-new';
-const historyBtn = button('secondary chat-history-toggle', 'History', 'Earlier conversations of this corpus', () => {
+const historyBtn = button('secondary chat-history-toggle', l10n.t('History'), l10n.t('Earlier conversations of this corpus'), () => {
   historyEl.hidden = !historyEl.hidden;
   historyBtn.setAttribute('aria-expanded', String(!historyEl.hidden));
 });
@@ -66,7 +67,7 @@ head.append(aboutEl, headActions);
 
 const historyEl = el('section', 'chat-history');
 historyEl.id = 'chat-history';
-historyEl.setAttribute('aria-label', 'Earlier conversations');
+historyEl.setAttribute('aria-label', l10n.t('Earlier conversations'));
 historyEl.hidden = true;
 
 const messageEl = el('p', 'chat-message');
@@ -76,7 +77,7 @@ messageEl.hidden = true;
 
 const turnsEl = el('ol', 'chat-turns');
 turnsEl.id = 'chat-turns';
-turnsEl.setAttribute('aria-label', 'Conversation');
+turnsEl.setAttribute('aria-label', l10n.t('Conversation'));
 turnsEl.setAttribute('aria-live', 'polite');
 
 const form = el('form', 'chat-form');
@@ -85,14 +86,14 @@ input.id = 'chat-input';
 input.rows = 2;
 input.maxLength = CHAT_MAX_QUESTION_CHARS;
 input.spellcheck = false;
-input.placeholder = 'Ask a follow-up… (Enter sends, Shift+Enter: new line)';
-input.setAttribute('aria-label', 'Question');
+input.placeholder = l10n.t('Ask a follow-up… (Enter sends, Shift+Enter: new line)');
+input.setAttribute('aria-label', l10n.t('Question'));
 input.value = memory.draft;
-const askBtn = el('button', 'primary chat-ask', 'Ask');
+const askBtn = el('button', 'primary chat-ask', l10n.t('Ask'));
 askBtn.id = 'chat-ask';
 askBtn.type = 'submit';
-askBtn.title = 'Ask (Enter)';
-const stopBtn = button('secondary chat-stop', 'Stop', 'Stop the answer (Escape); what came so far is kept, marked stopped', () => vscode.postMessage({ type: 'stop' }));
+askBtn.title = l10n.t('Ask (Enter)');
+const stopBtn = button('secondary chat-stop', l10n.t('Stop'), l10n.t('Stop the answer (Escape); what came so far is kept, marked stopped'), () => vscode.postMessage({ type: 'stop' }));
 stopBtn.id = 'chat-stop';
 stopBtn.hidden = true;
 const formActions = el('div', 'chat-form-actions');
@@ -152,7 +153,7 @@ function chip(n: number): HTMLElement {
   const c = citations.get(n);
   if (!c) {
     const span = el('span', 'cite-missing', `[${n}]`);
-    span.title = `Citation ${n} is not in this conversation`;
+    span.title = l10n.t('Citation {0} is not in this conversation', n);
     return span;
   }
   const b = button('cite-chip', String(n), '', () => {
@@ -162,8 +163,8 @@ function chip(n: number): HTMLElement {
   });
   b.dataset['n'] = String(n);
   b.dataset['where'] = c.where;
-  b.title = [`[${n}] ${c.title} (${c.part})`, [c.where, c.time, c.speaker].filter(Boolean).join(' · '), c.quote ? `“${c.quote}”` : '', 'Click to open the cited span, highlighted in its item (the original file is one click away)'].filter(Boolean).join('\n');
-  b.setAttribute('aria-label', `Citation ${n}: ${c.title}, ${c.where}`);
+  b.title = [`[${n}] ${c.title} (${c.part})`, [c.where, c.time, c.speaker].filter(Boolean).join(' · '), c.quote ? `“${c.quote}”` : '', l10n.t('Click to open the cited span, highlighted in its item (the original file is one click away)')].filter(Boolean).join('\n');
+  b.setAttribute('aria-label', l10n.t('Citation {0}: {1}, {2}', n, c.title, c.where));
   return b;
 }
 
@@ -209,7 +210,7 @@ function renderAnswer(parent: HTMLElement, markdown: string): void {
 
 // ---- rendering: turns --------------------------------------------------------------------------
 
-const MODE_LABELS: Record<ChatTurnView['mode'], string> = { report: 'from the report', citation: 'cited originals', corpus: 'from the corpus' };
+const modeLabel = (mode: ChatTurnView['mode']): string => (mode === 'report' ? l10n.t('from the report') : mode === 'citation' ? l10n.t('cited originals') : l10n.t('from the corpus'));
 
 function renderLoaded(turn: ChatTurnView): HTMLElement[] {
   return turn.loaded.map((l, i) => {
@@ -218,7 +219,7 @@ function renderLoaded(turn: ChatTurnView): HTMLElement[] {
     d.dataset['n'] = String(l.number);
     d.open = i === 0;
     const summary = el('summary', 'loaded-summary');
-    summary.append(el('span', 'loaded-label', `Original [${l.number}]`));
+    summary.append(el('span', 'loaded-label', l10n.t('Original [{0}]', l.number)));
     if (c) summary.append(el('span', 'loaded-where', ` ${c.title} · ${c.where}`));
     d.append(summary);
     const body = el('blockquote', 'loaded-text');
@@ -227,7 +228,7 @@ function renderLoaded(turn: ChatTurnView): HTMLElement[] {
     if (l.after) body.append(el('span', 'loaded-context', l.after));
     d.append(body);
     if (c) {
-      const open = button('icon-button loaded-open', 'Open in file', `Open ${c.where}`, () => vscode.postMessage({ type: 'openCitation', conversationId: state?.conversation.id ?? null, number: l.number }));
+      const open = button('icon-button loaded-open', l10n.t('Open in file'), l10n.t('Open {0}', c.where), () => vscode.postMessage({ type: 'openCitation', conversationId: state?.conversation.id ?? null, number: l.number }));
       d.append(open);
     }
     return d;
@@ -242,16 +243,16 @@ function renderTurn(t: ChatTurnView): HTMLLIElement {
   if (t.cancelled) li.dataset['stopped'] = '1';
   li.append(el('div', 'chat-q', t.question));
   const answer = el('div', 'chat-a');
-  renderAnswer(answer, t.answer || (t.cancelled ? '' : '(no answer)'));
+  renderAnswer(answer, t.answer || (t.cancelled ? '' : l10n.t('(no answer)')));
   li.append(answer);
   const meta = el('div', 'chat-meta');
   if (t.engine === 'extractive') {
-    const badge = el('span', 'engine-badge', 'extractive');
-    badge.title = 'No model wrote this answer: it is put together from the sources themselves';
+    const badge = el('span', 'engine-badge', l10n.t('extractive'));
+    badge.title = l10n.t('No model wrote this answer: it is put together from the sources themselves');
     meta.append(badge);
   }
-  if (t.cancelled) meta.append(el('span', 'stopped-badge', 'stopped'));
-  const line = [MODE_LABELS[t.mode], t.understood, t.ms ? `${t.ms} ms` : ''].filter(Boolean).join(' · ');
+  if (t.cancelled) meta.append(el('span', 'stopped-badge', l10n.t('stopped')));
+  const line = [modeLabel(t.mode), t.understood, t.ms ? `${t.ms} ms` : ''].filter(Boolean).join(' · ');
   const lineEl = el('span', 'chat-meta-line', line);
   lineEl.title = line;
   meta.append(lineEl);
@@ -275,23 +276,23 @@ function renderPending(p: ChatPendingView): HTMLLIElement {
 function renderAbout(c: ChatConversationView): void {
   aboutEl.replaceChildren();
   if (c.run) {
-    const label = el('span', 'about-label', 'About');
+    const label = el('span', 'about-label', l10n.t('About'));
     const goal = el('button', 'about-goal', c.run.goal ?? c.run.runId);
     goal.type = 'button';
     goal.id = 'chat-run-goal';
-    goal.title = `Open the report of run ${c.run.runId}`;
+    goal.title = l10n.t('Open the report of run {0}', c.run.runId);
     goal.dataset['runId'] = c.run.runId;
     goal.addEventListener('click', () => vscode.postMessage({ type: 'openReport', runId: c.run!.runId }));
-    const x = button('icon-button about-detach', '✕', 'Ask about the whole corpus instead (a new conversation)', () => vscode.postMessage({ type: 'newConversation', runId: null }));
-    x.setAttribute('aria-label', 'Ask the whole corpus instead');
+    const x = button('icon-button about-detach', '✕', l10n.t('Ask about the whole corpus instead (a new conversation)'), () => vscode.postMessage({ type: 'newConversation', runId: null }));
+    x.setAttribute('aria-label', l10n.t('Ask the whole corpus instead'));
     aboutEl.append(label, goal, x);
     aboutEl.dataset['runId'] = c.run.runId;
     runIdEl.textContent = c.run.runId;
-    runIdEl.title = `Run ${c.run.runId}${c.run.status ? ` (${c.run.status})` : ''}`;
+    runIdEl.title = c.run.status ? l10n.t('Run {0} ({1})', c.run.runId, c.run.status) : l10n.t('Run {0}', c.run.runId);
   } else {
-    const whole = el('span', 'about-whole', 'Whole corpus');
+    const whole = el('span', 'about-whole', l10n.t('Whole corpus'));
     whole.id = 'chat-whole';
-    whole.title = 'Questions search every item. "Ask about this report" on a run attaches a conversation to its report.';
+    whole.title = l10n.t('Questions search every item. "Ask about this report" on a run attaches a conversation to its report.');
     aboutEl.append(whole);
     delete aboutEl.dataset['runId'];
     runIdEl.textContent = '';
@@ -299,7 +300,7 @@ function renderAbout(c: ChatConversationView): void {
 }
 
 function renderHistory(list: readonly ChatHistoryEntry[], currentId: string | null): void {
-  historyBtn.textContent = list.length ? `History (${list.length})` : 'History';
+  historyBtn.textContent = list.length ? l10n.t('History ({0})', list.length) : l10n.t('History');
   historyBtn.disabled = !list.length;
   historyEl.replaceChildren();
   if (!list.length) return void (historyEl.hidden = true);
@@ -310,8 +311,8 @@ function renderHistory(list: readonly ChatHistoryEntry[], currentId: string | nu
     li.tabIndex = 0;
     li.setAttribute('role', 'button');
     li.append(el('div', 'history-title', h.title));
-    li.append(el('div', 'history-meta', [h.runId ? (h.runGoal ?? `run ${h.runId}`) : 'whole corpus', plural(h.turns, 'question'), when(h.createdAt)].filter(Boolean).join(' · ')));
-    li.title = `${h.title}\n${h.runId ? `run ${h.runId}` : 'whole corpus'}${h.lastQuestion ? `\nlast: ${h.lastQuestion}` : ''}`;
+    li.append(el('div', 'history-meta', [h.runId ? (h.runGoal ?? l10n.t('run {0}', h.runId)) : l10n.t('whole corpus'), counted.questions(h.turns), when(h.createdAt)].filter(Boolean).join(' · ')));
+    li.title = `${h.title}\n${h.runId ? l10n.t('run {0}', h.runId) : l10n.t('whole corpus')}${h.lastQuestion ? `\n${l10n.t('last: {0}', h.lastQuestion)}` : ''}`;
     const open = (): void => {
       historyEl.hidden = true;
       historyBtn.setAttribute('aria-expanded', 'false');
@@ -350,8 +351,10 @@ function render(): void {
   if (!c.turns.length && !pending) {
     const hint = el('li', 'chat-empty');
     hint.textContent = c.run
-      ? `Ask a follow-up about this report${c.citations.length ? ` (${plural(c.citations.length, 'citation')}; "what does [1] say?" shows the original)` : ''}.`
-      : 'Ask about the corpus: who said what, what viewers think, what a citation says.';
+      ? c.citations.length
+        ? l10n.t('Ask a follow-up about this report ({0}; "what does [1] say?" shows the original).', counted.citations(c.citations.length))
+        : l10n.t('Ask a follow-up about this report.')
+      : l10n.t('Ask about the corpus: who said what, what viewers think, what a citation says.');
     turnsEl.append(hint);
   }
   if (pending && (!c.id || pending.conversationId === c.id || pending.askId < 0)) turnsEl.append(renderPending(pending));

@@ -4,7 +4,8 @@
  * ("12 of 340 items · 48 of 3,412 markers"). Never re-created, so typing in the
  * filter keeps focus.
  */
-import { ALL_KINDS, ITEM_SORT_LABELS, ITEM_SORTS, parseFilter, type ItemSort, type MarkerFilter } from '../shared/sidebarModel';
+import * as l10n from '@vscode/l10n';
+import { ALL_KINDS, itemSortLabel, ITEM_SORTS, parseFilter, type ItemSort, type MarkerFilter } from '../shared/sidebarModel';
 import type { MarkerKindName } from '../shared/webviewProtocol';
 import { el } from './dom';
 import { kindTitle } from './legend';
@@ -39,9 +40,9 @@ export class FilterBar {
     const input = this.input;
     input.id = 'filter';
     input.type = 'search';
-    input.placeholder = 'Filter markers and items';
-    input.setAttribute('aria-label', 'Filter markers and items by text, topic, speaker or title');
-    input.title = 'Every word must occur in a marker (text, topic, speaker) or in the item title; case, accents, width and Chinese script do not matter. Escape clears.';
+    input.placeholder = l10n.t('Filter markers and items');
+    input.setAttribute('aria-label', l10n.t('Filter markers and items by text, topic, speaker or title'));
+    input.title = l10n.t('Every word must occur in a marker (text, topic, speaker) or in the item title; case, accents, width and Chinese script do not matter. Escape clears.');
     input.spellcheck = false;
     input.value = memory.filter;
     // A filter pass that is quick runs on every keystroke; a slow one (a large corpus) waits for a pause in the typing.
@@ -66,10 +67,10 @@ export class FilterBar {
 
     const sort = this.sortSelect;
     sort.id = 'sort';
-    sort.title = 'Sort the items';
-    sort.setAttribute('aria-label', 'Sort items by');
+    sort.title = l10n.t('Sort the items');
+    sort.setAttribute('aria-label', l10n.t('Sort items by'));
     for (const k of ITEM_SORTS) {
-      const o = el('option', undefined, ITEM_SORT_LABELS[k]);
+      const o = el('option', undefined, itemSortLabel(k));
       o.value = k;
       sort.append(o);
     }
@@ -79,7 +80,7 @@ export class FilterBar {
     this.kindsOn = new Set(memory.kinds);
     const kindBar = el('div', 'kind-filters');
     kindBar.setAttribute('role', 'group');
-    kindBar.setAttribute('aria-label', 'Marker kinds shown');
+    kindBar.setAttribute('aria-label', l10n.t('Marker kinds shown'));
     for (const kind of ALL_KINDS) {
       const b = el('button', `kind-toggle kind-${kind.toLowerCase()}`, kind);
       b.type = 'button';
@@ -87,7 +88,7 @@ export class FilterBar {
       const sync = (): void => {
         const on = this.kindsOn.has(kind);
         b.setAttribute('aria-pressed', String(on));
-        b.title = kindTitle(kind, on ? `Shown: click to hide ${kind} markers.` : `Hidden: click to show ${kind} markers.`);
+        b.title = kindTitle(kind, on ? l10n.t('Shown: click to hide {0} markers.', kind) : l10n.t('Hidden: click to show {0} markers.', kind));
       };
       sync();
       b.addEventListener('click', () => {

@@ -8,6 +8,7 @@
  */
 // First: the page's l10n bundle is loaded before any view draws.
 import './l10nSetup';
+import * as l10n from '@vscode/l10n';
 import { ALL_KINDS, ITEM_SORTS, type ItemSort } from '../shared/sidebarModel';
 import type { AskResultView, CorpusHostToWebview, CorpusToHost, MarkerKindName, ProblemSummary, SidebarState } from '../shared/webviewProtocol';
 import { ASK_HISTORY_KEPT, AskBox } from './askBox';
@@ -79,7 +80,7 @@ const filterBar = new FilterBar(memory, ({ text }) => {
   saveMemory();
 }, [help.toggle]);
 
-const statusEl = el('p', 'status', 'Loading…');
+const statusEl = el('p', 'status', l10n.t('Loading…'));
 statusEl.id = 'status';
 statusEl.setAttribute('role', 'status');
 const markersStatusEl = el('p', 'markers-status');
@@ -128,9 +129,9 @@ function render(state: SidebarState): void {
 
   actionsEl.replaceChildren();
   if (state.status === 'empty' || state.status === 'error') {
-    actionsEl.append(button('primary', 'Index Corpus', 'Load the corpus of this folder', () => post({ type: 'indexCorpus' })));
+    actionsEl.append(button('primary', l10n.t('Index Corpus'), l10n.t('Load the corpus of this folder'), () => post({ type: 'indexCorpus' })));
   } else if (state.items.length && state.items.every((it) => !it.markers)) {
-    const b = button('primary generate-all', 'Generate Markers', 'Generate key-info markers for every item', () => post({ type: 'generateMarkers' }));
+    const b = button('primary generate-all', l10n.t('Generate Markers'), l10n.t('Generate key-info markers for every item'), () => post({ type: 'generateMarkers' }));
     b.disabled = state.generating;
     actionsEl.append(b);
   }
@@ -146,7 +147,7 @@ function render(state: SidebarState): void {
   if (shown.length) {
     const details = el('details', 'problems');
     details.open = true;
-    details.append(el('summary', undefined, `Problems (${shown.length})`));
+    details.append(el('summary', undefined, l10n.t('Problems ({0})', shown.length)));
     const list = el('ul', 'problem-list');
     list.append(...shown.map(([p, i]) => renderProblem(p, i)));
     details.append(list);

@@ -12,9 +12,13 @@ import {
 } from '../shared/sidebarModel';
 import { foldedMatches } from '../shared/textFold';
 import type { CorpusToHost, ItemSummary, MarkerGroup, MarkerSummary, SidebarState } from '../shared/webviewProtocol';
+import * as l10n from '@vscode/l10n';
+import * as counted from './counts';
 import { button, el } from './dom';
 import { kindBadge, kindTitle } from './legend';
-import { plural } from './vscodeApi';
+
+/** A location label that already says the likes (it is in the corpus's language: src/core/corpus/locationWords.ts). */
+const LIKES_IN_LABEL = /\blikes?\b|\bme gusta\b|个赞|個讚|赞|讚/u;
 
 /** Items rendered at first, and added by each "Show more". */
 export const PAGE_SIZE = 50;
@@ -61,9 +65,9 @@ const dateText = (iso: string | null): string | null => {
 
 function countsText(it: ItemSummary): string {
   const parts: string[] = [];
-  parts.push(it.transcriptSegments === null ? 'no transcript' : plural(it.transcriptSegments, 'transcript segment'));
-  parts.push(it.comments === null ? 'no comments' : plural(it.comments, 'comment'));
-  parts.push(plural(it.words, 'word'));
+  parts.push(it.transcriptSegments === null ? l10n.t('no transcript') : counted.transcriptSegments(it.transcriptSegments));
+  parts.push(it.comments === null ? l10n.t('no comments') : counted.comments(it.comments));
+  parts.push(counted.words(it.words));
   return parts.join(' · ');
 }
 
@@ -79,12 +83,13 @@ function itemTooltip(it: ItemSummary): string {
   const m = it.markers;
   const lines = [it.title, `${it.id} · ${countsText(it)}`];
   const when = dateText(it.publishedAt);
-  const likes = [it.likes !== null ? plural(it.likes, 'like') : '', it.commentLikes !== null ? `${plural(it.commentLikes, 'like')} on comments` : ''].filter(Boolean);
-  if (when || likes.length) lines.push([when ? `published ${when}` : '', ...likes].filter(Boolean).join(' · '));
-  if (it.speakers.length) lines.push(`speakers: ${it.speakers.join(', ')}`);
+  const likes = [it.likes !== null ? counted.likes(it.likes) : '', it.commentLikes !== null ? l10n.t('{0} on comments', counted.likes(it.commentLikes)) : ''].filter(Boolean);
+  if (when || likes.length) lines.push([when ? l10n.t('published {0}', when) : '', ...likes].filter(Boolean).join(' · '));
+  if (it.speakers.length) lines.push(l10n.t('speakers: {0}', it.speakers.join(', ')));
   if (m) {
-    lines.push(`${plural(m.total, 'marker')} by ${m.engine === 'extractive' ? 'the extractive engine (offline, no model)' : `${m.engine}${m.model ? ` ${m.model}` : ''}`}${m.total > m.grounded ? ` · ${m.total - m.grounded} ungrounded` : ''}${m.stale ? ' · stale (the item changed since)' : ''}`);
-  } else lines.push(it.markersProblem ? `markers unreadable: ${it.markersProblem}` : 'no markers yet');
+    const by = m.engine === 'extractive' ? l10n.t('{0} by the extractive engine (offline, no model)', counted.markers(m.total)) : l10n.t('{0} by {1}', counted.markers(m.total), `${m.engine}${m.model ? ` ${m.model}` : ''}`);
+    lines.push(`${by}${m.total > m.grounded ? ` · ${l10n.t('{0} ungrounded', m.total - m.grounded)}` : ''}${m.stale ? ` · ${l10n.t('stale (the item changed since)')}` : ''}`);
+  } else lines.push(it.markersProblem ? l10n.t('markers unreadable: {0}', it.markersProblem) : l10n.t('no markers yet'));
   lines.push([it.transcriptFile, it.commentsFile].filter(Boolean).join(', '));
   return lines.filter(Boolean).join('\n');
 }
@@ -106,8 +111,8 @@ export class MarkerTree {
 
   constructor(private readonly host: TreeHost) {
     this.list.id = 'items';
-    this.list.setAttribute('aria-label', 'Corpus items');
-    this.moreButton = button('secondary show-more', 'Show more', 'Render the next items of the list', () => {
+    this.list.setAttribute('aria-label', l10n.t('Corpus items'));
+    this.moreButton = button('secondary show-more', l10n.t('Show more'), l10n.t('Render the next items of the list'), () => {
       this.limit += PAGE_SIZE;
       if (this.last) this.apply(this.last.filter, this.last.query, this.last.sort);
     });
@@ -170,7 +175,7 @@ export class MarkerTree {
     this.markFocus(this.host.focused());
     const rest = visible.length - page.length;
     this.moreButton.hidden = rest <= 0;
-    this.moreButton.textContent = `Show ${Math.min(PAGE_SIZE, rest)} more · ${plural(rest, 'item')} not shown`;
+    this.moreButton.textContent = l10n.t('Show {0} more · {1} not shown', Math.min(PAGE_SIZE, rest), counted.items(rest));
     const items = this.indexed.length;
     this.emptyEl.hidden = !(items > 0 && visible.length === 0);
     this.emptyEl.textContent = this.emptyEl.hidden ? '' : noMatchText(query, filter.kinds);
@@ -238,24 +243,24 @@ export class MarkerTree {
     // where it was said, in words (speaker · time, turn, comment author); file:line in the tooltip
     const at = m.location ?? m.where;
     if (at) meta.push(at);
-    if (m.likes !== null && !/\blikes?\b/u.test(m.location ?? '')) meta.push(plural(m.likes, 'like'));
-    if (m.replies !== null) meta.push(plural(m.replies, 'reply', 'replies'));
+    if (m.likes !== null && !LIKES_IN_LABEL.test(m.location ?? '')) meta.push(counted.likes(m.likes));
+    if (m.replies !== null) meta.push(counted.replies(m.replies));
     const made = it.markers?.model ? `${m.engine} ${it.markers.model}` : m.engine;
-    const confidence = it.markers?.confidenceInformative ? ` · confidence ${m.confidence.toFixed(2)}` : '';
+    const confidence = it.markers?.confidenceInformative ? ` · ${l10n.t('confidence {0}', m.confidence.toFixed(2))}` : '';
     li.title = [
       m.text,
       '',
       `${m.kind} · ${made}${confidence}`,
       [m.location, m.where].filter(Boolean).join(' — '),
-      m.grounded ? 'Click: open the evidence, highlighted' : 'Ungrounded: no source span was found; a click opens the best search match',
+      m.grounded ? l10n.t('Click: open the evidence, highlighted') : l10n.t('Ungrounded: no source span was found; a click opens the best search match'),
     ].join('\n');
-    li.setAttribute('aria-label', `${m.kind}${m.grounded ? '' : ', ungrounded'}: ${m.text}`);
+    li.setAttribute('aria-label', m.grounded ? `${m.kind}: ${m.text}` : l10n.t('{0}, ungrounded: {1}', m.kind, m.text));
     const head = el('div', 'marker-head');
     const textEl = el('span', 'marker-text', m.text);
     head.append(kindBadge(m.kind), textEl);
     li.append(head);
     const foot = el('div', 'marker-meta');
-    if (!m.grounded) foot.append(el('span', 'marker-ungrounded', 'ungrounded'));
+    if (!m.grounded) foot.append(el('span', 'marker-ungrounded', l10n.t('ungrounded')));
     if (meta.length) foot.append(el('span', 'marker-where', meta.join(' · ')));
     if (foot.childNodes.length) li.append(foot);
     const open = (): void => {
@@ -322,19 +327,19 @@ export class MarkerTree {
     // line 1: the title (ellipsis), a stale or problem flag, the marker count; the actions over its end on hover (a line of their own when open)
     const line = el('div', 'item-line');
     line.append(el('span', 'item-title', it.title));
-    if (it.markers?.stale) line.append(el('span', 'item-stale', 'stale'));
+    if (it.markers?.stale) line.append(el('span', 'item-stale', l10n.t('stale')));
     const count = el('span', 'item-count', it.markers ? String(it.markers.total) : it.markersProblem ? '!' : '–');
-    count.title = it.markers ? `${plural(it.markers.total, 'marker')} (${engineText(it)})` : it.markersProblem ? 'markers unreadable' : 'no markers yet';
+    count.title = it.markers ? `${counted.markers(it.markers.total)} (${engineText(it)})` : it.markersProblem ? l10n.t('markers unreadable') : l10n.t('no markers yet');
     line.append(count);
     const actions = el('span', 'item-actions');
     const file = it.transcriptFile ?? it.commentsFile;
     if (file) {
-      actions.append(button('icon-button item-open', 'Open', `Open ${file}`, () => {
+      actions.append(button('icon-button item-open', l10n.t('Open'), l10n.t('Open {0}', file), () => {
         this.host.focusItem(it.id);
         this.host.post({ type: 'openItem', itemId: it.id, part: it.transcriptFile ? 'transcript' : 'comments' });
       }));
     }
-    actions.append(button('icon-button item-full', 'Full item', 'Retrieve Full Item: the whole transcript and every comment in a read-only editor', () => {
+    actions.append(button('icon-button item-full', l10n.t('Full item'), l10n.t('Retrieve Full Item: the whole transcript and every comment in a read-only editor'), () => {
       this.host.focusItem(it.id);
       this.host.post({ type: 'retrieveFullItem', itemId: it.id });
     }));
@@ -342,17 +347,17 @@ export class MarkerTree {
     // lines 2–3 (shown when the item is open): id and counts; engine, model and marker totals
     const sub = el('div', 'item-sub');
     const likes = itemLikes(it);
-    const extra = [dateText(it.publishedAt), likes !== null ? `${plural(likes, 'like')}${it.likes === null ? ' on comments' : ''}` : ''].filter(Boolean);
+    const extra = [dateText(it.publishedAt), likes !== null ? (it.likes === null ? l10n.t('{0} on comments', counted.likes(likes)) : counted.likes(likes)) : ''].filter(Boolean);
     sub.append(el('div', 'item-id', it.id), el('div', 'item-counts', [countsText(it), ...extra].join(' · ')));
     const markerLine = el('div', 'item-markers');
     if (it.markers) {
       const engine = el('span', 'item-engine', it.markers.engine);
-      engine.title = it.markers.engine === 'extractive' ? 'Made offline by the extractive engine (no model): sentences picked by rules, confidence not meaningful' : `Made by ${it.markers.engine}${it.markers.model ? ` with ${it.markers.model}` : ''}`;
+      engine.title = it.markers.engine === 'extractive' ? l10n.t('Made offline by the extractive engine (no model): sentences picked by rules, confidence not meaningful') : it.markers.model ? l10n.t('Made by {0} with {1}', it.markers.engine, it.markers.model) : l10n.t('Made by {0}', it.markers.engine);
       markerLine.append(engine);
       if (it.markers.model) markerLine.append(el('span', 'item-model', it.markers.model));
-      markerLine.append(el('span', 'item-marker-count', `${plural(it.markers.total, 'marker')}${it.markers.grounded < it.markers.total ? ` · ${it.markers.total - it.markers.grounded} ungrounded` : ''}`));
+      markerLine.append(el('span', 'item-marker-count', `${counted.markers(it.markers.total)}${it.markers.grounded < it.markers.total ? ` · ${l10n.t('{0} ungrounded', it.markers.total - it.markers.grounded)}` : ''}`));
     } else {
-      markerLine.append(el('span', 'item-no-markers', it.markersProblem ? 'markers unreadable' : 'no markers yet'));
+      markerLine.append(el('span', 'item-no-markers', it.markersProblem ? l10n.t('markers unreadable') : l10n.t('no markers yet')));
     }
     summary.append(line, actions, sub, markerLine);
     details.append(summary);
@@ -360,10 +365,10 @@ export class MarkerTree {
     const body = el('div', 'item-body');
     const groups: GroupRow[] = [];
     if (it.markers) {
-      if (it.markers.stale) body.append(el('p', 'item-note', 'The item changed since these markers were made; run Generate Markers to refresh them.'));
+      if (it.markers.stale) body.append(el('p', 'item-note', l10n.t('The item changed since these markers were made; run Generate Markers to refresh them.')));
       if (it.markers.topics.length) {
         const topics = el('p', 'item-topics');
-        topics.append(el('span', 'group-label', 'Topics: '), el('span', undefined, it.markers.topics.join(' · ')));
+        topics.append(el('span', 'group-label', `${l10n.t('Topics:')} `), el('span', undefined, it.markers.topics.join(' · ')));
         body.append(topics);
       }
       groups.push(...it.markers.groups.map((g) => this.renderGroup(it, g)));
@@ -379,11 +384,11 @@ export class MarkerTree {
         else ul.append(noteLi);
       }
       body.append(ul);
-      if (!groups.length) body.append(el('p', 'item-note', 'The markers of this item are empty.'));
+      if (!groups.length) body.append(el('p', 'item-note', l10n.t('The markers of this item are empty.')));
     } else {
       if (it.markersProblem) body.append(el('p', 'item-note item-problem', it.markersProblem));
-      else body.append(el('p', 'item-note', 'No markers yet.'));
-      const gen = button('primary item-generate', 'Generate Markers', 'Generate key-info markers for the corpus', () => this.host.post({ type: 'generateMarkers' }));
+      else body.append(el('p', 'item-note', l10n.t('No markers yet.')));
+      const gen = button('primary item-generate', l10n.t('Generate Markers'), l10n.t('Generate key-info markers for the corpus'), () => this.host.post({ type: 'generateMarkers' }));
       gen.disabled = generating;
       body.append(gen);
     }

@@ -14,5 +14,6 @@ export function vscodeApi<Out, Memory>(): VsCodeApi<Out, Memory> {
   return acquireVsCodeApi() as VsCodeApi<Out, Memory>;
 }
 
-/** `1,234 words`, `1 word`. */
-export const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+/** A count as the views write it: `1,234` (the words around it come from l10n.t, one message for 1 and one for more). */
+export const num = (n: number): string => n.toLocaleString('en-US');
+
