@@ -6,6 +6,7 @@
  * the sidebar shows, with where each hit opens; where a hit opens on its own;
  * dropping the cached context; stopping the embedding.
  */
+import * as l10n from '@vscode/l10n';
 import { askCorpus, forgetAnswers } from '../core/ask/ask';
 import { writtenAnswer } from '../core/ask/writtenAnswer';
 import { referentsOf } from '../core/ask/referents';
@@ -36,13 +37,13 @@ export function registerAskHandlers(ctx: HandlerContext): void {
     const question = p.question.trim();
     const started = Date.now();
     try {
-      if (!question) throw new EngineError('bad-request', 'the question is empty.');
+      if (!question) throw new EngineError('bad-request', l10n.t('the question is empty.'));
       const corpus = ctx.state.requireCorpus();
       const notes: string[] = [];
       let itemId = p.itemId ?? undefined;
       const item = itemId ? ctx.state.item(itemId) : undefined;
       if (itemId && !item) {
-        notes.push(`The item "${itemId}" is not in the corpus any more: asked the whole corpus.`);
+        notes.push(l10n.t('The item "{0}" is not in the corpus any more: asked the whole corpus.', itemId));
         itemId = undefined;
       }
       const { result, index, written } = await resources.withKey(p.apiKey, async () => {
@@ -61,10 +62,10 @@ export function registerAskHandlers(ctx: HandlerContext): void {
           try {
             const w = await writtenAnswer(model, asked.query.question, asked.answer, { promptsDir: ctx.state.promptsDir, signal, referents: referentsOf(asked.query) });
             text = w.text || null;
-            if (w.removed.length) notes.push(`The model cited ${w.removed.map((n) => `[${n}]`).join(', ')}, which no sentence of the answer carries: removed.`);
+            if (w.removed.length) notes.push(l10n.t('The model cited {0}, which no sentence of the answer carries: removed.', w.removed.map((n) => `[${n}]`).join(', ')));
           } catch (e) {
             if (signal.aborted) throw new CancelledError();
-            notes.push(`The model could not write the answer (${(e as Error).message.replace(/^llm: /, '')}): the sentences below are the answer.`);
+            notes.push(l10n.t('The model could not write the answer ({0}): the sentences below are the answer.', (e as Error).message.replace(/^llm: /, '')));
           }
         }
         return { result: asked, index: askCtx.index, written: text };
@@ -100,10 +101,10 @@ export function registerAskHandlers(ctx: HandlerContext): void {
     const { itemId, part, start, end } = p;
     const item = ctx.state.item(itemId);
     const text = (part === 'transcript' ? item?.transcript : item?.comments)?.text;
-    if (!item || text === undefined) throw new EngineError('not-found', `no ${part} of "${itemId}" in the indexed corpus; run Index Corpus and ask again.`);
-    if (end > text.length) throw new EngineError('not-found', `the hit is past the end of the ${part} of "${itemId}" (the corpus changed since the question); ask again.`);
+    if (!item || text === undefined) throw new EngineError('not-found', l10n.t('no {0} of "{1}" in the indexed corpus; run Index Corpus and ask again.', part, itemId));
+    if (end > text.length) throw new EngineError('not-found', l10n.t('the hit is past the end of the {0} of "{1}" (the corpus changed since the question); ask again.', part, itemId));
     const src = mapSpan(item, { part, start, end });
-    if (!src) throw new EngineError('not-found', `the hit in the ${part} of "${itemId}" has no place in its file; ask again.`);
+    if (!src) throw new EngineError('not-found', l10n.t('the hit in the {0} of "{1}" has no place in its file; ask again.', part, itemId));
     return spanPlace(corpus.root, { itemId, part, start, end }, src.file.relPath, src.range);
   }
 

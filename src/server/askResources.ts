@@ -10,6 +10,7 @@
  * vector searcher kept with the context embeds a question with the key of the
  * request that asks it (an AsyncLocalStorage scope), never a stored one.
  */
+import * as l10n from '@vscode/l10n';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CancellationTokenSource } from 'vscode-languageserver/node';
 import { openAskContext } from '../core/ask/askContext';
@@ -196,7 +197,7 @@ export class AskResources {
       if (isCancellation(e) || e instanceof CancelledError) this.log.info('vectors: embedding cancelled; asking without vectors');
       else {
         this.log.warn(`vectors: embedding the corpus failed: ${why}`);
-        this.warn(`Marker Research: asking without vectors — embedding the corpus failed: ${why}`, true);
+        this.warn(l10n.t('Marker Research: asking without vectors — embedding the corpus failed: {0}', why), true);
       }
       return undefined;
     } finally {
@@ -241,7 +242,7 @@ export class AskResources {
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
       this.log.warn(`ask: understood offline: ${e.message}`);
-      notes.push(`Understood offline (rules): ${e.message}`);
+      notes.push(l10n.t('Understood offline (rules): {0}', e.message));
       return undefined;
     }
   }

@@ -7,6 +7,7 @@
  * opens. Conversations live in `<corpus>/.marker-research/chats/`, read and
  * written here only; which one is shown is the extension's to remember.
  */
+import * as l10n from '@vscode/l10n';
 import { runChatTurn } from '../core/chat/chatTurn';
 import { createConversation, listConversations, loadConversation } from '../core/chat/conversationStore';
 import type { ChatCitation, Conversation } from '../core/chat/schema';
@@ -61,7 +62,7 @@ export function registerChatHandlers(ctx: HandlerContext): void {
 
   async function view(p: ChatSelection): Promise<ChatViewResult> {
     const root = rootOf(p);
-    if (!root) return { root: null, conversation: { id: null, title: 'Questions about the corpus', run: null, createdAt: null, turns: [], citations: [] }, history: [], problems: [] };
+    if (!root) return { root: null, conversation: { id: null, title: l10n.t('Questions about the corpus'), run: null, createdAt: null, turns: [], citations: [] }, history: [], problems: [] };
     const corpus = ctx.state.current()?.root === root ? ctx.state.current() : undefined;
     const runs: RunManifest[] = await listRuns(root).catch(() => []);
     const runView = (runId: string | null): ChatConversationView['run'] => {
@@ -78,7 +79,7 @@ export function registerChatHandlers(ctx: HandlerContext): void {
     } else {
       const citations = await draftCitations(root, p.runId);
       const run = runView(p.runId);
-      conversation = { id: null, title: run ? `About: ${run.goal ?? run.runId}` : 'Questions about the corpus', run, createdAt: null, turns: [], citations: citations.map((x) => citationView(x, corpus)) };
+      conversation = { id: null, title: run ? l10n.t('About: {0}', run.goal ?? run.runId) : l10n.t('Questions about the corpus'), run, createdAt: null, turns: [], citations: citations.map((x) => citationView(x, corpus)) };
     }
     const summaries = await listConversations(root).catch((e: Error) => (log.warn(`chat: listing conversations failed: ${e.message}`), []));
     const history: ChatHistoryEntry[] = summaries.slice(0, HISTORY_SHOWN).map((s) => ({ ...s, runGoal: s.runId ? (runs.find((r) => r.run_id === s.runId)?.goal ?? null) : null }));
@@ -98,9 +99,9 @@ export function registerChatHandlers(ctx: HandlerContext): void {
       unsent = '';
     };
     try {
-      if (!q) throw new EngineError('bad-request', 'the question is empty.');
+      if (!q) throw new EngineError('bad-request', l10n.t('the question is empty.'));
       const corpus = ctx.state.current();
-      if (!corpus) throw new EngineError('no-corpus', 'no corpus is indexed; open a corpus folder and run "Marker Research: Index Corpus".');
+      if (!corpus) throw new EngineError('no-corpus', l10n.t('no corpus is indexed; open a corpus folder and run "Marker Research: Index Corpus".'));
       const root = corpus.root;
       const conversation = p.conversationId ? await load(root, p.conversationId) : await createConversation(root, { runId: p.runId, title: clip(q.replace(/\s+/g, ' '), 80) });
       if (signal.aborted) throw new CancelledError();
@@ -147,10 +148,10 @@ export function registerChatHandlers(ctx: HandlerContext): void {
 
   async function citation(p: ChatCitationParams): Promise<ChatCitationPlace> {
     const root = rootOf(p);
-    if (!root) throw new EngineError('no-corpus', 'no corpus folder is open.');
+    if (!root) throw new EngineError('no-corpus', l10n.t('no corpus folder is open.'));
     const citations = p.conversationId ? (await load(root, p.conversationId)).citations : await draftCitations(root, p.runId);
     const c = citations.find((x) => x.number === p.number);
-    if (!c) throw new EngineError('not-found', `no citation [${p.number}] in this conversation.`);
+    if (!c) throw new EngineError('not-found', l10n.t('no citation [{0}] in this conversation.', p.number));
     return citationPlace(root, c);
   }
 

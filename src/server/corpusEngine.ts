@@ -4,6 +4,7 @@
  * for changed items, or built), the marker files, and marker generation.
  * Every handler reads from here (`EngineState`); nothing else loads a corpus.
  */
+import * as l10n from '@vscode/l10n';
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Corpus, CorpusItem } from '../core/corpus/types';
@@ -32,7 +33,7 @@ import { EngineError, type Disposable, type EngineState } from './engineState';
  */
 export function markerEngineFor(settings: Settings, apiKey: string | undefined, promptsDir: string, log: Logger): MarkerEngine {
   if (settings.provider === 'openai' && !settings.baseUrl.trim() && !apiKey) {
-    throw new EngineError('no-api-key', 'the openai provider needs an API key: run "Marker Research: Set API Key" (or point "markerResearch.baseUrl" at a server that needs none).');
+    throw new EngineError('no-api-key', l10n.t('the openai provider needs an API key: run "Marker Research: Set API Key" (or point "markerResearch.baseUrl" at a server that needs none).'));
   }
   try {
     return createMarkerEngine(
@@ -49,7 +50,7 @@ export function markerEngineFor(settings: Settings, apiKey: string | undefined, 
     ).engine;
   } catch (e) {
     if (e instanceof LlmError && e.reason === 'config') {
-      throw new EngineError('bad-settings', `the ${settings.provider} provider is not configured: ${e.message.replace(/^llm: /, '')}. Check "markerResearch.baseUrl" and "markerResearch.model".`);
+      throw new EngineError('bad-settings', l10n.t('the {0} provider is not configured: {1}. Check "markerResearch.baseUrl" and "markerResearch.model".', settings.provider, e.message.replace(/^llm: /, '')));
     }
     throw e;
   }
@@ -132,7 +133,7 @@ export class CorpusEngine implements EngineState {
   }
 
   requireCorpus(): Corpus {
-    if (!this.corpus) throw new EngineError('no-corpus', 'no corpus is indexed; run "Marker Research: Index Corpus" first.');
+    if (!this.corpus) throw new EngineError('no-corpus', l10n.t('no corpus is indexed; run "Marker Research: Index Corpus" first.'));
     return this.corpus;
   }
 
@@ -331,7 +332,7 @@ export class CorpusEngine implements EngineState {
    */
   async generate(mode: GenerateMode, access: ModelAccess, signal?: AbortSignal, onProgress?: ProgressSink): Promise<GenerateMarkersResult | null> {
     const corpus = this.requireCorpus();
-    if (this.running) throw new EngineError('busy', 'markers are already being generated; wait for that run or cancel it.');
+    if (this.running) throw new EngineError('busy', l10n.t('markers are already being generated; wait for that run or cancel it.'));
     const run = this.plannedRun(corpus, mode, access, signal, onProgress);
     this.running = run; // taken before the first await: a second call is told "busy"
     this.generatingChanged.fire(true);
@@ -382,7 +383,7 @@ export class CorpusEngine implements EngineState {
       }
       this.log.info(describeRun(report));
       if (settings.condensation) {
-        if (!settings.condenseModel.trim()) notes.push('condensation is on but no Ollama model is set ("markerResearch.condenseModel").');
+        if (!settings.condenseModel.trim()) notes.push(l10n.t('condensation is on but no Ollama model is set ("markerResearch.condenseModel").'));
         else await this.condense(target, settings, signal, onProgress);
       }
       return {

@@ -8,6 +8,7 @@
  * file), and a hover with the item, where in words (speaker · time), file and
  * lines, time, speakers and the quoted text.
  */
+import * as l10n from '@vscode/l10n';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -139,7 +140,7 @@ export function registerEditorFeatures(ctx: HandlerContext, documents: TextDocum
       }
       // VS Code shows the tooltip as the label of a link in a TRUSTED Markdown hover, escaping only its
       // `]`: the corpus's title and path are hover text (escaped, one line), never a link or a way out of the label.
-      const tooltip = hoverText(`Open citation ${c.number}: ${spanLocation(span, items?.get(span.item_id))} (${linesLabel(span.source)})`.replace(/\s+/g, ' '));
+      const tooltip = hoverText(l10n.t('Open citation {0}: {1} ({2})', c.number, spanLocation(span, items?.get(span.item_id)), linesLabel(span.source)).replace(/\s+/g, ' '));
       links.push({ range: { start: { line: c.line, character: c.start }, end: { line: c.line, character: c.end } }, target, tooltip });
     }
     if (dangling) connection.console.warn(`marker-research server: ${dangling} citation(s) of run ${r.loc.runId} resolve to no span in report.sources.json`);

@@ -4,6 +4,7 @@
  * evidence, the turn or comment of the best search match of its text), and
  * the place of a span or of a place of the readable view in its original file.
  */
+import * as l10n from '@vscode/l10n';
 import { fileLineLabel, locationLabel } from '../core/corpus/locationLabel';
 import { mapSpan } from '../core/corpus/spans';
 import type { CorpusItem, PartKind, TextRange } from '../core/corpus/types';
@@ -79,7 +80,7 @@ export async function resolveMarker(state: EngineState, layouts: ReadableLayouts
   const item = state.item(itemId);
   const entry = state.markers().get(itemId);
   const marker = entry?.ok ? allMarkers(entry.value).find((m) => m.id === markerId) : undefined;
-  if (!item || !entry?.ok || !marker) throw new EngineError('not-found', `no marker "${markerId}" for item "${itemId}"; run Index Corpus or Generate Markers again.`);
+  if (!item || !entry?.ok || !marker) throw new EngineError('not-found', l10n.t('no marker "{0}" for item "{1}"; run Index Corpus or Generate Markers again.', markerId, itemId));
   const stale = entry.value.content_hash !== item.contentHash;
   const first = marker.evidence[0];
   if (!first) return bySearch(state, layouts, itemId, marker.id, `${marker.text} ${marker.topic}`.trim(), view);
@@ -110,7 +111,7 @@ async function bySearch(state: EngineState, layouts: ReadableLayouts, itemId: st
       what,
       target: null,
       stale: false,
-      notice: 'this marker has no evidence span, and a search of its text found nothing in the corpus.',
+      notice: l10n.t('this marker has no evidence span, and a search of its text found nothing in the corpus.'),
       log: `marker ${markerId} has no evidence and a search of its text found nothing`,
     };
   }
@@ -125,7 +126,7 @@ async function bySearch(state: EngineState, layouts: ReadableLayouts, itemId: st
     what,
     target,
     stale: false,
-    notice: `this marker has no evidence span (ungrounded); opened the best search match for its text${scope === 'corpus' ? ' elsewhere in the corpus' : ''} instead.`,
+    notice: scope === 'corpus' ? l10n.t('this marker has no evidence span (ungrounded); opened the best search match for its text elsewhere in the corpus instead.') : l10n.t('this marker has no evidence span (ungrounded); opened the best search match for its text instead.'),
     log: `marker ${markerId} has no evidence span: opened the best search match in the ${scope} at ${span.source.file.relPath}:${range.startLine + 1}`,
   };
 }
@@ -168,13 +169,13 @@ export function originalPlace(state: EngineState, layouts: ReadableLayouts, para
   const item = state.item(params.itemId);
   let target: PartSpan;
   if ('line' in params) {
-    if (!item) throw new EngineError('not-found', `no item "${params.itemId}" in the indexed corpus; run Index Corpus again.`);
+    if (!item) throw new EngineError('not-found', l10n.t('no item "{0}" in the indexed corpus; run Index Corpus again.', params.itemId));
     const place = readablePlaceAt(layouts.get(item).layout, params.line, params.character);
     // Above the first unit (the title and metadata): the start of the item's first part.
     target = place ? { part: place.part, start: place.offset, end: place.offset } : { part: item.transcript?.text ? 'transcript' : 'comments', start: 0, end: 0 };
   } else target = { part: params.part, start: params.start, end: params.end };
   const text = item && partText(item, target.part);
-  if (!item || text === undefined) throw new EngineError('not-found', `no ${target.part} of "${params.itemId}" in the indexed corpus; run Index Corpus again.`);
+  if (!item || text === undefined) throw new EngineError('not-found', l10n.t('no {0} of "{1}" in the indexed corpus; run Index Corpus again.', target.part, params.itemId));
   let { start, end } = target;
   if (end <= start) {
     const unit = unitAt(item, target.part, Math.min(start, Math.max(0, text.length - 1)));
@@ -182,7 +183,7 @@ export function originalPlace(state: EngineState, layouts: ReadableLayouts, para
     end = unit?.end ?? start;
   }
   const src = mapSpan(item, { part: target.part, start, end });
-  if (!src) throw new EngineError('not-found', `the span has no place in the ${target.part} file of "${params.itemId}".`);
+  if (!src) throw new EngineError('not-found', l10n.t('the span has no place in the {0} file of "{1}".', target.part, params.itemId));
   return {
     span: { itemId: item.id, part: target.part, start, end },
     path: src.file.path,

@@ -5,6 +5,7 @@
  * Core formats and writes (src/core/export); the extension only picks where.
  * Core's `ExportError`s cross as engine errors with their reason and message.
  */
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { Corpus } from '../core/corpus/types';
@@ -34,7 +35,7 @@ async function exporting<T>(fn: () => Promise<T>): Promise<T> {
 
 function requireCorpus(state: EngineState): Corpus {
   const corpus = state.current();
-  if (!corpus) throw new ExportError('no-corpus', 'no corpus is indexed; run "Marker Research: Index Corpus" first');
+  if (!corpus) throw new ExportError('no-corpus', l10n.t('no corpus is indexed; run "Marker Research: Index Corpus" first'));
   return corpus;
 }
 
@@ -55,7 +56,7 @@ export function registerExportHandlers(ctx: HandlerContext): void {
         const params = parseParams(exportMarkersParams, raw, exportMarkersRequest.method);
         const corpus = requireCorpus(state);
         const markers = corpusMarkers(state);
-        if (!markers.size) throw new ExportError('no-markers', 'no item has markers yet; run "Marker Research: Generate Markers" first');
+        if (!markers.size) throw new ExportError('no-markers', l10n.t('no item has markers yet; run "Marker Research: Generate Markers" first'));
         if (!params.file) {
           let n = 0;
           for (const m of markers.values()) n += allMarkers(m).length;

@@ -4,6 +4,7 @@
  * header links and part files of each. Dropped whenever a corpus loads: the
  * items are new objects, and their documents may differ.
  */
+import * as l10n from '@vscode/l10n';
 import type { CorpusItem } from '../core/corpus/types';
 import { layoutFullItem, type ReadableItem } from '../core/markers/fullItem';
 import { readableAnnotations } from '../core/markers/readableSpans';
@@ -33,16 +34,19 @@ function headerLinks(item: CorpusItem, layout: ReadableItem): ReadableLink[] {
     const text = lines[b.header] ?? '';
     const at = Math.max(text.lastIndexOf(' · line '), text.lastIndexOf(' · lines '));
     if (at < 0) continue;
-    const file = (b.part === 'transcript' ? item.transcript : item.comments)?.file.relPath ?? 'the original file';
+    const file = (b.part === 'transcript' ? item.transcript : item.comments)?.file.relPath ?? l10n.t('the original file');
     const id = b.part === 'comments' ? item.comments?.comments[b.position]?.id : undefined;
-    const what = b.part === 'comments' ? `comment${id ? ` ${hoverText(id)}` : ''}` : b.lastPosition !== undefined ? 'paragraph' : 'turn';
+    const tooltip =
+      b.part === 'comments'
+        ? id ? l10n.t('Open this comment {0} in {1}', hoverText(id), hoverText(file)) : l10n.t('Open this comment in {0}', hoverText(file))
+        : b.lastPosition !== undefined ? l10n.t('Open this paragraph in {0}', hoverText(file)) : l10n.t('Open this turn in {0}', hoverText(file));
     links.push({
       line: b.header,
       startCharacter: at + 3,
       endCharacter: text.length,
       target: { itemId: item.id, part: b.part, start: b.offset, end: b.offset + b.text.length },
       // Shown as a link label in a trusted Markdown hover: the path and the id are hover text, never a way out of the label.
-      tooltip: `Open this ${what} in ${hoverText(file)}`,
+      tooltip,
     });
   }
   return links;

@@ -1,4 +1,5 @@
 /** Checking the params of a request against their schema: a malformed request is refused with `bad-request`, naming what is wrong. */
+import * as l10n from '@vscode/l10n';
 import type { z } from 'zod';
 import type { ModelAccess } from '../shared/lspProtocol';
 import { settingsSchema } from '../shared/settings';
@@ -15,6 +16,6 @@ export function parseParams<T>(schema: z.ZodType<T>, params: unknown, method: st
 /** The model access of a request: the settings (defaults for what is missing; bad values are `bad-settings`), the key only when one is given. */
 export function modelAccessOf(params: { settings?: unknown; apiKey?: string }): ModelAccess {
   const s = settingsSchema.safeParse(params.settings ?? {});
-  if (!s.success) throw new EngineError('bad-settings', `the settings are invalid: ${s.error.issues[0]?.path.join('.')}: ${s.error.issues[0]?.message}. Check the "markerResearch.*" settings.`);
+  if (!s.success) throw new EngineError('bad-settings', l10n.t('the settings are invalid: {0}: {1}. Check the "markerResearch.*" settings.', s.error.issues[0]?.path.join('.') ?? '', s.error.issues[0]?.message ?? ''));
   return { settings: s.data, apiKey: params.apiKey || undefined };
 }

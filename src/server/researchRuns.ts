@@ -7,6 +7,7 @@
  * the view of a run is read back from there; a `running` run this engine does
  * not run (its runner crashed) is resumable.
  */
+import * as l10n from '@vscode/l10n';
 import type { Corpus } from '../core/corpus/types';
 import type { ModelClient } from '../core/llm/client';
 import { discoverGoals, listRuns, readRun, resumeResearch, runResearch, type ResearchContext, type ResearchEvent, type RunResult, type StoredRun } from '../core/research/pipeline';
@@ -24,7 +25,7 @@ export function runFailureText(m: Pick<RunManifest, 'status' | 'error' | 'steps'
   if (m.error) return m.error;
   const steps = Object.values(m.steps);
   const failed = steps.filter((s) => s === 'failed').length;
-  return failed ? `${failed} of ${steps.length} steps failed (see the logs for the cause)` : `the run is ${m.status} (see the logs)`;
+  return failed ? l10n.t('{0} of {1} steps failed (see the logs for the cause)', failed, steps.length) : l10n.t('the run is {0} (see the logs)', m.status);
 }
 
 /** A run Resume can take: cancelled, failed or partial, or `running` but not running here (`liveHere`). */
@@ -46,7 +47,7 @@ export interface ResearchCall {
   onProgress: ProgressSink;
 }
 
-const BUSY_MESSAGE = (what: string): string => `research is already running (${what}); wait for it or run "Marker Research: Cancel".`;
+const BUSY_MESSAGE = (what: string): string => l10n.t('research is already running ({0}); wait for it or run "Marker Research: Cancel".', what);
 
 export class ResearchRuns {
   private root: string | undefined;
@@ -123,9 +124,9 @@ export class ResearchRuns {
 
   /** Phase 1: goals from the marker overview. */
   async discoverGoals(call: ResearchCall): Promise<Goal[]> {
-    const goals = await this.exclusive('goals', 'Discovering goals…', 'discovering research goals', call, (ctx) => discoverGoals(ctx));
+    const goals = await this.exclusive('goals', l10n.t('Discovering goals…'), 'discovering research goals', call, (ctx) => discoverGoals(ctx));
     this.goals = goals;
-    this.message = `${goals.length} goal${goals.length === 1 ? '' : 's'} proposed: pick one to plan or run, or type your own.`;
+    this.message = goals.length === 1 ? l10n.t('1 goal proposed: pick it to plan or run, or type your own.') : l10n.t('{0} goals proposed: pick one to plan or run, or type your own.', goals.length);
     this.log.info(`research: ${goals.length} goals: ${goals.map((g) => `${g.goal_id} "${g.title}"`).join('; ')}`);
     this.fire();
     return goals;
@@ -134,8 +135,8 @@ export class ResearchRuns {
   /** Phase 2: a plan for `goal`, saved in a new run (status `planned`) and shown for review. */
   async plan(goal: GoalChoice, call: ResearchCall): Promise<ResearchRunResult> {
     const g = this.goalOf(goal);
-    const r = await this.exclusive('plan', `Planning: ${typeof g === 'string' ? g : g.title}…`, 'planning research', call, (ctx, complexity) => runResearch(ctx, { goal: g, complexity, stopAfterPlan: true }));
-    this.message = `Planned ${Object.keys(r.manifest.steps).length} steps: review them below, then Run Research.`;
+    const r = await this.exclusive('plan', l10n.t('Planning: {0}…', typeof g === 'string' ? g : g.title), 'planning research', call, (ctx, complexity) => runResearch(ctx, { goal: g, complexity, stopAfterPlan: true }));
+    this.message = l10n.t('Planned {0} steps: review them below, then Run Research.', Object.keys(r.manifest.steps).length);
     this.log.info(`research: planned run ${r.runId} (${Object.keys(r.manifest.steps).length} steps) for "${r.manifest.goal}"`);
     await this.reload(r.runId);
     return resultOf(r);
@@ -144,7 +145,7 @@ export class ResearchRuns {
   /** Phases 1–3 and the report in a new run for `goal` ('auto': the top goal). */
   async run(goal: GoalChoice, call: ResearchCall): Promise<ResearchRunResult> {
     const g = this.goalOf(goal);
-    const label = `Researching: ${typeof g === 'string' ? (g === 'auto' ? 'automatic goal' : g) : g.title}`;
+    const label = l10n.t('Researching: {0}', typeof g === 'string' ? (g === 'auto' ? l10n.t('automatic goal') : g) : g.title);
     const started = Date.now();
     const result = await this.exclusive('run', `${label}…`, 'research', call, (ctx, complexity) => runResearch(ctx, { goal: g, complexity }));
     return this.finished(result, started);
@@ -159,12 +160,21 @@ export class ResearchRuns {
     if (this.busy) throw new EngineError('busy', BUSY_MESSAGE(this.busy));
     await this.reload();
     const manifest = this.runs.find((r) => r.run_id === runId);
-    if (!manifest) throw new EngineError('no-run', `no run "${runId}" in this corpus.`);
+    if (!manifest) throw new EngineError('no-run', l10n.t('no run "{0}" in this corpus.', runId));
     const status = manifest.status;
-    if (status !== 'planned') throw new EngineError('not-planned', `run ${runId} is not waiting to run: it is ${status} already${status === 'done' ? ' (Open Report shows its report)' : isResumable(status, false) ? ' (Resume Research continues it)' : ''}.`);
+    if (status !== 'planned') {
+      throw new EngineError(
+        'not-planned',
+        status === 'done'
+          ? l10n.t('run {0} is not waiting to run: it is {1} already (Open Report shows its report).', runId, status)
+          : isResumable(status, false)
+            ? l10n.t('run {0} is not waiting to run: it is {1} already (Resume Research continues it).', runId, status)
+            : l10n.t('run {0} is not waiting to run: it is {1} already.', runId, status),
+      );
+    }
     const started = Date.now();
     this.log.info(`research: running the planned run ${runId} "${manifest.goal}"`);
-    const result = await this.exclusive('run', `Running the plan for: ${manifest.goal}…`, 'research', call, (ctx) => {
+    const result = await this.exclusive('run', l10n.t('Running the plan for: {0}…', manifest.goal), 'research', call, (ctx) => {
       this.liveRunId = runId; // step events of this run update the view at once
       this.fire();
       return resumeResearch(ctx, runId);
@@ -182,10 +192,10 @@ export class ResearchRuns {
     if (this.busy) throw new EngineError('busy', BUSY_MESSAGE(this.busy));
     await this.reload(runId);
     const manifest = this.runs.find((r) => r.run_id === runId);
-    if (!manifest) throw new EngineError('no-run', `no run "${runId}" in this corpus.`);
+    if (!manifest) throw new EngineError('no-run', l10n.t('no run "{0}" in this corpus.', runId));
     const started = Date.now();
     this.log.info(`research: resuming run ${runId} (${manifest.status}) "${manifest.goal}"`);
-    const result = await this.exclusive('run', `Resuming: ${manifest.goal}…`, `resuming research ${runId}`, call, (ctx) => {
+    const result = await this.exclusive('run', l10n.t('Resuming: {0}…', manifest.goal), `resuming research ${runId}`, call, (ctx) => {
       this.liveRunId = runId;
       this.fire();
       return resumeResearch(ctx, runId);
@@ -199,13 +209,15 @@ export class ResearchRuns {
     const steps = Object.values(m.steps);
     const failed = steps.filter((s) => s === 'failed').length;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    const what = resumed ? 'Resumed run' : 'Run';
     if (m.status === 'done') {
-      this.message = `${what} done: ${steps.length}/${steps.length} steps done in ${seconds} s${result.reportPath ? '; the report is ready.' : '.'}`;
+      const done = resumed ? l10n.t('Resumed run done: {0}/{0} steps done in {1} s', steps.length, seconds) : l10n.t('Run done: {0}/{0} steps done in {1} s', steps.length, seconds);
+      this.message = result.reportPath ? l10n.t('{0}; the report is ready.', done) : `${done}.`;
       this.log.info(`research: run ${result.runId}${resumed ? ' (resumed)' : ''} done (${m.engine}${m.model ? ` ${m.model}` : ''}, ${m.complexity}): ${steps.length} steps; report ${result.reportPath ?? 'none'}`);
     } else {
       const cause = runFailureText(m);
-      this.message = `${what} ${m.status}: ${cause}${m.fallback_report ? ' The report is a fallback (not written by the model).' : ''} Resume the run (Resume, or CLI: research --resume ${result.runId}) to retry the failed steps.`;
+      const ended = resumed ? l10n.t('Resumed run {0}: {1}', m.status, cause) : l10n.t('Run {0}: {1}', m.status, cause);
+      const fallback = m.fallback_report ? ` ${l10n.t('The report is a fallback (not written by the model).')}` : '';
+      this.message = `${ended}${fallback} ${l10n.t('Resume the run (Resume, or CLI: research --resume {0}) to retry the failed steps.', result.runId)}`;
       this.log.error(`research: run ${result.runId}${resumed ? ' (resumed)' : ''} ${m.status} (${m.engine}${m.model ? ` ${m.model}` : ''}, ${m.complexity}): ${cause}; ${failed} of ${steps.length} steps failed; report ${result.reportPath ?? 'none'}${m.fallback_report ? ' (fallback)' : ''}`);
     }
     await this.reload(result.runId);
@@ -217,7 +229,7 @@ export class ResearchRuns {
     if (goal === 'auto') return 'auto';
     if ('text' in goal) return goal.text;
     const g = this.goals.find((x) => x.goal_id === goal.goalId);
-    if (!g) throw new EngineError('no-run', `no goal "${goal.goalId}"; run Discover Goals again.`);
+    if (!g) throw new EngineError('no-run', l10n.t('no goal "{0}"; run Discover Goals again.', goal.goalId));
     return g;
   }
 
@@ -256,8 +268,8 @@ export class ResearchRuns {
         s.complexity,
       );
     } catch (e) {
-      if (e instanceof CancelledError || call.signal.aborted) this.message = 'Cancelled; finished steps are kept and the run can be resumed.';
-      else this.message = `Failed: ${(e as Error).message.replace(/^research: /, '')}`;
+      if (e instanceof CancelledError || call.signal.aborted) this.message = l10n.t('Cancelled; finished steps are kept and the run can be resumed.');
+      else this.message = l10n.t('Failed: {0}', (e as Error).message.replace(/^research: /, ''));
       throw e;
     } finally {
       this.busy = null;

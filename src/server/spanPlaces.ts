@@ -3,6 +3,7 @@
  * and range, resolved in the engine so the extension can open a hit or a
  * citation without the corpus.
  */
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import type { TextRange } from '../core/corpus/types';
 import type { SpanPlace } from '../shared/lspProtocol';
@@ -12,7 +13,7 @@ import { EngineError } from './engineState';
 export function corpusPath(root: string, rel: string): string {
   const abs = path.resolve(root, rel);
   const back = path.relative(root, abs);
-  if (!back || back.startsWith('..') || path.isAbsolute(back)) throw new EngineError('outside-corpus', `evidence path "${rel}" is outside the corpus folder.`);
+  if (!back || back.startsWith('..') || path.isAbsolute(back)) throw new EngineError('outside-corpus', l10n.t('evidence path "{0}" is outside the corpus folder.', rel));
   return abs;
 }
 
