@@ -8,6 +8,7 @@
  * edit the codebook's rules refuse (`code-edit`), an invalid entry (`bad-request`).
  */
 import { writeFile } from 'node:fs/promises';
+import * as l10n from '@vscode/l10n';
 import { ZodError } from 'zod';
 import type { Corpus } from '../core/corpus/types';
 import { readableRanges } from '../core/markers/readableSpans';
@@ -57,7 +58,7 @@ export function registerWorkbenchHandlers(ctx: HandlerContext): void {
 
   function requireCorpus(): Corpus {
     const c = state.current();
-    if (!c) throw new EngineError('no-corpus', 'no corpus is indexed; run "Marker Research: Index Corpus" first.');
+    if (!c) throw new EngineError('no-corpus', l10n.t('no corpus is indexed; run "Marker Research: Index Corpus" first.'));
     return c;
   }
 
@@ -101,12 +102,12 @@ export function registerWorkbenchHandlers(ctx: HandlerContext): void {
         const p = parseNotebookEdit(raw, notebookEditRequest.method);
         const corpus = requireCorpus();
         if (p.op === 'remove') {
-          if (!(await removeEntry(corpus.root, p.id))) throw new EngineError('not-found', 'the entry is no longer in notebook.md.');
+          if (!(await removeEntry(corpus.root, p.id))) throw new EngineError('not-found', l10n.t('the entry is no longer in notebook.md.'));
           log.info(`notebook: removed entry ${p.id}`);
           return { entry: null };
         }
         const e = await updateEntry(corpus.root, p.id, { ...(p.title !== undefined ? { title: p.title } : {}), ...(p.note !== undefined ? { note: p.note } : {}) });
-        if (!e) throw new EngineError('not-found', 'the entry is no longer in notebook.md.');
+        if (!e) throw new EngineError('not-found', l10n.t('the entry is no longer in notebook.md.'));
         return { entry: (await notebookView(corpus)).entries.find((x) => x.id === e.id) ?? null };
       }),
     ),
@@ -209,9 +210,9 @@ export function registerWorkbenchHandlers(ctx: HandlerContext): void {
         const corpus = requireCorpus();
         const book = await readCodebook(corpus.root);
         const code = book.codes.find((c) => c.id === p.codeId);
-        if (!code) throw new EngineError('not-found', 'the code is no longer in the codebook.');
+        if (!code) throw new EngineError('not-found', l10n.t('the code is no longer in the codebook.'));
         const { spans } = await resolveTarget(state, layouts, p.target);
-        if (!spans.length) throw new EngineError('no-span', 'there is no span of the corpus to code (an ungrounded marker has no evidence).');
+        if (!spans.length) throw new EngineError('no-span', l10n.t('there is no span of the corpus to code (an ungrounded marker has no evidence).'));
         const items = itemsById(corpus);
         let added = 0;
         const segments = [];
@@ -232,13 +233,13 @@ export function registerWorkbenchHandlers(ctx: HandlerContext): void {
       workbench(async () => {
         const p = parseSegmentEdit(raw, segmentEditRequest.method);
         const corpus = requireCorpus();
-        const gone = (): EngineError => new EngineError('not-found', 'the coded segment is no longer in codings.json.');
+        const gone = (): EngineError => new EngineError('not-found', l10n.t('the coded segment is no longer in codings.json.'));
         if (p.op === 'remove') {
           if (!(await removeSegment(corpus.root, p.id))) throw gone();
           return { segment: null };
         }
         const s = p.op === 'memo' ? await setSegmentMemo(corpus.root, p.id, p.text) : await recodeSegment(corpus.root, p.id, p.codeId).catch((e: Error) => {
-          throw /no code with id/.test(e.message) ? new EngineError('not-found', 'the code is no longer in the codebook.') : e;
+          throw /no code with id/.test(e.message) ? new EngineError('not-found', l10n.t('the code is no longer in the codebook.')) : e;
         });
         if (!s) throw gone();
         return { segment: segmentView(s, itemsById(corpus)) };

@@ -1,41 +1,23 @@
 /**
  * The params of the workbench requests (notebook and codes, src/shared/lspProtocol.ts), checked
- * with zod before a handler uses them: a malformed request is refused with `bad-request`, naming
+ * with zod before a handler uses them (the target's schema is shared with the extension:
+ * src/shared/workbenchTarget.ts): a malformed request is refused with `bad-request`, naming
  * the fields at fault. The schemas are the source of truth; their inferred types must fit the
- * protocol's (the `satisfies` checks below fail to compile when the two drift apart).
+ * protocol's (`SchemasFitProtocol` below fails to compile when the two drift apart).
  */
 import * as path from 'node:path';
 import { z } from 'zod';
 import type {
   ApplyCodeParams, CodeEditParams, ExportNotebookParams, NotebookEditParams, PinParams, SegmentEditParams, WorkbenchNote, WorkbenchTarget,
 } from '../shared/lspProtocol';
+import { workbenchTargetSchema } from '../shared/workbenchTarget';
 import { parseParams } from './requestParams';
 
-const part = z.enum(['transcript', 'comments']);
-const offset = z.number().int().nonnegative();
 const id = z.string().min(1).max(1000);
-/** Conversation ids are file names: letters, digits, `-` and `_`. */
-const conversationId = z.string().min(1).max(100).regex(/^[\w-]+$/u);
 const absoluteFile = z.string().min(1).max(4096).refine((f) => path.isAbsolute(f), 'an absolute path');
 /** Text the researcher types (a title, a note, a memo, a code's name or description). */
 const typed = (max: number) => z.string().max(max);
 const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb');
-const span = { itemId: id, part, start: offset, end: offset };
-const nonEmpty = (s: { start: number; end: number }) => s.end > s.start;
-
-export const workbenchTargetSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('marker'), itemId: id, markerId: id }),
-  z.object({ kind: z.literal('hit'), ...span, question: typed(10_000).optional() }).refine(nonEmpty, { message: 'an empty span', path: ['end'] }),
-  z.object({ kind: z.literal('answer-sentence'), ...span, text: typed(20_000), question: typed(10_000) }).refine(nonEmpty, { message: 'an empty span', path: ['end'] }),
-  z.object({ kind: z.literal('chat-answer'), conversationId, turn: z.number().int().positive() }),
-  z.object({ kind: z.literal('finding'), reportFile: absoluteFile, line: offset, lineText: typed(100_000) }),
-  z.object({
-    kind: z.literal('selection'),
-    itemId: id,
-    range: z.object({ startLine: offset, startCharacter: offset, endLine: offset, endCharacter: offset }),
-    documentLength: offset,
-  }),
-]);
 
 const noteSchema = z.object({ kind: z.literal('note'), title: typed(500).trim().min(1, 'a note needs a title'), note: typed(100_000) });
 

@@ -6,6 +6,7 @@
  * item's layout (`readablePlaceAt`), refused when the document is an older rendering.
  */
 import * as path from 'node:path';
+import * as l10n from '@vscode/l10n';
 import { loadConversation } from '../core/chat/conversationStore';
 import type { CorpusItem } from '../core/corpus/types';
 import { detectLanguageEsEnZh } from '../core/llm/langDetect';
@@ -31,7 +32,7 @@ const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n -
 
 function requireItem(state: EngineState, itemId: string): CorpusItem {
   const item = state.item(itemId);
-  if (!item) throw new EngineError('not-found', `no item "${itemId}" in the indexed corpus; run Index Corpus again.`);
+  if (!item) throw new EngineError('not-found', l10n.t('no item "{0}" in the indexed corpus; run Index Corpus again.', itemId));
   return item;
 }
 
@@ -61,13 +62,13 @@ export function findingText(line: string): string {
  */
 export function selectionSpan(layouts: ReadableLayouts, item: CorpusItem, target: Extract<WorkbenchTarget, { kind: 'selection' }>): { part: 'transcript' | 'comments'; start: number; end: number } {
   const { layout } = layouts.get(item);
-  if (layout.text.length !== target.documentLength) throw new EngineError('stale-view', `the readable view of "${item.title}" was rendered before the corpus was last indexed; close it, open it again and select again.`);
+  if (layout.text.length !== target.documentLength) throw new EngineError('stale-view', l10n.t('the readable view of "{0}" was rendered before the corpus was last indexed; close it, open it again and select again.', item.title));
   const r = target.range;
   const a = readablePlaceAt(layout, r.startLine, r.startCharacter);
   const b = readablePlaceAt(layout, r.endLine, r.endCharacter);
-  if (!a || !b) throw noSpan('the selection is not in the text of a turn or comment (select words of the transcript or the comments).');
-  if (a.part !== b.part) throw noSpan('the selection runs from the transcript into the comments; select within one of them.');
-  if (b.offset <= a.offset) throw noSpan('the selection holds no text of the item.');
+  if (!a || !b) throw noSpan(l10n.t('the selection is not in the text of a turn or comment (select words of the transcript or the comments).'));
+  if (a.part !== b.part) throw noSpan(l10n.t('the selection runs from the transcript into the comments; select within one of them.'));
+  if (b.offset <= a.offset) throw noSpan(l10n.t('the selection holds no text of the item.'));
   return { part: a.part, start: a.offset, end: b.offset };
 }
 
@@ -79,22 +80,22 @@ export async function resolveTarget(state: EngineState, layouts: ReadableLayouts
       return { entry: noteEntry(target.title.trim(), target.note), spans: [] };
     case 'marker': {
       const file = state.markers().get(target.itemId);
-      if (!file?.ok) throw new EngineError('not-found', `no markers of "${target.itemId}" are loaded; run Generate Markers or Index Corpus again.`);
+      if (!file?.ok) throw new EngineError('not-found', l10n.t('no markers of "{0}" are loaded; run Generate Markers or Index Corpus again.', target.itemId));
       const marker = allMarkers(file.value).find((m) => m.id === target.markerId);
-      if (!marker) throw new EngineError('not-found', `no marker "${target.markerId}" in "${target.itemId}"; run Index Corpus again.`);
+      if (!marker) throw new EngineError('not-found', l10n.t('no marker "{0}" in "{1}"; run Index Corpus again.', target.markerId, target.itemId));
       const entry = markerEntry(state.item(target.itemId), target.itemId, marker);
       return { entry, spans: entry.spans };
     }
     case 'hit': {
       const item = requireItem(state, target.itemId);
       const entry = hitEntry(item, target.part, target.start, target.end, target.question?.trim() ? { question: target.question.trim() } : {});
-      if (!entry) throw noSpan(`the hit is no longer a span of "${item.title}"; ask again.`);
+      if (!entry) throw noSpan(l10n.t('the hit is no longer a span of "{0}"; ask again.', item.title));
       return { entry, spans: entry.spans };
     }
     case 'answer-sentence': {
       const item = requireItem(state, target.itemId);
       const hit = hitEntry(item, target.part, target.start, target.end);
-      if (!hit) throw noSpan(`the sentence is no longer a span of "${item.title}"; ask again.`);
+      if (!hit) throw noSpan(l10n.t('the sentence is no longer a span of "{0}"; ask again.', item.title));
       const entry = answerSentenceEntry(target.question.trim(), target.text.trim() || hit.spans[0]!.quote, hit.spans);
       return { entry, spans: entry.spans };
     }
@@ -106,16 +107,16 @@ export async function resolveTarget(state: EngineState, layouts: ReadableLayouts
         throw new EngineError('not-found', (e as Error).message.replace(/^chat: /, ''));
       }
       const turn = conversation.turns.find((t) => t.turn === target.turn);
-      if (!turn) throw new EngineError('not-found', `no turn ${target.turn} in conversation ${target.conversationId}.`);
+      if (!turn) throw new EngineError('not-found', l10n.t('no turn {0} in conversation {1}.', target.turn, target.conversationId));
       const spans = turn.citations.map((c) => pinnedFromSourceSpan(state.item(c.span.item_id), c.span));
       const entry = chatAnswerEntry(turn.question, turn.answer, spans, conversation.header.id);
       return { entry, spans: entry.spans };
     }
     case 'finding': {
       const loc = reportLocation(target.reportFile);
-      if (!loc || path.resolve(loc.corpusRoot) !== path.resolve(corpus.root)) throw new EngineError('outside-corpus', 'the report is not a report of the indexed corpus (<corpus>/.marker-research/runs/<run>/report.md).');
+      if (!loc || path.resolve(loc.corpusRoot) !== path.resolve(corpus.root)) throw new EngineError('outside-corpus', l10n.t('the report is not a report of the indexed corpus (<corpus>/.marker-research/runs/<run>/report.md).'));
       const numbers = [...new Set(findCitations(target.lineText).map((c) => c.number))];
-      if (!numbers.length) throw noSpan(`line ${target.line + 1} of the report cites no source ([n]); put the cursor on a line with citations.`);
+      if (!numbers.length) throw noSpan(l10n.t('line {0} of the report cites no source ([n]); put the cursor on a line with citations.', target.line + 1));
       const run = await readRun(corpus.root, loc.runId).catch((e: Error) => {
         throw new EngineError('not-found', e.message.replace(/^research: /, ''));
       });
@@ -123,14 +124,14 @@ export async function resolveTarget(state: EngineState, layouts: ReadableLayouts
       const spans = numbers.map((n) => byNumber.get(n)).map((s) => s && pinnedFromSourceSpan(state.item(s.item_id), s));
       const text = findingText(target.lineText);
       const entry = findingEntry(loc.runId, `line-${target.line + 1}`, text, spans, clip(text, 80) || `${loc.runId} · line ${target.line + 1}`);
-      if (!entry.spans.length) throw noSpan(`the citations of line ${target.line + 1} resolve to no source in the run's report.sources.json.`);
+      if (!entry.spans.length) throw noSpan(l10n.t('the citations of line {0} resolve to no source in the run\'s report.sources.json.', target.line + 1));
       return { entry, spans: entry.spans };
     }
     case 'selection': {
       const item = requireItem(state, target.itemId);
       const s = selectionSpan(layouts, item, target);
       const entry = selectionEntry(item, s.part, s.start, s.end);
-      if (!entry) throw noSpan('the selection holds no text of the item.');
+      if (!entry) throw noSpan(l10n.t('the selection holds no text of the item.'));
       return { entry, spans: entry.spans };
     }
   }
