@@ -23,6 +23,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { l10nChecks } from './l10nChecks.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -2252,6 +2253,8 @@ async function main() {
       fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
       await page.screenshot({ path: SCREENSHOT, timeout: 30_000 });
     });
+    // 7. the workbench in Chinese: a second, short code-server session with --locale zh-cn (test/e2e/l10nChecks.mjs)
+    if (!opts.browse) await l10nChecks({ check, browser, bin: BIN, vsix, run: RUN, env, corpus: opts.corpus, extId, screenshot: path.join(REPO, 'test-results', 'e2e', 'workbench-zh.png') });
     const toasts = await notifications();
     if (toasts.length) console.log(`     notifications: ${toasts.map((t) => JSON.stringify(t)).join(', ')}`);
     fs.writeFileSync(path.join(RUN, 'browser-console.log'), consoleLog.join('\n'));
