@@ -1,5 +1,5 @@
 // Builds the bundles: extension and language server (cjs/node, `vscode` external),
-// the sidebar's webview views (Corpus & Markers, Research) and the chat webview (iife/browser)
+// the sidebar's webview views (Corpus & Markers, Research), the chat webview and the Across items panels (iife/browser)
 // and CLI (cjs/node). Flags: --watch, --production.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
@@ -42,6 +42,8 @@ const configs = [
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/research.ts'], outfile: 'dist/research.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/chat.ts'], outfile: 'dist/chat.js' },
+  // The "Across items" panels (Markers Across Items, Compare Items, Items Timeline): one page script.
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/acrossPanels.ts'], outfile: 'dist/across.js' },
 ];
 
 // jieba-wasm (Chinese tagging) reads its dictionary from `${__dirname}/jieba_rs_wasm_bg.wasm`: ship it beside the bundles.

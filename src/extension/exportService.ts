@@ -53,7 +53,7 @@ export class ExportService {
     }
   }
 
-  /** Save dialog for markers: CSV or JSON, in the corpus folder. Writes the file and says where; undefined when cancelled. */
+  /** Save dialog for markers: CSV or JSON (tables), Markdown or HTML (documents grouped by item), in the corpus folder. Writes the file and says where; undefined when cancelled. */
   async exportMarkers(): Promise<string | undefined> {
     const root = this.requireRoot();
     await this.engine(() => this.client.request(exportMarkersRequest, {})); // no markers: said before the dialog
@@ -61,14 +61,24 @@ export class ExportService {
       title: vscode.l10n.t('Marker Research: Export Markers'),
       saveLabel: vscode.l10n.t('Export'),
       defaultUri: vscode.Uri.file(path.join(root, `${path.basename(root)}-markers.csv`)),
-      filters: { [vscode.l10n.t('CSV (spreadsheets)')]: ['csv'], JSON: ['json'] },
+      filters: {
+        [vscode.l10n.t('CSV (spreadsheets)')]: ['csv'],
+        JSON: ['json'],
+        [vscode.l10n.t('Markdown (a document by item, with turns and times)')]: ['md'],
+        [vscode.l10n.t('HTML (a document by item, linked to the original files)')]: ['html'],
+      },
     });
     if (!uri) return undefined;
-    const file = withExtension(uri.fsPath, ['.csv', '.json'], '.csv');
+    const file = withExtension(uri.fsPath, ['.csv', '.json', '.md', '.markdown', '.html', '.htm'], '.csv');
     const r = await this.engine(() => this.client.request(exportMarkersRequest, { file }));
     const open = vscode.l10n.t('Open');
-    void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: exported {0} markers of {1} items to {2}.', r.markers, r.items, path.basename(file)), open).then((pick) => {
-      if (pick === open) void vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+    const inBrowser = vscode.l10n.t('Open in Browser');
+    const preview = vscode.l10n.t('Open Preview');
+    const actions = r.format === 'html' ? [inBrowser, open] : r.format === 'md' ? [open, preview] : [open];
+    void vscode.window.showInformationMessage(vscode.l10n.t('Marker Research: exported {0} markers of {1} items to {2}.', r.markers, r.items, path.basename(file)), ...actions).then(async (pick) => {
+      if (pick === inBrowser) await vscode.env.openExternal(vscode.Uri.file(file));
+      if (pick === open) await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+      if (pick === preview) await vscode.commands.executeCommand('markdown.showPreviewToSide', vscode.Uri.file(file));
     });
     return file;
   }

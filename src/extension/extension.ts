@@ -16,6 +16,7 @@ import { EvidenceNavigator } from './evidenceNavigator';
 import { startEventLoopStats } from './eventLoopStats';
 import { FULL_ITEM_SCHEME, FullItemDocuments } from './fullItemDocuments';
 import { ApiKeyStore } from './apiKeyStore';
+import { registerAcrossViews } from './acrossViewCommands';
 import { MarkerService } from './markerService';
 import { ReadableAnnotations } from './readableAnnotations';
 import { redactingLogChannel } from './redactingLog';
@@ -104,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): void {
       vscode.workspace.registerTextDocumentContentProvider(FULL_ITEM_SCHEME, fullItems),
       vscode.languages.registerDocumentLinkProvider({ scheme: FULL_ITEM_SCHEME }, fullItems),
       vscode.languages.registerCodeLensProvider({ scheme: FULL_ITEM_SCHEME }, evidence),
+      ...registerAcrossViews(context.extensionUri, log, client, corpus),
       ...Object.entries(commands).map(([id, fn]) => vscode.commands.registerCommand(id, fn)),
     );
     client.start().catch((e: Error) => void showError(log, vscode.l10n.t('the language server did not start: {0}', e.message)));
