@@ -1,7 +1,8 @@
 /**
  * Location labels (issue 12, item 2): a span reads as speaker · time · item, speaker · turn n ·
  * item without timestamps, @author · likes · date · item for a comment — in English and
- * Chinese items — with file:line kept for tooltips; and the report's source list uses them.
+ * Chinese items — with file:line kept for tooltips; and the report's source list uses them. The
+ * label's own words (turn, likes, comment) are in the language of the text the span is in (issue 24).
  */
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadCorpus } from '../../src/core/corpus/loader';
 import { clipLabel, fileLineLabel, locationLabel, storedLocationLabel } from '../../src/core/corpus/locationLabel';
+import { locationWords, type LocationLanguage } from '../../src/core/corpus/locationWords';
 import { mapSpan, storedRange } from '../../src/core/corpus/spans';
 import type { Corpus, CorpusItem } from '../../src/core/corpus/types';
 import type { ItemMarkers, Marker } from '../../src/core/markers/schema';
@@ -91,7 +93,9 @@ describe('locationLabel', () => {
     assert.equal(locationLabel(ev, 'transcript', t2.start, t2.end), '工程师 · 0:15 · 电动车冬季续航实测：零下十度掉电多少？');
     assert.equal(locationLabel(ev, 'transcript', t2.start, t2.end, { titleChars: 6 }), '工程师 · 0:15 · 电动车冬季…');
     const z1 = unit(ev, 'comments', 0);
-    assert.equal(locationLabel(ev, 'comments', z1.start, z1.end, { title: false }), '@东北老司机 · 1,520 likes · 2024-01-20');
+    // the label's words are the comments' language (issue 24): a Chinese thread's likes are 赞
+    assert.equal(locationLabel(ev, 'comments', z1.start, z1.end, { title: false }), '@东北老司机 · 1,520 赞 · 2024-01-20');
+    assert.equal(locationLabel(ev, 'comments', z1.start, z1.end, { title: false, language: 'en' }), '@东北老司机 · 1,520 likes · 2024-01-20');
     assert.equal(clipLabel('😀😀😀😀', 3), '😀😀…');
   });
 
@@ -142,5 +146,72 @@ describe('locationLabel', () => {
     assert.equal(describeSource(3, span), `[3] Daniel · 0:09 · city-cycling-podcast — transcript · ${src.file}:L${src.startLine + 1}`);
     // brackets of a title are escaped (not a citation)
     assert.match(describeSource(1, span, { ...city, title: 'Episode [3] *live*' }), /^\[1\] Daniel · 0:09 · Episode \\\[3\\\] \\\*live\\\* — /);
+  });
+});
+
+/** Sentence parts per language: a meeting's turns and a thread's comments are composed from them (seeded). */
+const PARTS: Record<LocationLanguage, { subjects: string[]; verbs: string[]; objects: string[]; title: string }> = {
+  en: { subjects: ['The committee', 'Our team', 'The mayor', 'Everyone here'], verbs: ['discussed', 'approved', 'questioned', 'postponed'], objects: ['the budget for the new bike lanes', 'the schedule of the next phase', 'the results of the survey', 'the cost of the heating system'], title: 'Planning meeting' },
+  zh: { subjects: ['委员会', '我们团队', '市长', '在座各位'], verbs: ['讨论了', '批准了', '质疑了', '推迟了'], objects: ['新自行车道的预算', '下一阶段的时间表', '调查的结果', '供暖系统的成本'], title: '规划会议' },
+  es: { subjects: ['El comité', 'Nuestro equipo', 'La alcaldesa', 'Todos aquí'], verbs: ['discutió', 'aprobó', 'cuestionó', 'aplazó'], objects: ['el presupuesto de los nuevos carriles bici', 'el calendario de la siguiente fase', 'los resultados de la encuesta', 'el coste de la calefacción'], title: 'Reunión de planificación' },
+};
+
+describe('locationLabel in the language of the text (generated items)', () => {
+  let dir: string;
+  let corpus: Corpus;
+  const LANGS: LocationLanguage[] = ['en', 'zh', 'es'];
+  const SEEDS = 4;
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'mr-location-lang-'));
+    for (const lang of LANGS) {
+      const P = PARTS[lang];
+      for (let seed = 0; seed < SEEDS; seed++) {
+        const pick = <T>(xs: T[], i: number): T => xs[(seed * 7 + i * 3) % xs.length]!;
+        const sentence = (i: number): string => `${pick(P.subjects, i)} ${pick(P.verbs, i + 1)} ${pick(P.objects, i + 2)}${lang === 'zh' ? '。' : '.'}`;
+        const id = `${lang}-${seed}`;
+        await mkdir(path.join(dir, id));
+        // No timestamps (labels say the turn); an English title on a Chinese or Spanish item must not decide the words.
+        await writeFile(path.join(dir, id, 'transcript.json'), JSON.stringify({ turns: Array.from({ length: 6 + seed }, (_, i) => ({ speaker: `S${i % 2}`, text: `${sentence(i)} ${sentence(i + 5)}` })) }));
+        await writeFile(path.join(dir, id, 'comments.jsonl'), Array.from({ length: 3 }, (_, i) => JSON.stringify({ id: `c${i}`, text: `${sentence(i + 2)} ${sentence(i + 3)}`, likes: i === 0 ? 0 : i === 1 ? 1 : 1200 + seed })).join('\n'));
+        await writeFile(path.join(dir, id, 'meta.json'), JSON.stringify({ title: seed % 2 ? 'Episode 12' : P.title }));
+      }
+    }
+    corpus = await loadCorpus(dir);
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  test('turns, likes, comment numbers and further comments in each item\'s language; the language option overrides', () => {
+    let checked = 0;
+    for (const lang of LANGS) {
+      const W = locationWords(lang);
+      for (let seed = 0; seed < SEEDS; seed++) {
+        const item = corpus.items.find((i) => i.id === `${lang}-${seed}`)!;
+        const n = item.transcript!.segments.length;
+        for (let k = 0; k < n; k++) {
+          const a = unit(item, 'transcript', k);
+          assert.equal(locationLabel(item, 'transcript', a.start, a.end, { title: false }), `S${k % 2} · ${W.turn(k + 1)}`, `${item.id} turn ${k + 1}`);
+          if (k + 1 < n) {
+            const b = unit(item, 'transcript', k + 1);
+            assert.equal(locationLabel(item, 'transcript', a.start, b.end, { title: false }), `S${k % 2}, S${(k + 1) % 2} · ${W.turns(k + 1, k + 2)}`, `${item.id} turns ${k + 1}–${k + 2}`);
+          }
+          checked++;
+        }
+        const [c0, c1, c2] = [0, 1, 2].map((i) => unit(item, 'comments', i));
+        assert.equal(locationLabel(item, 'comments', c0!.start, c0!.end, { title: false }), W.commentNo(1), `${item.id}: no likes said for 0`);
+        assert.equal(locationLabel(item, 'comments', c1!.start, c1!.end, { title: false }), `${W.commentNo(2)} · ${W.likes(1)}`);
+        assert.equal(locationLabel(item, 'comments', c1!.start, c2!.end, { title: false }), `${W.commentNo(2)} · ${W.likes(1)} · ${W.moreComments(1)}`);
+        assert.equal(locationLabel(item, 'comments', c2!.start, c2!.end, { title: false, language: 'en' }), `comment #3 · ${(1200 + seed).toLocaleString('en-US')} likes`);
+      }
+    }
+    assert.ok(checked > 60, `${checked} turn labels`);
+    // the words themselves: one table per language, none of them English but the English one
+    assert.deepEqual([locationWords('zh').turn(3), locationWords('es').turns(2, 4), locationWords('zh').likes(1520), locationWords('es').likes(1)], ['第 3 次发言', 'turnos 2–4', '1,520 赞', '1 me gusta']);
+  });
+
+  test('a stored span (no item at hand) takes the language it is given', () => {
+    const src = { file: 'comments.jsonl', startLine: 0, commentIds: ['abc', 'def', 'ghi'] };
+    assert.equal(storedLocationLabel(src, 'comments'), 'comment abc · +2 comments');
+    assert.equal(storedLocationLabel(src, 'comments', undefined, 'zh'), '评论 abc · 另 2 条评论');
+    assert.equal(storedLocationLabel(src, 'comments', undefined, 'es'), 'comentario abc · +2 comentarios');
   });
 });

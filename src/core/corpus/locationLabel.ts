@@ -2,9 +2,11 @@
  * Where a span is, in words a researcher reads: the speaker and the media time
  * (or the turn, without timestamps) and the item for a transcript span;
  * the author, likes and date for a comment span. The file and line of the
- * original stay for tooltips and hovers ({@link fileLineLabel}).
+ * original stay for tooltips and hovers ({@link fileLineLabel}). Its words (turn,
+ * likes, comment) are in the language of the text the span is in (locationWords.ts).
  */
 import { formatClock } from '../text/clock';
+import { locationWords, locationWordsOf, type LocationLanguage, type LocationWords } from './locationWords';
 import { mapSpan } from './spans';
 import type { CommentRecord, CorpusItem, PartKind } from './types';
 
@@ -29,6 +31,8 @@ export interface LocationLabelOptions {
   title?: boolean;
   /** Characters of the title kept (default {@link LABEL_TITLE_CHARS}). */
   titleChars?: number;
+  /** The language of the label's words (turn, likes, comment); default: the language of the text the span is in. */
+  language?: LocationLanguage;
 }
 
 /** `text` cut to `n` characters (whole code points; at a space when one is near the cut), with `…` when cut; whitespace collapsed. */
@@ -48,8 +52,6 @@ function names(list: readonly string[]): string | undefined {
   return list.length <= 2 ? list.join(', ') : `${list[0]} +${list.length - 1}`;
 }
 
-const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-
 /** A comment date as `2024-03-14` (ISO timestamps), else as written. */
 function commentDate(at: string | undefined): string | undefined {
   const s = at?.trim();
@@ -59,10 +61,10 @@ function commentDate(at: string | undefined): string | undefined {
 }
 
 /** `@author · 12 likes · 2024-03-14` of one comment (`comment #n` without an author; no likes said when there are none). */
-function commentLabel(c: CommentRecord): string {
+function commentLabel(c: CommentRecord, W: LocationWords): string {
   const name = c.author?.trim().replace(/^@+/, '');
-  const out = [name ? `@${name}` : `comment #${c.index + 1}`];
-  if (c.likes) out.push(plural(c.likes, 'like'));
+  const out = [name ? `@${name}` : W.commentNo(c.index + 1)];
+  if (c.likes) out.push(W.likes(c.likes));
   const date = commentDate(c.publishedAt);
   if (date) out.push(date);
   return out.join(' · ');
@@ -89,18 +91,20 @@ function withTitle(parts: string[], item: CorpusItem, options: LocationLabelOpti
 export function locationLabel(item: CorpusItem, part: PartKind, start: number, end: number, options: LocationLabelOptions = {}): string {
   const src = mapSpan(item, { part, start, end: end > start ? end : start + 1 }) ?? mapSpan(item, { part, start: Math.max(0, start - 1), end: start });
   if (!src) return withTitle([part], item, options);
+  const text = part === 'comments' ? item.comments : item.transcript;
+  const W = options.language ? locationWords(options.language) : text ? locationWordsOf(text, text.text) : locationWords('en');
   if (part === 'comments') {
     const first = item.comments?.comments[src.firstIndex];
     const more = (src.commentIds?.length ?? 1) - 1;
-    const out = [first ? commentLabel(first) : 'comment'];
-    if (more > 0) out.push(`+${plural(more, 'comment')}`);
+    const out = [first ? commentLabel(first, W) : W.comment];
+    if (more > 0) out.push(W.moreComments(more));
     return withTitle(out, item, options);
   }
   const out: string[] = [];
   const who = names(src.speakers);
   if (who) out.push(who);
   if (src.startTime !== undefined) out.push(formatClock(src.startTime));
-  else out.push(src.firstIndex === src.lastIndex ? `turn ${src.firstIndex + 1}` : `turns ${src.firstIndex + 1}–${src.lastIndex + 1}`);
+  else out.push(src.firstIndex === src.lastIndex ? W.turn(src.firstIndex + 1) : W.turns(src.firstIndex + 1, src.lastIndex + 1));
   return withTitle(out, item, options);
 }
 
@@ -109,14 +113,15 @@ export function locationLabel(item: CorpusItem, part: PartKind, start: number, e
  * comment ids) when the item is not at hand: `Daniel · 0:33 · title`,
  * `@lena +1 comment · title`; a span that keeps none of it, its file and line.
  */
-export function storedLocationLabel(source: StoredSpanPlace, part: PartKind, title?: string): string {
+export function storedLocationLabel(source: StoredSpanPlace, part: PartKind, title?: string, language: LocationLanguage = 'en'): string {
+  const W = locationWords(language);
   const out: string[] = [];
   if (part === 'comments') {
     const authors = source.speakers ?? [];
     const ids = source.commentIds ?? [];
     if (authors.length) out.push(`@${authors[0]!.replace(/^@+/, '')}`);
-    else if (ids.length) out.push(`comment ${clipLabel(ids[0]!, 16)}`);
-    if (ids.length > 1) out.push(`+${plural(ids.length - 1, 'comment')}`);
+    else if (ids.length) out.push(W.commentId(clipLabel(ids[0]!, 16)));
+    if (ids.length > 1) out.push(W.moreComments(ids.length - 1));
   } else {
     const who = names(source.speakers ?? []);
     if (who) out.push(who);
