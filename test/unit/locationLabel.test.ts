@@ -205,7 +205,10 @@ describe('locationLabel in the language of the text (generated items)', () => {
     }
     assert.ok(checked > 60, `${checked} turn labels`);
     // the words themselves: one table per language, none of them English but the English one
-    assert.deepEqual([locationWords('zh').turn(3), locationWords('es').turns(2, 4), locationWords('zh').likes(1520), locationWords('es').likes(1)], ['第 3 次发言', 'turnos 2–4', '1,520 赞', '1 me gusta']);
+    assert.deepEqual(
+      [locationWords('zh').turn(3), locationWords('es').turns(2, 4), locationWords('zh').likes(1520), locationWords('es').likes(1), locationWords('zh').comments(3), locationWords('es').comments(1)],
+      ['第 3 次发言', 'turnos 2–4', '1,520 赞', '1 me gusta', '3 条评论', '1 comentario'],
+    );
   });
 
   test('a stored span (no item at hand) takes the language it is given', () => {

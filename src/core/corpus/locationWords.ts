@@ -30,6 +30,8 @@ export interface LocationWords {
   commentId(id: string): string;
   /** Further comments a span covers (`+2 comments`). */
   moreComments(n: number): string;
+  /** How many comments a span covers (`3 comments`). */
+  comments(n: number): string;
 }
 
 const en = (n: number): string => n.toLocaleString('en-US');
@@ -44,6 +46,7 @@ const WORDS: Record<LocationLanguage, LocationWords> = {
     comment: 'comment',
     commentId: (id) => `comment ${id}`,
     moreComments: (n) => `+${en(n)} ${n === 1 ? 'comment' : 'comments'}`,
+    comments: (n) => `${en(n)} ${n === 1 ? 'comment' : 'comments'}`,
   },
   zh: {
     lang: 'zh',
@@ -54,6 +57,7 @@ const WORDS: Record<LocationLanguage, LocationWords> = {
     comment: '评论',
     commentId: (id) => `评论 ${id}`,
     moreComments: (n) => `另 ${en(n)} 条评论`,
+    comments: (n) => `${en(n)} 条评论`,
   },
   es: {
     lang: 'es',
@@ -64,6 +68,7 @@ const WORDS: Record<LocationLanguage, LocationWords> = {
     comment: 'comentario',
     commentId: (id) => `comentario ${id}`,
     moreComments: (n) => `+${n.toLocaleString('es-ES')} ${n === 1 ? 'comentario' : 'comentarios'}`,
+    comments: (n) => `${n.toLocaleString('es-ES')} ${n === 1 ? 'comentario' : 'comentarios'}`,
   },
 };
 

@@ -12,6 +12,7 @@
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { locationWords, locationWordsOf } from '../corpus/locationWords';
 import type { Corpus, CorpusItem } from '../corpus/types';
 import { citedFile, findCitations, selectionFragment } from '../research/citationLinks';
 import type { ReportSources, SourceSpan } from '../research/schema';
@@ -104,9 +105,11 @@ function whereOf(span: SourceSpan, item: CorpusItem | undefined): string {
     const cited = (s.commentIds ?? []).map((id) => byId.get(id)).filter((c): c is NonNullable<typeof c> => !!c);
     const authors = [...new Set([...(s.speakers ?? []), ...cited.map((c) => c.author).filter((a): a is string => !!a)])];
     if (authors.length) parts.push(authors.slice(0, 3).join(', '));
-    parts.push((s.commentIds?.length ?? 1) > 1 ? `${s.commentIds!.length} comments` : 'comment');
+    // the words in the comments' language (as the location labels: corpus/locationWords.ts)
+    const W = item?.comments ? locationWordsOf(item.comments, item.comments.text) : locationWords('en');
+    parts.push((s.commentIds?.length ?? 1) > 1 ? W.comments(s.commentIds!.length) : W.comment);
     const likes = cited.reduce((a, c) => a + (c.likes ?? 0), 0);
-    if (likes) parts.push(`${likes} like${likes === 1 ? '' : 's'}`);
+    if (likes) parts.push(W.likes(likes));
     const date = cited.length === 1 ? cited[0]!.publishedAt?.slice(0, 10) : undefined;
     if (date) parts.push(date);
     return parts.join(' · ');
