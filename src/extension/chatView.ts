@@ -20,6 +20,8 @@ export interface ChatActions {
   openConversation(id: string): Promise<void>;
   openCitation(conversationId: string | null, n: number): Promise<void>;
   openReport(runId: string): Promise<void>;
+  /** Pins a turn's answer to the notebook (the pin button under an answer). */
+  pinAnswer?(conversationId: string, turn: number): Promise<void>;
 }
 
 export class ChatViewProvider extends TypedWebviewView<HostToChat, ChatToHost> {
@@ -66,6 +68,8 @@ export class ChatViewProvider extends TypedWebviewView<HostToChat, ChatToHost> {
         return await this.actions.openCitation(msg.conversationId, msg.number);
       case 'openReport':
         return await this.actions.openReport(msg.runId);
+      case 'pinAnswer':
+        return await this.actions.pinAnswer?.(msg.conversationId, msg.turn);
     }
   }
 }

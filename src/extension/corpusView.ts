@@ -115,6 +115,8 @@ export class CorpusViewProvider extends TypedWebviewView<CorpusHostToWebview, Co
         return a.ask({ question: msg.question, itemId: msg.itemId ?? undefined, session: msg.session });
       case 'openHit':
         return a.openHit(msg.itemId, msg.part, msg.start, msg.end);
+      case 'workbench':
+        return a.workbench(msg.action, msg.target);
     }
   }
 }

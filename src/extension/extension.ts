@@ -24,6 +24,7 @@ import { ResearchService } from './researchService';
 import { runningWork } from './runningWork';
 import { SettingsService } from './settings';
 import { SidebarViewProvider } from './sidebarView';
+import { setUpWorkbench, sidebarWorkbenchCommand } from './workbenchSetup';
 
 export function activate(context: vscode.ExtensionContext): void {
   const channel = vscode.window.createOutputChannel('Marker Research', { log: true });
@@ -60,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): void {
         cancel: run('markerResearch.cancel'),
         ask: (question) => ask.ask(question),
         openHit: (itemId, part, start, end) => run('markerResearch.openHit', itemId, part, start, end)(),
+        workbench: (action, target) => run(sidebarWorkbenchCommand(action, target), target)(),
       },
       log,
     );
@@ -67,9 +69,10 @@ export function activate(context: vscode.ExtensionContext): void {
       if (!corpus.current) await vscode.commands.executeCommand('markerResearch.indexCorpus');
       return corpus.current;
     });
-    const chatView = new ChatViewProvider(context.extensionUri, createChatActions({ log, chat }), log);
+    const chatView = new ChatViewProvider(context.extensionUri, { ...createChatActions({ log, chat }), pinAnswer: (conversationId, turn) => run('markerResearch.pinChatAnswer', conversationId, turn)() }, log);
     const services = { log, settings, corpus, client, sidebar, markers, evidence, fullItems, apiKey, research, ask, chat, chatView };
-    const commands = { ...createCommands(services), ...evidence.commands() };
+    const workbench = setUpWorkbench({ log, client, corpus, evidence });
+    const commands = { ...createCommands(services), ...evidence.commands(), ...workbench.commands };
     context.subscriptions.push(
       settings,
       corpus,
@@ -106,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): void {
       vscode.languages.registerDocumentLinkProvider({ scheme: FULL_ITEM_SCHEME }, fullItems),
       vscode.languages.registerCodeLensProvider({ scheme: FULL_ITEM_SCHEME }, evidence),
       ...registerAcrossViews(context.extensionUri, log, client, corpus),
+      ...workbench.disposables,
       ...Object.entries(commands).map(([id, fn]) => vscode.commands.registerCommand(id, fn)),
     );
     client.start().catch((e: Error) => void showError(log, vscode.l10n.t('the language server did not start: {0}', e.message)));

@@ -3,6 +3,7 @@
  * the types both views and the services share, kept apart from the view providers.
  */
 import type { CorpusHostToWebview } from '../shared/webviewProtocol';
+import type { SidebarTarget } from '../shared/workbenchTarget';
 
 /** What the Ask box posts: results, progress and errors of a question (the `ask*` messages of the protocol). */
 export type AskMessage = Extract<CorpusHostToWebview, { type: 'askBusy' | 'askResult' | 'askError' }>;
@@ -40,6 +41,8 @@ export interface SidebarActions {
   ask(question: SidebarQuestion): Promise<void>;
   /** Opens a hit of the Ask box at its span in the original file. */
   openHit(itemId: string, part: 'transcript' | 'comments', start: number, end: number): Promise<void>;
+  /** Pins a marker, an Ask hit or an answer sentence to the notebook, or codes it (the pin buttons of the view). */
+  workbench(action: 'pin' | 'code', target: SidebarTarget): Promise<void>;
 }
 
 /** The actions with their defaults filled in, as the views use them. */

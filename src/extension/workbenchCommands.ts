@@ -142,9 +142,12 @@ export function createWorkbenchCommands(s: WorkbenchCommandServices): { commands
     const r = await workbench.pin(target);
     const lost = r.entry.spans.filter((x) => x.lost).length;
     log.info(`pinned ${r.entry.kind} "${r.entry.title.slice(0, 80)}" to ${r.file}${lost ? ` (${lost} lost)` : ''}`);
+    // Quietly: the Notebook view shows the new entry (selected when the view is open), the status bar says so.
     if (notebookView.view.visible) void notebookView.reveal(r.entry.id);
-    const open = vscode.l10n.t('Open notebook.md');
-    void vscode.window.showInformationMessage(vscode.l10n.t('Pinned to the notebook: {0}', r.entry.title), open).then((pick) => (pick === open ? openNotebook(r.entry.line) : undefined));
+    vscode.window.setStatusBarMessage(
+      lost ? vscode.l10n.t('$(pin) Pinned to the notebook: {0} ({1} span(s) not found)', r.entry.title, lost) : vscode.l10n.t('$(pin) Pinned to the notebook: {0}', r.entry.title),
+      6000,
+    );
   }
 
   async function openNotebook(line?: unknown): Promise<void> {

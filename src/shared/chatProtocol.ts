@@ -143,6 +143,8 @@ export const chatToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openCitation'), conversationId: conversationId.nullable(), number: z.number().int().positive().max(100_000) }),
   /** Open the report of a run. */
   z.object({ type: z.literal('openReport'), runId }),
+  /** Pin a turn's answer (its text and cited spans) to the corpus's notebook. */
+  z.object({ type: z.literal('pinAnswer'), conversationId, turn: z.number().int().positive().max(100_000) }),
 ]);
 
 /** Webview → host. */

@@ -8,6 +8,7 @@
  * the host parses what it receives with the view's schema, and posts nothing before `ready`.
  */
 import { z } from 'zod';
+import { sidebarTargetSchema } from './workbenchTarget';
 
 export type MarkerKindName = 'FACT' | 'OPINION' | 'DATA' | 'ENGAGEMENT';
 export type EngineLabel = 'extractive' | 'openai' | 'ollama';
@@ -354,6 +355,8 @@ const corpusMessages = [
   }),
   /** Open a hit of the Ask box at its span in the original file. */
   z.object({ type: z.literal('openHit'), itemId, part: z.enum(['transcript', 'comments']), start: z.number().int().nonnegative(), end: z.number().int().positive() }).refine((m) => m.end > m.start, 'empty span'),
+  /** Pin a marker, an Ask hit or an answer sentence to the notebook, or code it (the workbench, issue 24). */
+  z.object({ type: z.literal('workbench'), action: z.enum(['pin', 'code']), target: sidebarTargetSchema }),
 ] as const;
 
 const researchMessages = [

@@ -8,6 +8,7 @@ import { ASK_MAX_QUESTION_CHARS, ASK_STRATEGIES } from '../shared/webviewProtoco
 import type { AskAnswerSentenceView, AskAnswerView, AskHitView, AskResultView, CorpusHostToWebview, CorpusToHost } from '../shared/webviewProtocol';
 import * as l10n from '@vscode/l10n';
 import { button, el } from './dom';
+import { pinButton } from './pinButton';
 import { num } from './vscodeApi';
 
 /** Questions kept in the history; the last {@link ASK_SESSION_SENT} are sent with a question. */
@@ -242,6 +243,10 @@ export class AskBox {
       badges.append(b);
     }
     head.append(badges);
+    const question = this.shown?.query.question;
+    const target = { kind: 'hit' as const, itemId: h.itemId, part: h.part, start: h.start, end: h.end, ...(question ? { question } : {}) };
+    head.append(pinButton(l10n.t('Pin this hit to the notebook'), () => this.post({ type: 'workbench', action: 'pin', target })));
+    li.dataset['vscodeContext'] = JSON.stringify({ webviewSection: 'askHit', ...target, preventDefaultContextMenuItems: true });
     const body = el('div', 'hit-body');
     if (meta.length) body.append(el('span', 'hit-meta', meta.join(' · ')));
     body.append(el('span', 'hit-quote', h.quote));
@@ -328,6 +333,9 @@ export class AskBox {
       li.tabIndex = 0;
       li.setAttribute('role', 'button');
       li.append(el('span', 'ask-answer-text', a.text), el('span', 'ask-answer-who', ` — ${items.size > 1 ? `${a.title} · ` : ''}${a.location}`));
+      const target = { kind: 'answer-sentence' as const, itemId: a.itemId, part: a.part, start: a.start, end: a.end, text: a.text, question: this.shown?.query.question ?? '' };
+      li.append(pinButton(l10n.t('Pin this sentence to the notebook'), () => this.post({ type: 'workbench', action: 'pin', target })));
+      li.dataset['vscodeContext'] = JSON.stringify({ webviewSection: 'askSentence', ...target, preventDefaultContextMenuItems: true });
       li.title = `${a.title} · ${a.location}${a.where ? `\n${a.where}` : ''}\n\n${l10n.t('Click to open the sentence, highlighted in its item')}`;
       li.setAttribute('aria-label', l10n.t('Answer sentence {0}: {1} ({2}, {3})', a.n, a.text, a.title, a.location));
       li.addEventListener('click', () => this.openSentence(a, li));

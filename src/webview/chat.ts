@@ -13,6 +13,7 @@ import { CHAT_MAX_QUESTION_CHARS, parseAnswer, type AnswerBlock, type ChatCitati
 import * as l10n from '@vscode/l10n';
 import * as counted from './counts';
 import { button, el } from './dom';
+import { pinButton } from './pinButton';
 
 /** What the webview remembers across being hidden (vscode.getState/setState). */
 interface ViewMemory {
@@ -256,6 +257,11 @@ function renderTurn(t: ChatTurnView): HTMLLIElement {
   const lineEl = el('span', 'chat-meta-line', line);
   lineEl.title = line;
   meta.append(lineEl);
+  const conversationId = state?.conversation.id;
+  if (conversationId && t.answer) {
+    meta.append(pinButton(l10n.t('Pin this answer to the notebook'), () => vscode.postMessage({ type: 'pinAnswer', conversationId, turn: t.turn })));
+    li.dataset['vscodeContext'] = JSON.stringify({ webviewSection: 'chatAnswer', conversationId, turn: t.turn, preventDefaultContextMenuItems: true });
+  }
   li.append(meta);
   li.append(...renderLoaded(t));
   for (const n of t.notes) li.append(el('div', 'chat-note', n));

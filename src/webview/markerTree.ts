@@ -15,6 +15,7 @@ import type { CorpusToHost, ItemSummary, MarkerGroup, MarkerSummary, SidebarStat
 import * as l10n from '@vscode/l10n';
 import * as counted from './counts';
 import { button, el } from './dom';
+import { pinButton } from './pinButton';
 import { kindBadge, kindTitle } from './legend';
 
 /** A location label that already says the likes (it is in the corpus's language: src/core/corpus/locationWords.ts). */
@@ -257,7 +258,9 @@ export class MarkerTree {
     li.setAttribute('aria-label', m.grounded ? `${m.kind}: ${m.text}` : l10n.t('{0}, ungrounded: {1}', m.kind, m.text));
     const head = el('div', 'marker-head');
     const textEl = el('span', 'marker-text', m.text);
-    head.append(kindBadge(m.kind), textEl);
+    const target = { kind: 'marker' as const, itemId: it.id, markerId: m.id };
+    head.append(kindBadge(m.kind), textEl, pinButton(l10n.t('Pin this marker to the notebook'), () => this.host.post({ type: 'workbench', action: 'pin', target })));
+    li.dataset['vscodeContext'] = JSON.stringify({ webviewSection: 'marker', ...target, preventDefaultContextMenuItems: true });
     li.append(head);
     const foot = el('div', 'marker-meta');
     if (!m.grounded) foot.append(el('span', 'marker-ungrounded', l10n.t('ungrounded')));

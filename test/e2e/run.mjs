@@ -1965,6 +1965,7 @@ async function main() {
       await sleep(300);
       await page.screenshot({ path: ASK_SCREENSHOT, timeout: 30_000 });
     });
+    await (await import('./workbenchNotebookChecks.mjs')).workbenchNotebookChecks({ page, webview, check, runFromPalette, waitFor, sleep, shownErrors, folder, repo: REPO, firstLine, setEvidenceView, askInBox, askWorks, question: ax.answer?.question ?? ax.entity.question });
 
     // 22. the researcher's workspace (issue 12): locations, the walkthrough, export
     await check('marker locations read speaker · time, with file:line in the tooltip', async () => {
