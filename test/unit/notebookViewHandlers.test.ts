@@ -17,11 +17,12 @@ import type { ResponseError } from 'vscode-jsonrpc/node';
 import type { Corpus, CorpusItem, TextRange } from '../../src/core/corpus/types';
 import { allMarkers, readItemMarkers } from '../../src/core/markers/store';
 import {
-  applyCodeRequest, codeEditRequest, codeItemTableRequest, codesViewRequest, ENGINE_ERROR_CODE, exportNotebookRequest, indexRequest, notebookEditRequest, notebookViewRequest, pinRequest,
-  readableCodingsRequest, readableDocumentRequest, reanchorWorkbenchRequest, segmentEditRequest,
+  applyCodeRequest, chatTurnRequest, codeEditRequest, codeItemTableRequest, codesViewRequest, ENGINE_ERROR_CODE, exportNotebookRequest, indexRequest, notebookEditRequest, notebookViewRequest, pinRequest,
+  readableCodingsRequest, readableDocumentRequest, reanchorWorkbenchRequest, runResearchRequest, segmentEditRequest,
   type ApplyCodeResult, type CodeEditResult, type CodeItemTableResult, type CodesViewResult, type EngineErrorData, type NotebookViewResult, type PinResult, type ReadableCodingsResult,
-  type ReadableDocument, type ReadableRange,
+  type ChatTurnResult, type ReadableDocument, type ReadableRange, type ResearchRunResult,
 } from '../../src/shared/lspProtocol';
+import { findCitations } from '../../src/core/research/citationLinks';
 import { settingsSchema } from '../../src/shared/settings';
 import { freshDemoCorpus } from '../support/demoCorpus';
 import { startEngine, type EngineConnection } from '../support/engineConnection';
@@ -176,6 +177,40 @@ describe('engine: workbench requests through the protocol', () => {
     await request(notebookEditRequest.method, { op: 'remove', id: sentence.entry.id });
     await assert.rejects(request(notebookEditRequest.method, { op: 'remove', id: sentence.entry.id }), engineError('not-found'));
     assert.equal((await request<NotebookViewResult>(notebookViewRequest.method, {})).entries.length, before + markers + 2);
+  });
+
+  test('a finding of a report (a line with [n]) and a chat answer are pinned with the spans they cite, quoting the items\' own text', async () => {
+    const run = await request<ResearchRunResult>(runResearchRequest.method, { settings, goal: 'auto' });
+    assert.ok(run.reportPath);
+    const sources = JSON.parse(await readFile(path.join(run.runDir, 'report.sources.json'), 'utf8')) as { citations: { number: number; span: { item_id: string } }[] };
+    const cited = new Set(sources.citations.map((c) => c.number));
+    const lines = (await readFile(run.reportPath!, 'utf8')).split('\n');
+    const partOf = (itemId: string, part: string): string => ((part === 'transcript' ? item(itemId).transcript : item(itemId).comments)?.text ?? '');
+    let findings = 0;
+    for (const [line, lineText] of lines.entries()) {
+      const numbers = [...new Set(findCitations(lineText).map((c) => c.number))].filter((n) => cited.has(n));
+      if (!numbers.length || findings >= 8) continue;
+      const res = await request<PinResult>(pinRequest.method, { target: { kind: 'finding', reportFile: run.reportPath, line, lineText } });
+      assert.equal(res.entry.kind, 'finding');
+      assert.equal(res.entry.spans.length, numbers.length, `line ${line + 1}: ${lineText}`);
+      for (const s of res.entry.spans) assert.equal(partOf(s.itemId, s.part).slice(s.start, s.end), s.quote);
+      assert.ok(!/\[\d+\]/.test(res.entry.text ?? ''), 'the finding\'s words without its citations');
+      findings++;
+    }
+    assert.ok(findings >= 2, `findings pinned: ${findings}`);
+    const plain = lines.findIndex((l) => l.trim() && !findCitations(l).length);
+    await assert.rejects(request(pinRequest.method, { target: { kind: 'finding', reportFile: run.reportPath, line: plain, lineText: lines[plain] } }), engineError('no-span'));
+    await assert.rejects(request(pinRequest.method, { target: { kind: 'finding', reportFile: path.join(work, 'elsewhere', '.marker-research', 'runs', 'x', 'report.md'), line: 0, lineText: '[1]' } }), engineError('outside-corpus'));
+    const turn = await request<ChatTurnResult>(chatTurnRequest.method, { settings, root: corpus.root, conversationId: null, runId: run.runId, askId: 1, question: 'What is the main conclusion?' });
+    assert.ok(turn.turn.cited.length > 0, 'the answer cites');
+    const res = await request<PinResult>(pinRequest.method, { target: { kind: 'chat-answer', conversationId: turn.conversationId, turn: turn.turn.turn } });
+    assert.equal(res.entry.kind, 'chat-answer');
+    assert.equal(res.entry.text, turn.turn.answer);
+    assert.equal(res.entry.title, 'What is the main conclusion?');
+    assert.equal(res.entry.spans.length, turn.turn.cited.length);
+    for (const s of res.entry.spans) assert.equal(partOf(s.itemId, s.part).slice(s.start, s.end), s.quote);
+    await assert.rejects(request(pinRequest.method, { target: { kind: 'chat-answer', conversationId: turn.conversationId, turn: 99 } }), engineError('not-found'));
+    await assert.rejects(request(pinRequest.method, { target: { kind: 'chat-answer', conversationId: 'no-such-conversation', turn: 1 } }), engineError('not-found'));
   });
 
   test('codes applied to selections are listed with their segments, counted per item, and shown at the same text in the readable view', async () => {
