@@ -5,19 +5,18 @@
  * l10n/bundle.l10n.json and in each bundle.l10n.<locale>.json; no file has a key nothing uses; a
  * translation keeps its message's placeholders ({0}, {1}, …), command links and code spans; and no
  * notification is shown with English text that skips l10n. Messages are read from the sources with
- * the TypeScript parser, so a message the export tool (`npm run l10n:export`) would miss fails here.
+ * the TypeScript parser (scripts/l10nMessages.ts, the same list `npm run l10n:export` writes).
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import ts from 'typescript';
+import { sourceMessages, tsFiles } from '../../scripts/l10nMessages';
 
 const ROOT = path.join(__dirname, '..', '..');
 /** The display languages the extension ships besides English (VS Code's locale ids). */
 const LOCALES = ['zh-cn', 'zh-tw', 'es'] as const;
-/** Where `l10n.t` messages live: the extension host, the engine, the shared view models, the webviews. */
-const SOURCE_DIRS = ['src/extension', 'src/server', 'src/shared', 'src/webview'];
 
 const readJson = (rel: string): unknown => JSON.parse(readFileSync(path.join(ROOT, rel), 'utf8'));
 const asTable = (v: unknown, what: string): Record<string, string> => {
@@ -25,16 +24,6 @@ const asTable = (v: unknown, what: string): Record<string, string> => {
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) assert.equal(typeof x, 'string', `${what}: ${k} is a string`);
   return v as Record<string, string>;
 };
-
-function tsFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(path.join(ROOT, dir))) {
-    const rel = path.join(dir, name);
-    if (statSync(path.join(ROOT, rel)).isDirectory()) out.push(...tsFiles(rel));
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(rel);
-  }
-  return out;
-}
 
 /** `{0}`, `{1}`, … of a message, sorted (a translation may reorder them, never drop or add one). */
 const placeholders = (s: string): string[] => [...s.matchAll(/\{(\d+)\}/g)].map((m) => m[0]).sort();
@@ -49,58 +38,6 @@ function nlsKeys(value: unknown, at: string, out: Map<string, string>): Map<stri
   } else if (Array.isArray(value)) value.forEach((v, i) => nlsKeys(v, `${at}[${i}]`, out));
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) nlsKeys(v, `${at}.${k}`, out);
   return out;
-}
-
-interface Message {
-  key: string;
-  message: string;
-  where: string;
-}
-
-/** The receiver of a `.t(...)` call is `l10n` (`@vscode/l10n`) or `vscode.l10n`. */
-function isL10nT(call: ts.CallExpression): boolean {
-  const callee = call.expression;
-  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 't') return false;
-  const target = callee.expression;
-  if (ts.isIdentifier(target)) return target.text === 'l10n';
-  return ts.isPropertyAccessExpression(target) && target.name.text === 'l10n' && ts.isIdentifier(target.expression) && target.expression.text === 'vscode';
-}
-
-const literalText = (e: ts.Expression | undefined): string | undefined => (e && (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) ? e.text : undefined);
-
-/** Every `l10n.t` message of the sources; a call whose message is not a literal is a problem (no tool can extract it). */
-function sourceMessages(): { messages: Message[]; problems: string[] } {
-  const messages: Message[] = [];
-  const problems: string[] = [];
-  for (const dir of SOURCE_DIRS) {
-    for (const file of tsFiles(dir)) {
-      const text = readFileSync(path.join(ROOT, file), 'utf8');
-      if (!text.includes('l10n')) continue;
-      const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-      const visit = (node: ts.Node): void => {
-        if (ts.isCallExpression(node) && isL10nT(node)) {
-          const where = `${file}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
-          const first = node.arguments[0];
-          const direct = literalText(first);
-          if (direct !== undefined) messages.push({ key: direct, message: direct, where });
-          else if (first && ts.isObjectLiteralExpression(first)) {
-            const prop = (name: string): ts.Expression | undefined => {
-              const p = first.properties.find((x): x is ts.PropertyAssignment => ts.isPropertyAssignment(x) && ts.isIdentifier(x.name) && x.name.text === name);
-              return p?.initializer;
-            };
-            const message = literalText(prop('message'));
-            const comment = prop('comment');
-            const comments = comment && ts.isArrayLiteralExpression(comment) ? comment.elements.map((e) => literalText(e)) : comment ? [literalText(comment)] : [];
-            if (message === undefined || comments.some((c) => c === undefined)) problems.push(`${where}: l10n.t({ message, comment }) with a message or comment that is not a literal`);
-            else messages.push({ key: comments.length ? `${message}/${comments.join('')}` : message, message, where });
-          } else problems.push(`${where}: l10n.t(...) whose message is not a string literal`);
-        }
-        ts.forEachChild(node, visit);
-      };
-      visit(sf);
-    }
-  }
-  return { messages, problems };
 }
 
 const pkg = readJson('package.json');
@@ -134,7 +71,7 @@ describe('package.json contributions in every language', () => {
 });
 
 describe('l10n.t messages in every language', () => {
-  const { messages, problems } = sourceMessages();
+  const { messages, problems } = sourceMessages(ROOT);
   const keys = new Set(messages.map((m) => m.key));
 
   test('every l10n.t call has a literal message, and l10n/bundle.l10n.json holds exactly those messages', () => {
@@ -215,7 +152,7 @@ describe('no notification skips l10n', () => {
   });
 
   test('no showInformationMessage / showWarningMessage / showErrorMessage / status bar message / progress title of src/extension carries English outside l10n', () => {
-    const found = tsFiles('src/extension').flatMap((f) => unlocalised(f, readFileSync(path.join(ROOT, f), 'utf8')));
+    const found = tsFiles(ROOT, 'src/extension').flatMap((f) => unlocalised(f, readFileSync(path.join(ROOT, f), 'utf8')));
     assert.deepEqual(found, []);
   });
 });
