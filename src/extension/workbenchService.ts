@@ -41,7 +41,13 @@ export class WorkbenchService implements vscode.Disposable {
     this.subs.push(
       corpus.onDidLoad((r) => {
         this.watch(r.root);
-        void this.reanchor().catch((e: Error) => this.log.warn(`workbench: re-anchoring after the index failed: ${e.message}`));
+        // The views read again after every index (titles and places come from the corpus as it is now), re-anchored or not.
+        void this.reanchor()
+          .catch((e: Error) => this.log.warn(`workbench: re-anchoring after the index failed: ${e.message}`))
+          .finally(() => {
+            this.fire('notebook');
+            this.fire('codes');
+          });
       }),
     );
   }
@@ -111,12 +117,10 @@ export class WorkbenchService implements vscode.Disposable {
     return this.client.request(exportNotebookRequest, { file });
   }
 
-  /** Re-anchors the notebook's and the codings' spans against the corpus just indexed; says so when some are lost. */
+  /** Re-anchors the notebook's and the codings' spans against the corpus just indexed (the caller refreshes the views); says so when some are lost. */
   async reanchor(): Promise<void> {
     await this.saveNotebook();
     const r = await this.client.request(reanchorWorkbenchRequest, {});
-    if (r.notebook.written) this.fire('notebook');
-    if (r.codings.written) this.fire('codes');
     const lost = r.notebook.newlyLost + r.codings.newlyLost;
     if (lost) {
       this.log.warn(`workbench: ${r.notebook.newlyLost} notebook span(s) and ${r.codings.newlyLost} coded segment(s) not found after the index: flagged, kept where they were`);

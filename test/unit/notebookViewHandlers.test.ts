@@ -190,7 +190,7 @@ describe('engine: workbench requests through the protocol', () => {
     for (const [line, lineText] of lines.entries()) {
       const numbers = [...new Set(findCitations(lineText).map((c) => c.number))].filter((n) => cited.has(n));
       if (!numbers.length || findings >= 8) continue;
-      const res = await request<PinResult>(pinRequest.method, { target: { kind: 'finding', reportFile: run.reportPath, line, lineText } });
+      const res: PinResult = await request<PinResult>(pinRequest.method, { target: { kind: 'finding', reportFile: run.reportPath, line, lineText } });
       assert.equal(res.entry.kind, 'finding');
       assert.equal(res.entry.spans.length, numbers.length, `line ${line + 1}: ${lineText}`);
       for (const s of res.entry.spans) assert.equal(partOf(s.itemId, s.part).slice(s.start, s.end), s.quote);
