@@ -96,7 +96,7 @@ export function codesTree(l10n: L10n, v: CodesViewResult): TreeNodeModel[] {
     out.push({
       id: 'suggested',
       label: l10n.t('Suggested'),
-      description: l10n.t('{0} topics of the markers', v.suggested.length),
+      description: l10n.t('topics of the markers: {0}', v.suggested.length),
       tooltip: hoverText(l10n.t('Topics of the markers across items, most frequent first: create a code from one with the + button.')),
       icon: { codicon: 'lightbulb' },
       contextValue: 'suggestedCodes',
@@ -104,7 +104,7 @@ export function codesTree(l10n: L10n, v: CodesViewResult): TreeNodeModel[] {
       children: v.suggested.map((s) => ({
         id: `suggested:${s.topic}`,
         label: s.topic,
-        description: l10n.t('{0} markers · {1} items', s.markers, s.items),
+        description: l10n.t('markers: {0} · items: {1}', s.markers, s.items),
         tooltip: hoverText(l10n.t('Create a code named "{0}" (a topic of {1} markers in {2} items).', s.topic, s.markers, s.items)),
         icon: { codicon: 'lightbulb-autofix' },
         contextValue: 'suggestedCode',
@@ -126,7 +126,7 @@ export function codeItemTableMarkdown(l10n: L10n, t: CodeItemTableResult): strin
     lines.push(markdownText(l10n.t('No codes yet: create one in the Codes view, or code a selection of an item.')), '');
     return lines.join('\n');
   }
-  lines.push(markdownText(l10n.t('{0} segments of {1} codes in {2} of {3} items.', t.total, t.rows.length, cols.length, t.items.length)), '');
+  lines.push(markdownText(l10n.t('Coded segments: {0} · codes: {1} · items with a coded segment: {2} of {3}', t.total, t.rows.length, cols.length, t.items.length)), '');
   const header = [markdownText(l10n.t('Code')), ...cols.map((c) => markdownText(oneLine(c.title, 60))), markdownText(l10n.t('Total'))];
   lines.push(`| ${header.join(' | ')} |`, `| --- | ${cols.map(() => '---:').join(' | ')}${cols.length ? ' | ' : ''}---: |`);
   for (const r of t.rows) {
@@ -135,7 +135,7 @@ export function codeItemTableMarkdown(l10n: L10n, t: CodeItemTableResult): strin
   }
   lines.push(`| ${[`**${markdownText(l10n.t('Total'))}**`, ...cols.map((c) => `**${t.itemTotals[c.j]}**`), `**${t.total}**`].join(' | ')} |`, '');
   const uncoded = t.items.length - cols.length;
-  if (uncoded) lines.push(markdownText(l10n.t('{0} items have no coded segment and are not shown as columns.', uncoded)), '');
-  if (t.unknownCode) lines.push(markdownText(l10n.t('{0} segments of codes no longer in the codebook are not counted.', t.unknownCode)), '');
+  if (uncoded) lines.push(markdownText(l10n.t('Items without a coded segment (not shown as columns): {0}', uncoded)), '');
+  if (t.unknownCode) lines.push(markdownText(l10n.t('Segments of codes no longer in the codebook (not counted): {0}', t.unknownCode)), '');
   return lines.join('\n');
 }

@@ -9,7 +9,8 @@
 //     the segment, at the selected text, to codings.json; the selection is marked in the code's colour;
 //     "Pin Selection to Notebook" adds a selection entry;
 //   - the Codes view lists the code with its count and, expanded, the segment's quote.
-// Screenshots: test-results/e2e/workbench-notebook.png, workbench-readable-coded.png, workbench-codes.png.
+//   - "Code × Item Table" opens the table as a read-only Markdown preview.
+// Screenshots: test-results/e2e/workbench-notebook.png, workbench-readable-coded.png, workbench-codes.png, workbench-code-table.png.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -180,5 +181,27 @@ export async function workbenchNotebookChecks(h) {
       .catch(() => { throw new Error(`Codes rows: ${JSON.stringify(seen)}`); });
     await shot('workbench-codes.png');
     console.log(`     rows ${JSON.stringify(seen.slice(0, 4))}`);
+  });
+
+  await check('Codes: "Code × Item Table" opens the table (a read-only Markdown preview) with the code\'s row', async () => {
+    if (!coded) throw new Error('nothing was coded');
+    await runFromPalette('Marker Research: Code × Item Table');
+    const tab = page.locator('.editor-group-container.active .tab.active');
+    let title = '';
+    await waitFor('a tab "Codes × items"', 15_000, async () => (title = await tab.innerText({ timeout: 1_000 }).catch(() => '')).includes('Codes × items'), 250)
+      .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}: tab "${title}"${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+    // The preview's page (VS Code's Markdown preview, a webview) shows the table with the code's row.
+    const preview = page.locator('iframe.webview.ready[src*="markdown-language-features"]').last().contentFrame().locator('#active-frame').contentFrame();
+    let cells = [];
+    await waitFor(`the table with a row "${coded.code.name}" in the preview`, 20_000, async () => {
+      cells = await preview.locator('table tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent.trim()))).catch(() => []);
+      return cells.some((r) => r[0]?.includes(coded.code.name) && r[r.length - 1] === '1');
+    }, 300).catch(() => { throw new Error(`the preview's table rows: ${JSON.stringify(cells.slice(0, 4))}`); });
+    await shot('workbench-code-table.png');
+    // Closed again: a preview that takes the focus as it finishes loading would close the next check's QuickPick.
+    await sleep(1_000);
+    await runFromPalette('View: Close Editor');
+    await waitFor('the table\'s tab closed', 5_000, async () => !(await tab.innerText({ timeout: 1_000 }).catch(() => '')).includes('Codes × items'), 200).catch(() => {});
+    console.log(`     tab "${title.replace(/\s+/g, ' ').trim()}"; rows ${JSON.stringify(cells.slice(0, 3))}`);
   });
 }
