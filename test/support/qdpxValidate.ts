@@ -9,7 +9,7 @@ import * as path from 'node:path';
 
 export const XSD_PATH = path.resolve(__dirname, '..', 'fixtures', 'refi-qda', 'Project-mrt2019.xsd');
 /** The ATLAS.ti sample export, beside the specification (not redistributed with the project). */
-export const ATLAS_SAMPLE = path.resolve(__dirname, '..', '..', '..', 'shared', 'reference', 'refi-qda', 'target-atlas-project.qdpx');
+export const ATLAS_SAMPLE = path.join(process.env['MARKER_RESEARCH_REFERENCE'] || path.resolve(__dirname, '..', '..', '..', 'shared', 'reference'), 'refi-qda', 'target-atlas-project.qdpx');
 
 export interface SchemaResult {
   valid: boolean;

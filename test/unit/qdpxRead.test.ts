@@ -32,7 +32,13 @@ function richProject(): ReturnType<typeof exportQdpx> {
 }
 
 describe('the ATLAS.ti sample', () => {
-  test('validates against the schema and reads back: users, codes and their hierarchy', async () => {
+  test('validates against the schema and reads back: users, codes and their hierarchy (skipped without the reference folder)', async (t) => {
+    // The sample is not redistributed with the project (its source repository has no licence): it is read beside the
+    // repository, as the dev corpora are; a clean clone without ../shared skips, saying where it looked.
+    if (!existsSync(ATLAS_SAMPLE)) {
+      t.skip(`no ATLAS.ti sample at ${ATLAS_SAMPLE}`);
+      return;
+    }
     const files = unzipSync(atlasSample());
     const xml = new TextDecoder().decode(files['project.qde']);
     assert.deepEqual(await validateProjectXml(xml), { valid: true, errors: [] });
