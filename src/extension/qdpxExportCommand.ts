@@ -101,8 +101,17 @@ export class QdpxExportCommand {
   /** What went in, with "Reveal in Explorer" (and "Show Logs" when something was left out). */
   private say(r: ExportQdpxResult): void {
     const size = r.bytes >= 1024 * 1024 ? `${(r.bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(r.bytes / 1024))} KB`;
-    const what = vscode.l10n.t('{0} items, {1} codes, {2} coded segments, {3} notes, {4} speakers as cases', r.sources, r.codes, r.segments, r.notes, r.cases);
-    const leftOut = r.segmentsLeftOut ? ` ${vscode.l10n.t('{0} coded segments were left out: their text is no longer in the corpus (see the log).', r.segmentsLeftOut)}` : '';
+    const n = (k: number): string => k.toLocaleString('en-US');
+    const what = [
+      r.sources === 1 ? vscode.l10n.t('1 item') : vscode.l10n.t('{0} items', n(r.sources)),
+      r.codes === 1 ? vscode.l10n.t('1 code') : vscode.l10n.t('{0} codes', n(r.codes)),
+      r.segments === 1 ? vscode.l10n.t('1 coded segment') : vscode.l10n.t('{0} coded segments', n(r.segments)),
+      r.notes === 1 ? vscode.l10n.t('1 note') : vscode.l10n.t('{0} notes', n(r.notes)),
+      r.cases === 1 ? vscode.l10n.t('1 speaker as a case') : vscode.l10n.t('{0} speakers as cases', n(r.cases)),
+    ].join(' · ');
+    const leftOut = r.segmentsLeftOut
+      ? ` ${r.segmentsLeftOut === 1 ? vscode.l10n.t('1 coded segment was left out: its text is no longer in the corpus (see the log).') : vscode.l10n.t('{0} coded segments were left out: their text is no longer in the corpus (see the log).', n(r.segmentsLeftOut))}`
+      : '';
     const reveal = vscode.l10n.t('Reveal in Explorer');
     const logs = vscode.l10n.t('Show Logs');
     const actions = r.segmentsLeftOut ? [reveal, logs] : [reveal];

@@ -58,7 +58,8 @@ export function kindToggles(active: readonly MarkerKindName[] | undefined, onCha
 }
 
 /**
- * Where a marker is, in the readable view's words: `Daniel · 1:29 · turns 12–13`; for a caption
+ * Where a marker is, in the readable view's words: `Daniel · 1:29 · turns 12–13` (an untimed
+ * transcript's label already names its turns: `Daniel · turn 12`); for a caption
  * transcript, its paragraph and caption lines (`¶ 2 · caption lines 14–19`, after the time when
  * it has one), as the readable view numbers them; a comment as the sidebar labels it.
  */
@@ -71,7 +72,8 @@ export function placeText(place: MarkerPlace | null): string {
     return [who, l10n.t('¶ {0}', num(place.paragraph)), lines].filter(Boolean).join(' · ');
   }
   const parts = [place.label];
-  if (place.part === 'transcript' && place.turn !== null && !/\bturns? \d/.test(place.label)) {
+  // A timed span's label says its time; an untimed one's already says its turns (in the corpus's language).
+  if (place.part === 'transcript' && place.turn !== null && place.startTime !== null) {
     parts.push(place.turnEnd !== null && place.turnEnd !== place.turn ? l10n.t('turns {0}–{1}', num(place.turn), num(place.turnEnd)) : l10n.t('turn {0}', num(place.turn)));
   }
   return parts.filter(Boolean).join(' · ');
