@@ -9,6 +9,13 @@ const SAMPLE_CHARS = 6_000;
 /** Share of Han characters among the letters of the sample above which a text is Chinese. */
 const ZH_THRESHOLD = 0.2;
 
+const NOT_LETTER = 1;
+const HAN_LETTER = 2;
+const OTHER_LETTER = 3;
+const classOf = (ch: string): number => (!LETTER.test(ch) ? NOT_LETTER : HAN.test(ch) ? HAN_LETTER : OTHER_LETTER);
+/** The classes of the Basic Multilingual Plane's characters, each found once when first met (0: not yet). */
+const BMP_CLASS = new Uint8Array(0x10000);
+
 /**
  * `'zh'` when more than 20 % of the letters in a sample of `text` are Han characters, else `'en'`
  * (also for empty text). The sample is three slices spread over the text, so an English title
@@ -23,10 +30,21 @@ const ZH_THRESHOLD = 0.2;
 export function detectLanguage(text: string): 'zh' | 'en' {
   let han = 0;
   let letters = 0;
-  for (const ch of sample(text)) {
-    if (!LETTER.test(ch)) continue;
+  const s = sample(text);
+  for (let i = 0; i < s.length; ) {
+    const code = s.codePointAt(i)!;
+    // A character of the Basic Multilingual Plane is classed once (a sample reads thousands); the others each time.
+    let cls: number;
+    if (code > 0xffff) {
+      cls = classOf(String.fromCodePoint(code));
+      i += 2;
+    } else {
+      cls = BMP_CLASS[code] || (BMP_CLASS[code] = classOf(String.fromCharCode(code)));
+      i++;
+    }
+    if (cls === NOT_LETTER) continue;
     letters++;
-    if (HAN.test(ch)) han++;
+    if (cls === HAN_LETTER) han++;
   }
   return letters > 0 && han / letters > ZH_THRESHOLD ? 'zh' : 'en';
 }

@@ -58,7 +58,8 @@ export function isCaptionTranscript(part: TranscriptPart): boolean {
   let v = captionCache.get(part);
   if (v === undefined) {
     const lines = part.segments.filter((s) => s.text.trim()).length;
-    v = lines > 0 && transcriptStyle(part) !== 'turns' && (part.wordCount || countWords(part.text)) <= lines * CAPTION_LINE_WORDS;
+    // The word count first: a meeting's long turns are told without reading the whole text's style.
+    v = lines > 0 && (part.wordCount || countWords(part.text)) <= lines * CAPTION_LINE_WORDS && transcriptStyle(part) !== 'turns';
     captionCache.set(part, v);
   }
   return v;

@@ -72,8 +72,10 @@ function cjkTokens(run: string, out: string[]): void {
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   const norm = text.normalize('NFKC').toLowerCase();
+  // A text without CJK characters (most of them) has no word to split by script.
+  const cjk = CJK_RUN.test(norm);
   for (const m of norm.matchAll(TOKEN_RUN)) {
-    if (!CJK_RUN.test(m[0])) {
+    if (!cjk || !CJK_RUN.test(m[0])) {
       wordToken(m[0], out);
       continue;
     }
@@ -85,13 +87,27 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
+/** The token of each word met so far (null: a stopword), found once; bounded. */
+const wordTokens = new Map<string, string | null>();
+const MEMO_WORDS = 100_000;
+
 /** A non-CJK word: dropped when a stopword, otherwise stemmed (the part before an apostrophe). */
 function wordToken(run: string, out: string[]): void {
+  let t = wordTokens.get(run);
+  if (t === undefined) {
+    t = tokenOfWord(run);
+    if (wordTokens.size >= MEMO_WORDS) wordTokens.clear();
+    wordTokens.set(run, t);
+  }
+  if (t !== null) out.push(t);
+}
+
+function tokenOfWord(run: string): string | null {
   const w = run.replace('’', "'");
-  if (STOPWORDS.has(w)) return;
+  if (STOPWORDS.has(w)) return null;
   const base = w.includes("'") ? w.slice(0, w.indexOf("'")) : w;
-  if (!base || STOPWORDS.has(base)) return;
-  out.push(stem(base));
+  if (!base || STOPWORDS.has(base)) return null;
+  return stem(base);
 }
 
 /** Tokens of a query: as {@link tokenize}, without question words, de-duplicated. */

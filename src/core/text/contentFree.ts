@@ -125,9 +125,18 @@ const TIMESTAMP = /(?<![\p{Nd}.,])\p{Nd}{1,2}(?::\p{Nd}{2}){1,2}(?![\p{Nd}])/gu;
 /** Longest piece given to the word segmenter at once (ICU slows down on long CJK runs). */
 const MAX_SEGMENT_CHARS = 2000;
 
-/** Lower case, accents removed, traditional Chinese folded to simplified, apostrophes straight. */
+const keys = new Map<string, string>();
+const MEMO_KEYS = 100_000;
+
+/** Lower case, accents removed, traditional Chinese folded to simplified, apostrophes straight (each word folded once: a unit's phrases fold its words again and again). */
 function key(word: string): string {
-  return foldText(word).replace(/’/g, "'");
+  let k = keys.get(word);
+  if (k === undefined) {
+    k = foldText(word).replace(/’/g, "'");
+    if (keys.size >= MEMO_KEYS) keys.clear();
+    keys.set(word, k);
+  }
+  return k;
 }
 
 interface Vocab {
@@ -170,8 +179,23 @@ function variants(w: string): string[] {
   return [w, w.replace(/(\p{L})\1{2,}/gu, '$1'), w.replace(/(\p{L})\1{2,}/gu, '$1$1')];
 }
 
+/** What each word met so far is, by vocabulary: a word is classed once. */
+const classes = new WeakMap<Vocab, Map<string, 'content' | 'response' | 'none'>>();
+
 /** What one word is: content, a response word, or nothing (stopword, filler, backchannel). */
 function classify(raw: string, v: Vocab): 'content' | 'response' | 'none' {
+  let memo = classes.get(v);
+  if (!memo) classes.set(v, (memo = new Map()));
+  let c = memo.get(raw);
+  if (c === undefined) {
+    c = classifyWord(raw, v);
+    if (memo.size >= MEMO_KEYS) memo.clear();
+    memo.set(raw, c);
+  }
+  return c;
+}
+
+function classifyWord(raw: string, v: Vocab): 'content' | 'response' | 'none' {
   if (DIGIT.test(raw)) return 'content';
   const w = key(raw);
   if (!w) return 'none';

@@ -33,7 +33,22 @@ const ZH_TALK = [
   .sort((a, b) => b.length - a.length);
 const ZH_PATTERN = new RegExp(ZH_TALK.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gu');
 const HAN = /\p{Script=Han}/gu;
+const HAS_HAN = /\p{Script=Han}/u;
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
+/** Whether each word met so far is talk (a filler or a talk word), judged once; bounded. */
+const talkWords = new Map<string, boolean>();
+const MEMO_WORDS = 50_000;
+
+function isTalk(w: string): boolean {
+  let v = talkWords.get(w);
+  if (v === undefined) {
+    v = TALK.has(w) || isSpokenFiller(w);
+    if (talkWords.size >= MEMO_WORDS) talkWords.clear();
+    talkWords.set(w, v);
+  }
+  return v;
+}
 
 /**
  * The share (0–1) of `text` that is talk: Latin words that are fillers or talk words, and Chinese
@@ -46,14 +61,19 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
  */
 export function spokenShare(text: string): number {
   const lower = text.toLowerCase();
-  const han = lower.match(HAN)?.length ?? 0;
+  let han = 0;
   let talk = 0;
-  if (han) for (const m of lower.matchAll(ZH_PATTERN)) talk += [...m[0]].length;
+  let latinText = lower;
+  if (HAS_HAN.test(lower)) {
+    han = lower.match(HAN)?.length ?? 0;
+    for (const m of lower.matchAll(ZH_PATTERN)) talk += [...m[0]].length;
+    latinText = lower.replace(HAN, ' ');
+  }
   let latin = 0;
-  for (const m of lower.replace(HAN, ' ').matchAll(WORD)) {
+  for (const m of latinText.matchAll(WORD)) {
     latin++;
-    const w = m[0].replace('’', "'");
-    if (TALK.has(w) || isSpokenFiller(w)) talk++;
+    const w = m[0];
+    if (isTalk(w.includes('’') ? w.replace('’', "'") : w)) talk++;
   }
   const total = han + latin;
   return total ? Math.min(1, talk / total) : 0;

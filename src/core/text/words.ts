@@ -9,6 +9,14 @@
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}\p{M}]/u;
 
+const CLASS_CJK = 1;
+const CLASS_WORD = 2;
+const CLASS_OTHER = 3;
+/** A character's class for counting: CJK, else a letter or digit, else other. */
+const classOf = (ch: string): number => (CJK.test(ch) ? CLASS_CJK : LETTER_OR_DIGIT.test(ch) ? CLASS_WORD : CLASS_OTHER);
+/** The classes of the Basic Multilingual Plane's characters, each found once when first met (0: not yet). */
+const BMP_CLASS = new Uint8Array(0x10000);
+
 /** True when the character is Chinese, Japanese or Korean script. */
 export function isCjk(ch: string): boolean {
   return CJK.test(ch);
@@ -36,9 +44,16 @@ export function walkWords(text: string, start: number, end: number, stop?: (word
   let i = start;
   while (i < end) {
     const code = text.codePointAt(i)!;
-    const ch = code > 0xffff ? String.fromCodePoint(code) : text[i]!;
-    i += ch.length;
-    if (CJK.test(ch)) {
+    let cls: number;
+    if (code > 0xffff) {
+      const ch = String.fromCodePoint(code);
+      i += ch.length;
+      cls = classOf(ch);
+    } else {
+      i++;
+      cls = BMP_CLASS[code] || (BMP_CLASS[code] = classOf(String.fromCharCode(code)));
+    }
+    if (cls === CLASS_CJK) {
       if (inRun) {
         words++;
         inRun = false;
@@ -49,7 +64,7 @@ export function walkWords(text: string, start: number, end: number, stop?: (word
         words += Math.ceil(cjkRun / 2);
         cjkRun = 0;
       }
-      if (LETTER_OR_DIGIT.test(ch)) inRun = true;
+      if (cls === CLASS_WORD) inRun = true;
       else if (inRun) {
         words++;
         inRun = false;
