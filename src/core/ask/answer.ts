@@ -25,9 +25,10 @@ import { locationLabel } from '../corpus/locationLabel';
 import { mapSpan, type SpanSource } from '../corpus/spans';
 import type { PartKind } from '../corpus/types';
 import { contentProfile, MIN_CONTENT_WORDS, profileIsContentFree } from '../text/contentFree';
-import { answerUnits, partLang, type AnswerUnit } from './answerSentences';
+import { answerUnits, type AnswerUnit } from './answerSentences';
 import { ANSWER_TUNING, scoreUnits, type AnswerTuning, type ScoredUnit } from './answerScoring';
 import { mmrSelect } from './mmr';
+import { spanJudgement } from './partMemos';
 import type { ParsedQuery } from './query';
 import type { AskContext, AskHit } from './types';
 
@@ -104,8 +105,13 @@ function saysSomething(u: AnswerUnit): boolean {
   const j = judgementOf(u);
   if (j.says === undefined) {
     const part = u.part === 'transcript' ? u.item.transcript : u.item.comments;
-    const p = contentProfile(u.text, part ? partLang(part) : undefined);
-    j.says = !profileIsContentFree(p) && p.content.length >= MIN_CONTENT_WORDS;
+    if (part) {
+      const said = spanJudgement(part, u.start, u.end);
+      j.says = !said.empty && said.content >= MIN_CONTENT_WORDS;
+    } else {
+      const p = contentProfile(u.text);
+      j.says = !profileIsContentFree(p) && p.content.length >= MIN_CONTENT_WORDS;
+    }
   }
   return j.says;
 }

@@ -24,6 +24,7 @@ import type { CorpusItem } from '../corpus/types';
 import { tokenize, tokenizeQuery } from '../search/tokenize';
 import { spokenShare } from '../text/spokenShare';
 import { wordsToChars, type AnswerUnit } from './answerSentences';
+import { spanTokens } from './partMemos';
 import { MMR_LAMBDA, termVector, type TermVector } from './mmr';
 import type { ParsedQuery } from './query';
 import { timeOfSpan } from './strategies/timeMap';
@@ -89,7 +90,7 @@ const QUESTION_END = /[?？][\s"'”’)）]*$/u;
 
 /** What is measured of a unit once per loaded part (tokens, talk, question). */
 interface UnitFacts {
-  tokens: string[];
+  tokens: readonly string[];
   vector: TermVector;
   spoken: number;
   question: boolean;
@@ -100,12 +101,14 @@ const factMemos = new WeakMap<object, Map<number, UnitFacts>>();
 const MEMO_UNITS = 50_000;
 
 function factsOf(u: AnswerUnit): UnitFacts {
-  const part = (u.part === 'transcript' ? u.item.transcript : u.item.comments) ?? u.item;
+  const text = u.part === 'transcript' ? u.item.transcript : u.item.comments;
+  const part = text ?? u.item;
   let memo = factMemos.get(part);
   if (!memo) factMemos.set(part, (memo = new Map()));
   let f = memo.get(u.start);
   if (!f) {
-    const tokens = tokenize(u.text);
+    // The unit's text is its part's (comments: a comment that is not spam reads the same in the spam-free text): tokenized once for hit focus and answers.
+    const tokens = text ? spanTokens(text, u.start, u.end) : tokenize(u.text);
     f = { tokens, vector: termVector(tokens), spoken: spokenShare(u.text), question: QUESTION_END.test(u.text) };
     if (memo.size >= MEMO_UNITS) memo.clear();
     memo.set(u.start, f);

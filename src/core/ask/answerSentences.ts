@@ -9,14 +9,13 @@
  * - Comments give one unit per comment, spam left out (`spamFreeComments`).
  *
  * A unit is taken when it overlaps a hit's span; a unit two hits share is taken once, with the
- * better hit's rank. Sentence splitting of a turn is memoised per loaded part.
+ * better hit's rank. A turn is split into sentences once (`partMemos.ts`, shared with hit focus).
  */
-import type { CorpusItem, PartKind, TranscriptPart } from '../corpus/types';
-import { segmentSentences, type Sentence } from '../markers/sentences';
+import type { CorpusItem, PartKind } from '../corpus/types';
 import { spamFreeComments } from '../markers/spamFree';
 import { isCaptionTranscript, readingSentences, segmentAtOffset } from '../markers/speechUnits';
-import { contentLang, type ContentLang } from '../text/contentFree';
 import { firstIndex } from '../util/sortedSearch';
+import { turnSentences } from './partMemos';
 import type { AskContext, AskHit } from './types';
 
 /** One candidate unit of an answer: offsets into its part's normalised text. */
@@ -35,36 +34,6 @@ export interface AnswerUnit {
   inFocus: boolean;
   /** Around the hit's span rather than inside it. */
   around: boolean;
-}
-
-/** Per loaded transcript: its language, and the sentences of the turns split so far (bounded). */
-interface TurnMemo {
-  lang: ContentLang;
-  turns: Map<number, Sentence[]>;
-}
-const turnMemos = new WeakMap<TranscriptPart, TurnMemo>();
-const MEMO_TURNS = 20_000;
-
-/** The language of a part's text (judged once per loaded part). */
-const langs = new WeakMap<object, ContentLang>();
-export function partLang(part: { text: string }): ContentLang {
-  let l = langs.get(part);
-  if (!l) langs.set(part, (l = contentLang(part.text.slice(0, 20_000))));
-  return l;
-}
-
-/** The sentences of turn `i` of a meeting transcript, split once. */
-function turnSentences(t: TranscriptPart, i: number): Sentence[] {
-  let m = turnMemos.get(t);
-  if (!m) turnMemos.set(t, (m = { lang: partLang(t), turns: new Map() }));
-  let s = m.turns.get(i);
-  if (!s) {
-    const seg = t.segments[i]!;
-    s = segmentSentences(seg.text, seg.offset, seg.index, m.lang === 'zh' ? 'zh' : 'en');
-    if (m.turns.size >= MEMO_TURNS) m.turns.clear();
-    m.turns.set(i, s);
-  }
-  return s;
 }
 
 const overlaps = (a: { start: number; end: number }, start: number, end: number): boolean => a.start < end && start < a.end;

@@ -30,10 +30,9 @@
 import type { CorpusItem, PartKind, TranscriptPart } from '../corpus/types';
 import { segmentSentences, type Sentence } from '../markers/sentences';
 import { isCaptionTranscript, readingSentences, segmentAtOffset } from '../markers/speechUnits';
-import { tokenize } from '../search/tokenize';
-import { contentLang, contentProfile, MIN_CONTENT_WORDS, profileIsContentFree, type ContentLang } from '../text/contentFree';
-import { countWords } from '../text/words';
+import { MIN_CONTENT_WORDS } from '../text/contentFree';
 import { firstIndex } from '../util/sortedSearch';
+import { partLang, spanJudgement, spanTokens, spanWords, turnSentences, type SpanJudgement } from './partMemos';
 
 /** A focus: offsets into the part's normalised text. */
 export interface Focus {
@@ -72,39 +71,8 @@ export interface FocusSpan {
   end: number;
 }
 
-/** What the content-free judgement says of a unit: its content words, and whether it says nothing. */
-interface Said {
-  content: number;
-  empty: boolean;
-}
-
-/** Per loaded part: its language, and the judgement of the units judged so far (bounded). */
-interface PartMemo {
-  lang: ContentLang;
-  said: Map<string, Said>;
-}
-const memos = new WeakMap<object, PartMemo>();
-const MEMO_UNITS = 20_000;
-
-function memoOf(part: { text: string }): PartMemo {
-  let m = memos.get(part);
-  if (!m) memos.set(part, (m = { lang: contentLang(part.text.slice(0, 20_000)), said: new Map() }));
-  return m;
-}
-
-/** The judgement of `text[start, end)` of a part, judged once. */
-function saidOf(part: { text: string }, start: number, end: number): Said {
-  const m = memoOf(part);
-  const key = `${start}:${end}`;
-  let v = m.said.get(key);
-  if (!v) {
-    const p = contentProfile(part.text.slice(start, end), m.lang);
-    v = { content: p.content.length, empty: profileIsContentFree(p) };
-    if (m.said.size >= MEMO_UNITS) m.said.clear();
-    m.said.set(key, v);
-  }
-  return v;
-}
+/** What the content-free judgement says of a unit: its content words, and whether it says nothing (judged once, `partMemos.ts`). */
+type Said = SpanJudgement;
 
 /** A unit of a span (a sentence or a turn), or one of its neighbours. */
 class Unit {
@@ -127,7 +95,7 @@ class Unit {
     readonly lastLine: number,
     readonly speaker?: string,
   ) {
-    const toks = tokenize(part.text.slice(start, end));
+    const toks = spanTokens(part, start, end);
     let matches = 0;
     if (inside) {
       for (const x of toks) {
@@ -143,12 +111,12 @@ class Unit {
 
   /** Words (counted when first asked). */
   get words(): number {
-    return (this.counted ??= countWords(this.part.text.slice(this.start, this.end)));
+    return (this.counted ??= spanWords(this.part, this.start, this.end));
   }
 
   /** Judged when first asked (the judgement costs more than everything else here). */
   get said(): Said {
-    return (this.judged ??= saidOf(this.part, this.start, this.end));
+    return (this.judged ??= spanJudgement(this.part, this.start, this.end));
   }
 }
 
@@ -168,6 +136,15 @@ interface SpanUnits {
   units(withNeighbours: boolean): Unit[];
   /** The sentences of units (turns) that hold several, when a focus of them is to be narrowed (meetings). */
   sentences?(units: readonly Unit[]): Unit[];
+}
+
+const HAS_WORD = /[\p{L}\p{N}]/u;
+
+/** The sentences of a turn unit: a whole turn's as split once for everyone (`turnSentences`), a cut turn's split here. */
+function unitSentences(t: TranscriptPart, u: Unit, tag: 'zh' | 'en'): readonly Sentence[] {
+  const seg = t.segments[u.firstLine]!;
+  if (u.start === seg.offset && u.end === seg.offset + seg.text.length && t.text.slice(u.start, u.end) === seg.text) return turnSentences(t, u.firstLine);
+  return segmentSentences(t.text.slice(u.start, u.end), u.start, u.firstLine, tag);
 }
 
 /**
@@ -201,7 +178,7 @@ function transcriptUnits(t: TranscriptPart, c: FocusSpan, terms: ReadonlyMap<str
   }
   const window = MAX_TURNS;
   const segs = t.segments;
-  const tag = memoOf(t).lang === 'zh' ? 'zh' : 'en';
+  const tag = partLang(t) === 'zh' ? 'zh' : 'en';
   const first = segmentAtOffset(segs, c.start);
   let last = first;
   while (last < segs.length && segs[last]!.offset < c.end) last++;
@@ -215,7 +192,7 @@ function transcriptUnits(t: TranscriptPart, c: FocusSpan, terms: ReadonlyMap<str
     let z = s.offset + s.text.length;
     if (inside && (c.start > a || c.end < z)) {
       // A turn the span cuts: to the edges of its sentences there.
-      const sentences = segmentSentences(s.text, s.offset, s.index, tag);
+      const sentences = turnSentences(t, i);
       a = sentenceAround(sentences, Math.max(c.start, a))?.start ?? Math.max(c.start, a);
       z = sentenceAround(sentences, Math.min(c.end, z))?.end ?? Math.min(c.end, z);
     }
@@ -236,8 +213,8 @@ function transcriptUnits(t: TranscriptPart, c: FocusSpan, terms: ReadonlyMap<str
     },
     sentences: (turns) =>
       turns.flatMap((u) =>
-        segmentSentences(t.text.slice(u.start, u.end), u.start, u.firstLine, tag)
-          .filter((st) => /[\p{L}\p{N}]/u.test(st.text))
+        unitSentences(t, u, tag)
+          .filter((st) => HAS_WORD.test(st.text))
           .map((st) => new Unit(t, st.start, st.end, terms, u.inside, u.firstLine, u.lastLine, u.speaker)),
       ),
   };
@@ -258,7 +235,7 @@ export function hitFocus(item: CorpusItem | undefined, c: FocusSpan, terms: Focu
   if (c.part === 'comments') {
     const part = item.comments;
     if (!part) return whole;
-    return saidOf(part, c.start, c.end).empty ? undefined : whole;
+    return spanJudgement(part, c.start, c.end).empty ? undefined : whole;
   }
   const t = item.transcript;
   if (!t || c.end <= c.start) return whole;

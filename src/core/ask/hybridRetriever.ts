@@ -10,10 +10,11 @@ import { mapSpan, type SpanSource } from '../corpus/spans';
 import type { CorpusItem, PartKind } from '../corpus/types';
 import { chunkText } from '../search/chunker';
 import { tokenizeQuery } from '../search/tokenize';
-import { countWords } from '../text/words';
 import { throwIfAborted } from '../util/abort';
 import type { ParsedQuery, StrategyName } from './query';
 import { focusedSpan, hitFocus, type FocusTerms } from './hitFocus';
+import { DisjointSpans } from './disjointSpans';
+import { spanWords } from './partMemos';
 import { fusionWeight } from './strategyPlan';
 import { citationStrategy } from './strategies/citation';
 import { clipStrategy } from './strategies/clip';
@@ -87,19 +88,21 @@ function fuse(lists: { name: StrategyName; weight: number; list: Candidate[] }[]
     list.forEach((c, r) => all.push({ c, score: weight / (RRF_K + r + 1), matchedBy: new Set([name]), why: c.why ? [`${name}: ${c.why}`] : [] }));
   }
   all.sort((a, b) => b.score - a.score);
-  const byPart = new Map<string, Fused[]>();
+  const byPart = new Map<string, DisjointSpans<Fused>>();
   const out: Fused[] = [];
   for (const f of all) {
-    const same = byPart.get(key(f.c)) ?? [];
-    const hit = same.find((g) => g.c.start < f.c.end && f.c.start < g.c.end);
+    const k = key(f.c);
+    let same = byPart.get(k);
+    // The first kept span (in the order kept) that overlaps it takes it in.
+    const hit = same?.firstOverlapping(f.c.start, f.c.end);
     if (hit) {
       hit.score += f.score;
       for (const m of f.matchedBy) hit.matchedBy.add(m);
       for (const w of f.why) if (!hit.why.includes(w) && hit.why.length < 6) hit.why.push(w);
       continue;
     }
-    same.push(f);
-    byPart.set(key(f.c), same);
+    if (!same) byPart.set(k, (same = new DisjointSpans()));
+    same.add(f.c.start, f.c.end, f);
     out.push(f);
   }
   return out.sort((a, b) => b.score - a.score);
@@ -109,18 +112,23 @@ function fuse(lists: { name: StrategyName; weight: number; list: Candidate[] }[]
 function diversify(fused: Fused[]): Fused[] {
   const first: Fused[] = [];
   const rest: Fused[] = [];
-  const listed = new Map<string, Candidate[]>();
+  /** The transcript spans listed first, by item: none touches another. */
+  const listed = new Map<string, DisjointSpans<true>>();
   for (const f of fused) {
-    const same = listed.get(key(f.c)) ?? [];
     // Neighbouring transcript windows are one passage; neighbouring comments are different people.
-    const near = f.c.part === 'transcript' && same.some((g) => g.start <= f.c.end + 1 && f.c.start <= g.end + 1);
-    if (near) {
+    if (f.c.part !== 'transcript') {
+      first.push(f);
+      continue;
+    }
+    const k = key(f.c);
+    let same = listed.get(k);
+    if (same?.touches(f.c.start, f.c.end)) {
       rest.push(f);
       continue;
     }
     first.push(f);
-    same.push(f.c);
-    listed.set(key(f.c), same);
+    if (!same) listed.set(k, (same = new DisjointSpans()));
+    same.add(f.c.start, f.c.end, true);
   }
   return first.concat(rest);
 }
@@ -230,6 +238,7 @@ function toHit(ctx: AskContext, f: Fused, rank: number, terms: FocusTerms, speak
   if (!focus) return undefined;
   const c = focusedSpan(f.c, focus);
   const text = item ? chunkText(item, c) : '';
+  const part = item && partOf(item, c.part);
   return {
     focus,
     rank,
@@ -238,7 +247,7 @@ function toHit(ctx: AskContext, f: Fused, rank: number, terms: FocusTerms, speak
     part: c.part,
     start: c.start,
     end: c.end,
-    words: countWords(text),
+    words: part ? spanWords(part, c.start, c.end) : 0,
     score: Math.round(f.score * 10_000) / 10_000,
     source: item ? (mapSpan(item, c) ?? null) : null,
     text,
@@ -247,20 +256,31 @@ function toHit(ctx: AskContext, f: Fused, rank: number, terms: FocusTerms, speak
   };
 }
 
+/** The part of an item a span is in. */
+const partOf = (item: CorpusItem, part: PartKind): { text: string } | undefined => (part === 'transcript' ? item.transcript : item.comments);
+
 /** Supporting strategies' share of their fusion weight when passages are chosen for a question with topical words: keyword (or vector) search spends the budget, the others only break its ties. */
 const PASSAGE_SUPPORT = 0.25;
 
 /** Best fused spans within `budget` words, neighbours merged into contiguous passages. */
 function choosePassages(ctx: AskContext, fused: Fused[], budget: number): Passage[] {
   const chosen: { f: Fused; words: number }[] = [];
+  /** The spans chosen, by item and part. */
+  const chosenIn = new Map<string, Candidate[]>();
   let words = 0;
   for (const f of fused) {
     if (words >= budget) break;
-    if (chosen.some((c) => key(c.f.c) === key(f.c) && c.f.c.start < f.c.end && f.c.start < c.f.c.end)) continue;
+    const k = key(f.c);
+    const same = chosenIn.get(k);
+    if (same?.some((c) => c.start < f.c.end && f.c.start < c.end)) continue;
     const item = ctx.index.item(f.c.itemId);
-    const w = item ? countWords(chunkText(item, f.c)) : 0;
+    const part = item && partOf(item, f.c.part);
+    // Counted only as far as the budget left: a span longer than that is passed over whatever its length.
+    const w = part ? spanWords(part, f.c.start, f.c.end, budget - words) : 0;
     if (words + w > budget) continue;
     chosen.push({ f, words: w });
+    if (same) same.push(f.c);
+    else chosenIn.set(k, [f.c]);
     words += w;
   }
   chosen.sort((a, b) => (key(a.f.c) < key(b.f.c) ? -1 : key(a.f.c) > key(b.f.c) ? 1 : a.f.c.start - b.f.c.start));

@@ -5,9 +5,10 @@
  */
 import { chunkText, type Chunk } from '../../search/chunker';
 import type { CorpusIndex } from '../../search/corpusIndex';
-import { tokenize, tokenizeQuery } from '../../search/tokenize';
+import { tokenizeQuery } from '../../search/tokenize';
 import { coreName } from '../entityIndex';
 import { fold } from '../intentCues';
+import { turnTokens } from '../partMemos';
 import type { LinkedEntity } from '../query';
 import { classifySpeakerLabel } from '../speakerLabels';
 import type { AskContext, AskScope } from '../types';
@@ -97,8 +98,9 @@ export interface OwnTopicTurn {
  * answers "what did they say about it?" less well than the turn where they say it.
  */
 export function ownTopicTurns(index: CorpusIndex, c: Chunk, speaker: string, terms: ReadonlySet<string>): OwnTopicTurn[] {
-  const segs = c.part === 'transcript' ? index.item(c.itemId)?.transcript?.segments : undefined;
-  if (!segs || !terms.size) return [];
+  const transcript = c.part === 'transcript' ? index.item(c.itemId)?.transcript : undefined;
+  const segs = transcript?.segments;
+  if (!transcript || !segs || !terms.size) return [];
   const out: OwnTopicTurn[] = [];
   let run: { start: number; end: number; found: Set<string>; last: number } | undefined;
   const close = (): void => {
@@ -109,7 +111,8 @@ export function ownTopicTurns(index: CorpusIndex, c: Chunk, speaker: string, ter
     const s = segs[i]!;
     if (s.speaker !== speaker) continue;
     const found = new Set<string>();
-    for (const t of tokenize(s.text)) if (terms.has(t)) found.add(t);
+    // Tokenized once for every question (a speaker's turns are read again whenever they are asked about).
+    for (const t of turnTokens(transcript, i)) if (terms.has(t)) found.add(t);
     if (!found.size) continue;
     // Consecutive turns of theirs that say it are one passage.
     if (run && run.last === i - 1) {

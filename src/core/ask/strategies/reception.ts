@@ -8,6 +8,7 @@ import { polarity } from '../../markers/extractive';
 import { corpusSpam } from '../../markers/spamFree';
 import { queryWeights } from '../../search/retrieve';
 import { tokenize } from '../../search/tokenize';
+import { LruMap } from '../../util/lruMap';
 import type { AskContext, Candidate, RetrievalStrategy } from '../types';
 import { chunkCandidate, scopeFilters } from './spanTools';
 import { questionTopic } from './topic';
@@ -32,6 +33,22 @@ function mostLiked(index: AskContext['index'], itemId: string): number[] {
     perIndex.set(itemId, ids);
   }
   return ids;
+}
+
+/**
+ * Comments' polarity by index and window, judged once (a reception question judges hundreds; the most liked come back every
+ * question); bounded, and judged again when the window's text is not the one judged (an updated item).
+ */
+const polarities = new WeakMap<object, LruMap<number, { text: string; value: number }>>();
+const MEMO_POLARITIES = 20_000;
+function commentPolarity(index: AskContext['index'], id: number, text: string): number {
+  let memo = polarities.get(index);
+  if (!memo) polarities.set(index, (memo = new LruMap(MEMO_POLARITIES)));
+  const known = memo.get(id);
+  if (known && known.text === text) return known.value;
+  const value = polarity(text);
+  memo.set(id, { text, value });
+  return value;
 }
 
 /** What a comment's mention of the topic adds to its score: more than any engagement, so the comments on topic come first. */
@@ -109,7 +126,7 @@ export const receptionStrategy: RetrievalStrategy = {
       const replies = c.replyCount ?? 0;
       if (cover.has(id)) onTopic++;
       // A clear judgement lifts a comment a little; one-word comments sink.
-      const score = base + 0.5 * Math.min(1, Math.abs(polarity(text)));
+      const score = base + 0.5 * Math.min(1, Math.abs(commentPolarity(index, id, text)));
       out.push(chunkCandidate(c, score, `${likes} like${likes === 1 ? '' : 's'}${replies ? `, ${replies} repl${replies === 1 ? 'y' : 'ies'}` : ''}${cover.has(id) ? ', on topic' : ''}`));
     }
     out.sort((a, b) => b.score - a.score);

@@ -4,6 +4,7 @@
  * themes), and otherwise windows spread evenly over the item so the whole of
  * it is represented.
  */
+import type { CorpusItem } from '../../corpus/types';
 import { allMarkers } from '../../markers/store';
 import type { Candidate, RetrievalStrategy } from '../types';
 import { chunkCandidate } from './spanTools';
@@ -17,8 +18,11 @@ export const summaryStrategy: RetrievalStrategy = {
     const items = scope.itemIds ?? ctx.corpus.items.map((i) => i.id);
     const perItem = Math.max(2, Math.ceil(60 / Math.max(1, items.length)));
     const lists: Candidate[][] = [];
+    // The corpus's items by id, looked up once a question (the first item of an id, as a search through the list finds it).
+    const byId = new Map<string, CorpusItem>();
+    for (const i of ctx.corpus.items) if (!byId.has(i.id)) byId.set(i.id, i);
     for (const itemId of items) {
-      const item = ctx.corpus.items.find((i) => i.id === itemId);
+      const item = byId.get(itemId);
       if (!item) continue;
       const own: Candidate[] = [];
       const ents = ctx.entities.item(itemId);
