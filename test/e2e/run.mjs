@@ -563,7 +563,7 @@ async function main() {
       if (expanded !== 'true') await header.click().catch(() => {});
       // "Developer: Reload Webviews" loads every webview's content again (a collapse and expand did not bring it back).
       await runFromPalette('Developer: Reload Webviews').catch((e) => console.log(`     (Reload Webviews: ${firstLine(e)})`));
-      return webviewWith(selector, 30_000);
+      return webviewWith(selector, 90_000); // a busy 2-core machine indexing 300 items took longer than 30 s once
     }
   }
 
