@@ -2025,9 +2025,7 @@ async function main() {
       await page.keyboard.press('Escape');
       console.log(`     ${steps.join(' · ')}`);
     });
-    // Off until its REFI-QDA export step stops breaking the Chat checks after it (7 Chat failures in two full runs,
-    // none with this line out): test/e2e/workbenchAcrossChecks.mjs is kept and runs alone with MARKER_RESEARCH_E2E_ACROSS=1.
-    if (process.env.MARKER_RESEARCH_E2E_ACROSS === '1') await (await import('./workbenchAcrossChecks.mjs')).workbenchAcrossChecks({ page, check, runFromPalette, waitFor, sleep, shownErrors, notifications, outputLines, folder, extId, repo: REPO, firstLine }); // issue 24: Across items panels, REFI-QDA export
+    await (await import('./workbenchAcrossChecks.mjs')).workbenchAcrossChecks({ page, check, runFromPalette, waitFor, sleep, shownErrors, notifications, outputLines, folder, extId, repo: REPO, firstLine }); // issue 24: Across items panels, REFI-QDA export
     // 21. Follow-up chat: the Chat view (a second webview view of the container) about the finished
     //     run's report — streamed answers with [n] chips that open the cited span, a citation
     //     question showing the cited original inline, the conversation listed and reopened
