@@ -194,3 +194,24 @@ function renderItem(lines: readonly string[], opts: MarkdownHtmlOptions): string
   const head = renderInline([first!, ...wrapped.map((l) => l.trim())].join('\n'), opts);
   return nested < 0 ? head : `${head}${renderBlocks(rest.slice(nested), opts)}`;
 }
+
+/** A standalone HTML page (doctype, charset, viewport, title, inline style) around `body`'s lines; every export's shell. */
+export function htmlPage(page: { title: string; lang: string; style: string; body: readonly string[] }): string {
+  return [
+    '<!DOCTYPE html>',
+    `<html lang="${escapeHtml(page.lang)}">`,
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(page.title)}</title>`,
+    `<style>${page.style}</style>`,
+    '</head>',
+    '<body>',
+    '<main>',
+    ...page.body,
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -12,7 +12,7 @@ import type { ItemMarkers, Marker } from '../markers/schema';
 import type { SourceSpan } from '../research/schema';
 import { markdownText } from '../text/markdownSafe';
 import { csvCell } from './csvCell';
-import { escapeHtml } from './markdownHtml';
+import { escapeHtml, htmlPage } from './markdownHtml';
 import { defaultLinkStyle, spanHref, type LinkStyle } from './reportExport';
 
 /** One exported marker. `file` is relative to the corpus root; `line` is one-based (null when the marker has no span). */
@@ -239,25 +239,12 @@ export function markersToHtml(rows: readonly MarkerRow[], opts: MarkersDocumentO
     });
     return `<section>\n<h2>${escapeHtml(first.item_title)}</h2>\n<p class="where">Item ${escapeHtml(first.item)} · ${countWords(group.length, 'marker')}</p>\n<ol class="markers">\n${entries.join('\n')}\n</ol>\n</section>`;
   });
-  return [
-    '<!DOCTYPE html>',
-    `<html lang="${escapeHtml(opts.lang ?? 'en')}">`,
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    `<style>${HTML_STYLE}</style>`,
-    '</head>',
-    '<body>',
-    '<main>',
-    `<h1>${escapeHtml(title)}</h1>`,
-    `<p>${countWords(rows.length, 'marker')} of ${countWords(new Set(rows.map((r) => r.item)).size, 'item')}.</p>`,
-    ...sections,
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return htmlPage({
+    title,
+    lang: opts.lang ?? 'en',
+    style: HTML_STYLE,
+    body: [`<h1>${escapeHtml(title)}</h1>`, `<p>${countWords(rows.length, 'marker')} of ${countWords(new Set(rows.map((r) => r.item)).size, 'item')}.</p>`, ...sections],
+  });
 }
 
 /** The formats markers are exported in. */

@@ -19,7 +19,7 @@ import type { ReportSources, SourceSpan } from '../research/schema';
 import { formatClock } from '../text/clock';
 import { reduceMarkdown } from '../text/markdownReduce';
 import { breakAutolinks, markdownText } from '../text/markdownSafe';
-import { escapeHtml, markdownToHtml } from './markdownHtml';
+import { escapeHtml, htmlPage, markdownToHtml } from './markdownHtml';
 
 /** How links to original files are written. */
 export type LinkStyle = 'relative' | 'file';
@@ -227,11 +227,22 @@ code { font-size: .9em; } table { border-collapse: collapse; } th, td { border: 
  * appendix links each span to the original file.
  */
 export function reportToHtml(input: ReportExportInput, opts: { title?: string; lang?: string } = {}): string {
-  const sources = exportedSources(input);
+  const { body, items } = citedHtml(reportBody(input.markdown), exportedSources(input), { backTitle: true });
+  const heading = /^#\s+(.+)$/m.exec(input.markdown)?.[1]?.trim();
+  const title = opts.title ?? (heading ? heading.replace(/\\([!-/:-@[-`{-~])/g, '$1') : 'Research report');
+  return htmlPage({ title, lang: opts.lang ?? 'en', style: HTML_STYLE, body: [body, '<h2 id="sources">Sources</h2>', `<ol class="sources">\n${items.join('\n')}\n</ol>`] });
+}
+
+/**
+ * Markdown with `[n]` citations as HTML, and its sources as list items: each `[n]` links to the
+ * source's anchor (`#source-n`) and has its own (`#cite-n-k`), which the source links back to.
+ * `after` adds a source's own line (the notebook's "lost") before its quote.
+ */
+export function citedHtml<S extends ExportedSource>(markdown: string, sources: readonly S[], opts: { backTitle: boolean; after?: (s: S) => string }): { body: string; items: string[] } {
   const byNumber = new Map(sources.map((s) => [s.number, s]));
   const uses = new Map<number, number>();
   // Citations become private-use placeholders that survive Markdown rendering and escaping.
-  const marked = replaceCitations(reportBody(input.markdown), (n, k) => {
+  const marked = replaceCitations(markdown, (n, k) => {
     uses.set(n, Math.max(uses.get(n) ?? 0, k));
     return `\uE000${n}.${k}\uE001`;
   });
@@ -244,32 +255,12 @@ export function reportToHtml(input: ReportExportInput, opts: { title?: string; l
       }),
   });
   const items = sources.map((s) => {
-    const back = Array.from({ length: uses.get(s.number) ?? 0 }, (_, i) => `<a class="back" href="#cite-${s.number}-${i + 1}" title="back to citation ${i + 1}">↩${i ? i + 1 : ''}</a>`).join('');
+    const back = Array.from({ length: uses.get(s.number) ?? 0 }, (_, i) => `<a class="back" href="#cite-${s.number}-${i + 1}"${opts.backTitle ? ` title="back to citation ${i + 1}"` : ''}>↩${i ? i + 1 : ''}</a>`).join('');
     const loc = s.href ? `<a href="${escapeHtml(s.href)}">${escapeHtml(s.location)}</a>` : escapeHtml(s.location);
     const quote = s.quote ? `<blockquote>${escapeHtml(s.quote)}</blockquote>` : '';
-    return `<li id="source-${s.number}" value="${s.number}"><strong>${escapeHtml(s.title)}</strong>${s.where ? ` <span class="where">· ${escapeHtml(s.where)}</span>` : ''} · ${loc}${back}${quote}</li>`;
+    return `<li id="source-${s.number}" value="${s.number}"><strong>${escapeHtml(s.title)}</strong>${s.where ? ` <span class="where">· ${escapeHtml(s.where)}</span>` : ''} · ${loc}${back}${opts.after?.(s) ?? ''}${quote}</li>`;
   });
-  const heading = /^#\s+(.+)$/m.exec(input.markdown)?.[1]?.trim();
-  const title = opts.title ?? (heading ? heading.replace(/\\([!-/:-@[-`{-~])/g, '$1') : 'Research report');
-  return [
-    '<!DOCTYPE html>',
-    `<html lang="${escapeHtml(opts.lang ?? 'en')}">`,
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    `<style>${HTML_STYLE}</style>`,
-    '</head>',
-    '<body>',
-    '<main>',
-    body,
-    '<h2 id="sources">Sources</h2>',
-    `<ol class="sources">\n${items.join('\n')}\n</ol>`,
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return { body, items };
 }
 
 /** The export format a file name asks for: `.md`/`.markdown` or `.html`/`.htm` (case-insensitive); undefined otherwise. */

@@ -9,8 +9,8 @@
  * Pure: the caller reads the notebook and writes the result.
  */
 import type { Corpus } from '../corpus/types';
-import { escapeHtml, markdownToHtml } from '../export/markdownHtml';
-import { defaultLinkStyle, exportedSources, replaceCitations, type ExportedSource, type LinkStyle } from '../export/reportExport';
+import { escapeHtml, htmlPage } from '../export/markdownHtml';
+import { citedHtml, defaultLinkStyle, exportedSources, replaceCitations, type ExportedSource, type LinkStyle } from '../export/reportExport';
 import type { ReportSources } from '../research/schema';
 import { reduceMarkdown } from '../text/markdownReduce';
 import { breakAutolinks, markdownText } from '../text/markdownSafe';
@@ -140,43 +140,11 @@ export function notebookToHtml(input: NotebookExportInput, opts: { title?: strin
   const report = notebookReport(input.doc);
   const W = notebookWords(input.doc.lang);
   const sources = sourcesOf(input, report, 'range');
-  const byNumber = new Map(sources.map((s) => [s.number, s]));
-  const uses = new Map<number, number>();
-  const marked = replaceCitations(report.markdown, (n, k) => {
-    uses.set(n, Math.max(uses.get(n) ?? 0, k));
-    return `\uE000${n}.${k}\uE001`;
+  const { body, items } = citedHtml(report.markdown, sources, { backTitle: false, after: (s) => (s.lost ? `<div class="lost">${escapeHtml(W.lost)}</div>` : '') });
+  return htmlPage({
+    title: opts.title ?? report.title,
+    lang: input.doc.lang,
+    style: HTML_STYLE,
+    body: [body, ...(items.length ? [`<h2 id="sources">${escapeHtml(W.sources)}</h2>`, `<ol class="sources">\n${items.join('\n')}\n</ol>`] : [])],
   });
-  const body = markdownToHtml(marked, {
-    text: (html) =>
-      html.replace(/\uE000(\d+)\.(\d+)\uE001/g, (_, n: string, k: string) => {
-        const s = byNumber.get(Number(n));
-        const title = s ? ` title="${escapeHtml(cut(`${s.title}${s.where ? ` · ${s.where}` : ''}: ${s.quote}`, 300))}"` : '';
-        return `<a class="cite" id="cite-${n}-${k}" href="#source-${n}"${title}>[${n}]</a>`;
-      }),
-  });
-  const items = sources.map((s) => {
-    const back = Array.from({ length: uses.get(s.number) ?? 0 }, (_, i) => `<a class="back" href="#cite-${s.number}-${i + 1}">↩${i ? i + 1 : ''}</a>`).join('');
-    const loc = s.href ? `<a href="${escapeHtml(s.href)}">${escapeHtml(s.location)}</a>` : escapeHtml(s.location);
-    const lost = s.lost ? `<div class="lost">${escapeHtml(W.lost)}</div>` : '';
-    const quote = s.quote ? `<blockquote>${escapeHtml(s.quote)}</blockquote>` : '';
-    return `<li id="source-${s.number}" value="${s.number}"><strong>${escapeHtml(s.title)}</strong>${s.where ? ` <span class="where">· ${escapeHtml(s.where)}</span>` : ''} · ${loc}${back}${lost}${quote}</li>`;
-  });
-  return [
-    '<!DOCTYPE html>',
-    `<html lang="${escapeHtml(input.doc.lang)}">`,
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(opts.title ?? report.title)}</title>`,
-    `<style>${HTML_STYLE}</style>`,
-    '</head>',
-    '<body>',
-    '<main>',
-    body,
-    ...(items.length ? [`<h2 id="sources">${escapeHtml(W.sources)}</h2>`, `<ol class="sources">\n${items.join('\n')}\n</ol>`] : []),
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
 }
