@@ -7,42 +7,14 @@
 import * as vscode from 'vscode';
 import type { CodesViewResult, CodeView, SegmentView } from '../shared/lspProtocol';
 import { codesTree } from './codesTreeModel';
-import { WorkbenchTree } from './workbenchTreeItem';
-import type { TreeNodeModel } from './workbenchTreeNode';
 import type { WorkbenchService } from './workbenchService';
+import { WorkbenchTreeView } from './workbenchTreeView';
 
-export class CodesView implements vscode.Disposable {
+export class CodesView extends WorkbenchTreeView<CodesViewResult> {
   static readonly viewId = 'markerResearch.codes';
-  readonly tree: WorkbenchTree;
-  readonly view: vscode.TreeView<TreeNodeModel>;
-  private last: CodesViewResult | undefined;
-  private stale = true;
-  private readonly subs: vscode.Disposable[];
 
   constructor(log: vscode.LogOutputChannel, workbench: WorkbenchService) {
-    this.tree = new WorkbenchTree('the Codes view', log, async () => {
-      const v = await workbench.codes();
-      this.last = v;
-      this.view.description = v.codes.length ? String(v.codes.length) : undefined;
-      return codesTree(vscode.l10n, v);
-    });
-    this.view = vscode.window.createTreeView(CodesView.viewId, { treeDataProvider: this.tree, showCollapseAll: true });
-    this.subs = [
-      this.tree,
-      this.view,
-      workbench.onDidChange((what) => what === 'codes' && this.changed()),
-      this.view.onDidChangeVisibility((e) => e.visible && this.stale && void this.refresh()),
-    ];
-  }
-
-  private changed(): void {
-    this.stale = true;
-    if (this.view.visible) void this.refresh();
-  }
-
-  refresh(): Promise<void> {
-    this.stale = false;
-    return this.tree.refresh();
+    super({ viewId: CodesView.viewId, name: 'the Codes view', part: 'codes', read: () => workbench.codes(), count: (v) => v.codes.length, build: (v) => codesTree(vscode.l10n, v) }, log, workbench);
   }
 
   code(id: string): CodeView | undefined {
@@ -54,13 +26,7 @@ export class CodesView implements vscode.Disposable {
   }
 
   /** The node of code `id` (after a refresh), expanded and selected in the view. */
-  async reveal(codeId: string): Promise<void> {
-    await this.refresh();
-    const node = this.tree.all().find((n) => n.ref?.kind === 'code' && n.ref.id === codeId);
-    if (node) await this.view.reveal(node, { select: true, focus: false, expand: true }).then(undefined, () => undefined);
-  }
-
-  dispose(): void {
-    for (const s of this.subs) s.dispose();
+  reveal(codeId: string): Promise<void> {
+    return this.revealNode('code', codeId, true);
   }
 }
