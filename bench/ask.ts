@@ -18,23 +18,13 @@ import type { VectorSearcher } from '../src/core/ask/types';
 import { loadCorpus } from '../src/core/corpus/loader';
 import { CorpusIndex } from '../src/core/search/corpusIndex';
 import { fakeEmbedding } from '../test/support/fakeModelServer';
+import { ASK_BENCH_QUESTIONS } from './askQuestions';
 import { nearestRank, runBench, type BenchReport } from './benchSupport';
 import { ensureSyntheticCorpus, syntheticCorpusDirName } from './syntheticCorpus';
 
 const cache = process.env['MARKER_RESEARCH_BENCH_CACHE'] || path.join(os.homedir(), '.cache', 'marker-research-bench');
 
-const QUESTIONS = [
-  'What was said about battery costs in the first 10 minutes?',
-  'Summarize the discussion about supply chains',
-  'Which themes keep coming back across the episodes?',
-  'What do viewers think about the pricing?',
-  'Which moments would make good short clips?',
-  'What did the host say about regulation after the 20-minute mark?',
-  'How do the guests compare on market growth?',
-  '这些视频里关于电池价格的讨论有哪些？',
-  '¿Qué opinan los espectadores sobre el precio?',
-  'Why did the team change the delivery plan?',
-];
+const QUESTIONS = ASK_BENCH_QUESTIONS;
 
 async function bench(report: BenchReport, argv: string[]): Promise<void> {
   const quick = argv.includes('--quick');

@@ -26,6 +26,7 @@ import { CorpusIndex } from '../src/core/search/corpusIndex';
 import { nearestRank, runBench, writeBenchResult, type BenchReport } from './benchSupport';
 import { createRng, ensureSyntheticCorpus, syntheticCorpusDirName } from './syntheticCorpus';
 import { TOPICS } from './syntheticVocabulary';
+import { ASK_BENCH_QUESTIONS } from './askQuestions';
 
 const cache = process.env['MARKER_RESEARCH_BENCH_CACHE'] || path.join(os.homedir(), '.cache', 'marker-research-bench');
 
@@ -47,19 +48,6 @@ const TEMPLATES: readonly { lang: 'en' | 'zh'; text: string }[] = [
   { lang: 'en', text: '¿Qué se dijo sobre {a} y {b}?' },
 ];
 
-/** The measured questions of bench/ask.ts, copied from it (`--ask-questions`: those, each corpus-wide and for one of its first 20 items, in its order). */
-const ASK_BENCH_QUESTIONS = [
-  'What was said about battery costs in the first 10 minutes?',
-  'Summarize the discussion about supply chains',
-  'Which themes keep coming back across the episodes?',
-  'What do viewers think about the pricing?',
-  'Which moments would make good short clips?',
-  'What did the host say about regulation after the 20-minute mark?',
-  'How do the guests compare on market growth?',
-  '这些视频里关于电池价格的讨论有哪些？',
-  '¿Qué opinan los espectadores sobre el precio?',
-  'Why did the team change the delivery plan?',
-];
 
 /** `n` questions, composed deterministically: template × two words of one topic × corpus-wide or one item. */
 export function composeQuestions(n: number, itemIds: readonly string[]): { question: string; itemId?: string }[] {
