@@ -30,6 +30,7 @@ import { findReferences } from './coref/references';
 import { coreName } from './entityIndex';
 import { fold } from './intentCues';
 import type { LinkedEntity } from './query';
+import { referentName } from './referents';
 
 /** Where the question says each of its own entities. */
 function ownRanges(question: string, own: readonly LinkedEntity[]): [number, number][] {
@@ -141,7 +142,6 @@ function withinItem(e: LinkedEntity, focusItemId: string | undefined): LinkedEnt
 }
 
 /** How the rewritten question names an entity: a speaker by its label, a name without honorifics. */
-const nameOf = (e: LinkedEntity): string => (e.kind === 'speaker' ? e.label : coreName(e.label));
 
 /**
  * The question with its first reference to an earlier question's person written as that person's
@@ -153,7 +153,7 @@ export function resolvePronoun(question: string, entities: readonly LinkedEntity
   const session = entities.filter((e) => e.fromSession);
   if (!session.length) return question;
   const own = entities.filter((e) => !e.fromSession);
-  const names = session.map(nameOf);
+  const names = session.map(referentName);
   const ref = sessionReferences(question, own)[0];
   if (!ref) return `${question} (${names.join(' / ')})`;
   const { range, text } = ref.rewrite(ref.number === 'singular' ? names.slice(0, 1) : names);
