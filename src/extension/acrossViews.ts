@@ -13,7 +13,7 @@ import type { MarkerKindName as MarkerKind } from '../shared/webviewProtocol';
 import { CancelledError } from '../core/util/abort';
 import type { AcrossQuery, CompareQuery, TimelineQuery } from '../shared/acrossModel';
 import type { AcrossToHost } from '../shared/acrossWebviewProtocol';
-import { compareItemsRequest, itemTimelineRequest, markersAcrossRequest } from '../shared/lspProtocol';
+import { compareItemsRequest, itemTimelineRequest, markersAcrossRequest } from '../shared/workbenchProtocol';
 import { AcrossPanel } from './acrossViewPanel';
 import { acrossPickRows, comparePickRows, queryLabel, typedTopicQuery, type PickWords } from './acrossViewPicks';
 import { EngineRequestError, type CorpusLanguageClient } from './languageClient';

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { CODE_PALETTE } from '../core/workbench/codebookStore';
-import type { CodesViewResult, CodeView } from '../shared/lspProtocol';
+import type { CodesViewResult, CodeView } from '../shared/workbenchProtocol';
 import { codeDescription } from './codesTreeModel';
 import { circleIcon } from './workbenchTreeItem';
 import type { WorkbenchService } from './workbenchService';

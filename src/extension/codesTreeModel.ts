@@ -7,7 +7,7 @@
  * table: the Markdown escape).
  */
 import { hoverText, markdownText } from '../core/text/markdownSafe';
-import type { CodeItemTableResult, CodesViewResult, CodeView, SegmentView } from '../shared/lspProtocol';
+import type { CodeItemTableResult, CodesViewResult, CodeView, SegmentView } from '../shared/workbenchProtocol';
 import { hoverQuote, LABEL_QUOTE_CHARS, oneLine, openSpanCommand, spanHover, type L10n, type TreeNodeModel } from './workbenchTreeNode';
 
 /** The command that creates a code from a suggested topic. */

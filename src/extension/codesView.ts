@@ -5,7 +5,7 @@
  * Read from the engine when the view is shown and whenever the workbench changes.
  */
 import * as vscode from 'vscode';
-import type { CodesViewResult, CodeView, SegmentView } from '../shared/lspProtocol';
+import type { CodesViewResult, CodeView, SegmentView } from '../shared/workbenchProtocol';
 import { codesTree } from './codesTreeModel';
 import type { WorkbenchService } from './workbenchService';
 import { WorkbenchTreeView } from './workbenchTreeView';

@@ -7,7 +7,7 @@
  * hidden. Problems of notebook.md come first, each opening its line.
  */
 import { hoverText } from '../core/text/markdownSafe';
-import type { NotebookEntryKind, NotebookEntryView, NotebookViewResult } from '../shared/lspProtocol';
+import type { NotebookEntryKind, NotebookEntryView, NotebookViewResult } from '../shared/workbenchProtocol';
 import { hoverQuote, LABEL_QUOTE_CHARS, oneLine, openSpanCommand, spanHover, type L10n, type NodeIcon, type TreeNodeModel } from './workbenchTreeNode';
 
 /** The command that opens notebook.md (at a zero-based line when given). */

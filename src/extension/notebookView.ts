@@ -6,7 +6,7 @@
  * shown again).
  */
 import * as vscode from 'vscode';
-import type { NotebookEntryView, NotebookViewResult } from '../shared/lspProtocol';
+import type { NotebookEntryView, NotebookViewResult } from '../shared/workbenchProtocol';
 import { notebookTree } from './notebookTreeModel';
 import type { WorkbenchService } from './workbenchService';
 import { WorkbenchTreeView } from './workbenchTreeView';

@@ -9,7 +9,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CancelledError } from '../core/util/abort';
-import { exportQdpxRequest, type ExportQdpxResult } from '../shared/lspProtocol';
+import { exportQdpxRequest, type ExportQdpxResult } from '../shared/workbenchProtocol';
 import type { CorpusService } from './corpusService';
 import { EngineRequestError, type CorpusLanguageClient } from './languageClient';
 

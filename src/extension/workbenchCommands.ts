@@ -10,7 +10,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { OPEN_EVIDENCE_COMMAND } from '../core/research/citationLinks';
-import type { PinnedSpanView, WorkbenchNote, WorkbenchTarget } from '../shared/lspProtocol';
+import type { PinnedSpanView, WorkbenchNote, WorkbenchTarget } from '../shared/workbenchProtocol';
 import { workbenchTargetSchema } from '../shared/workbenchTarget';
 import { codeItemTableMarkdown } from './codesTreeModel';
 import type { CodesView } from './codesView';

@@ -8,12 +8,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  applyCodeRequest, codeEditRequest, codeItemTableRequest, codesViewRequest, exportNotebookRequest, notebookEditRequest, notebookViewRequest, pinRequest, readableCodingsRequest,
-  reanchorWorkbenchRequest, segmentEditRequest,
-  type ApplyCodeResult, type CodeEditParams, type CodeEditResult, type CodeItemTableResult, type CodesViewResult, type NotebookEditParams, type NotebookViewResult, type PinResult,
-  type ReadableCodingsResult, type SegmentEditParams, type SegmentView, type WorkbenchNote, type WorkbenchTarget,
-} from '../shared/lspProtocol';
+import { applyCodeRequest, codeEditRequest, codeItemTableRequest, codesViewRequest, exportNotebookRequest, notebookEditRequest, notebookViewRequest, pinRequest, readableCodingsRequest, reanchorWorkbenchRequest, segmentEditRequest, type ApplyCodeResult, type CodeEditParams, type CodeEditResult, type CodeItemTableResult, type CodesViewResult, type NotebookEditParams, type NotebookViewResult, type PinResult, type ReadableCodingsResult, type SegmentEditParams, type SegmentView, type WorkbenchNote, type WorkbenchTarget } from '../shared/workbenchProtocol';
 import type { CorpusService } from './corpusService';
 import type { CorpusLanguageClient } from './languageClient';
 

@@ -5,7 +5,7 @@
  * the children. The views turn it into a `TreeItem` (`workbenchTreeItem.ts`).
  */
 import { hoverText, markdownCode } from '../core/text/markdownSafe';
-import type { PinnedSpanView } from '../shared/lspProtocol';
+import type { PinnedSpanView } from '../shared/workbenchProtocol';
 
 /** `vscode.l10n` as the models use it (injected: the tests pass their own). */
 export interface L10n {

@@ -10,7 +10,7 @@ import { markersAcross } from '../core/across/markersAcross';
 import { itemTimeline } from '../core/across/timeline';
 import type { ItemMarkers } from '../core/markers/schema';
 import { acrossQuerySchema, compareQuerySchema, timelineQuerySchema } from '../shared/acrossModel';
-import { compareItemsRequest, itemTimelineRequest, markersAcrossRequest } from '../shared/lspProtocol';
+import { compareItemsRequest, itemTimelineRequest, markersAcrossRequest } from '../shared/workbenchProtocol';
 import type { EngineState } from './engineState';
 import type { HandlerContext } from './handlerContext';
 import { parseParams } from './requestParams';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { WorkbenchFileError } from '../core/workbench/fileErrors';
 import { exportQdpxFile } from '../core/workbench/qdpxExportFile';
-import { EXPORT_QDPX_WARNINGS_SHOWN, exportQdpxRequest, type ExportQdpxResult } from '../shared/lspProtocol';
+import { EXPORT_QDPX_WARNINGS_SHOWN, exportQdpxRequest, type ExportQdpxResult } from '../shared/workbenchProtocol';
 import { corpusMarkers } from './acrossHandlers';
 import { EngineError } from './engineState';
 import type { HandlerContext } from './handlerContext';

@@ -21,11 +21,7 @@ import { notebookEntries } from '../core/workbench/notebookFormat';
 import { addEntry, notebookFile, readNotebook, reanchorNotebook, removeEntry, updateEntry } from '../core/workbench/notebookStore';
 import { readSuggestedCodes } from '../core/workbench/suggestedCodes';
 import type { Codebook, Codings } from '../core/workbench/schema';
-import {
-  applyCodeRequest, codeEditRequest, codeItemTableRequest, codesViewRequest, exportNotebookRequest, notebookEditRequest, notebookViewRequest, pinRequest, readableCodingsRequest,
-  reanchorWorkbenchRequest, segmentEditRequest,
-  type ApplyCodeResult, type CodeEditResult, type CodesViewResult, type NotebookViewResult, type ReadableCodingsResult,
-} from '../shared/lspProtocol';
+import { applyCodeRequest, codeEditRequest, codeItemTableRequest, codesViewRequest, exportNotebookRequest, notebookEditRequest, notebookViewRequest, pinRequest, readableCodingsRequest, reanchorWorkbenchRequest, segmentEditRequest, type ApplyCodeResult, type CodeEditResult, type CodesViewResult, type NotebookViewResult, type ReadableCodingsResult } from '../shared/workbenchProtocol';
 import { EngineError } from './engineState';
 import type { HandlerContext } from './handlerContext';
 import { ReadableLayouts } from './readableLayouts';

@@ -7,9 +7,7 @@
  */
 import * as path from 'node:path';
 import { z } from 'zod';
-import type {
-  ApplyCodeParams, CodeEditParams, ExportNotebookParams, NotebookEditParams, PinParams, SegmentEditParams, WorkbenchNote, WorkbenchTarget,
-} from '../shared/lspProtocol';
+import type { ApplyCodeParams, CodeEditParams, ExportNotebookParams, NotebookEditParams, PinParams, SegmentEditParams, WorkbenchNote, WorkbenchTarget } from '../shared/workbenchProtocol';
 import { workbenchTargetSchema } from '../shared/workbenchTarget';
 import { parseParams } from './requestParams';
 

@@ -18,7 +18,7 @@ import type { NotebookLanguage } from '../core/workbench/notebookWords';
 import { answerSentenceEntry, chatAnswerEntry, findingEntry, hitEntry, markerEntry, noteEntry, pinnedFromSourceSpan, selectionEntry, type NewEntry } from '../core/workbench/pins';
 import type { PinnedSpan } from '../core/workbench/schema';
 import type { Corpus } from '../core/corpus/types';
-import type { WorkbenchNote, WorkbenchTarget } from '../shared/lspProtocol';
+import type { WorkbenchNote, WorkbenchTarget } from '../shared/workbenchProtocol';
 import { EngineError, type EngineState } from './engineState';
 import type { ReadableLayouts } from './readableLayouts';
 

@@ -16,7 +16,7 @@ import { partText } from '../core/workbench/pins';
 import type { ReanchorReport } from '../core/workbench/reanchor';
 import type { CodedSegment, Codebook, Codings, PinnedSpan } from '../core/workbench/schema';
 import type { SuggestedCode } from '../core/workbench/suggestedCodes';
-import type { CodeItemTableResult, CodesViewResult, CodeView, NotebookEntryView, NotebookViewResult, PinnedSpanView, ReanchorSummaryView, SegmentView } from '../shared/lspProtocol';
+import type { CodeItemTableResult, CodesViewResult, CodeView, NotebookEntryView, NotebookViewResult, PinnedSpanView, ReanchorSummaryView, SegmentView } from '../shared/workbenchProtocol';
 
 export type ItemsById = ReadonlyMap<string, CorpusItem>;
 

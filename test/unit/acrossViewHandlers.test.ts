@@ -23,9 +23,8 @@ import { addSegment } from '../../src/core/workbench/codingStore';
 import { codebookFile } from '../../src/core/workbench/files';
 import { pinSpan } from '../../src/core/workbench/pins';
 import type { ItemsComparison, ItemTimeline, MarkersAcross } from '../../src/shared/acrossModel';
-import {
-  compareItemsRequest, ENGINE_ERROR_CODE, exportQdpxRequest, indexRequest, itemTimelineRequest, markersAcrossRequest, type EngineErrorData, type ExportQdpxResult,
-} from '../../src/shared/lspProtocol';
+import { ENGINE_ERROR_CODE, indexRequest, type EngineErrorData } from '../../src/shared/lspProtocol';
+import { compareItemsRequest, exportQdpxRequest, itemTimelineRequest, markersAcrossRequest, type ExportQdpxResult } from '../../src/shared/workbenchProtocol';
 import { settingsSchema } from '../../src/shared/settings';
 import { freshDemoCorpus } from '../support/demoCorpus';
 import { startEngine, type EngineConnection } from '../support/engineConnection';

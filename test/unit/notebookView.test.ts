@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { addEntry, notebookFile, readNotebook, reanchorNotebook } from '../../src/core/workbench/notebookStore';
 import type { NewEntry } from '../../src/core/workbench/pins';
-import type { NotebookEntryView } from '../../src/shared/lspProtocol';
+import type { NotebookEntryView } from '../../src/shared/workbenchProtocol';
 import { sidebarTargetSchema, workbenchTargetSchema } from '../../src/shared/workbenchTarget';
 import { itemsById, notebookViewOf } from '../../src/server/workbenchViews';
 import { kindLabel, notebookTree, OPEN_NOTEBOOK_COMMAND } from '../../src/extension/notebookTreeModel';

@@ -16,12 +16,8 @@ import { after, before, describe, test } from 'node:test';
 import type { ResponseError } from 'vscode-jsonrpc/node';
 import type { Corpus, CorpusItem, TextRange } from '../../src/core/corpus/types';
 import { allMarkers, readItemMarkers } from '../../src/core/markers/store';
-import {
-  applyCodeRequest, chatTurnRequest, codeEditRequest, codeItemTableRequest, codesViewRequest, ENGINE_ERROR_CODE, exportNotebookRequest, indexRequest, notebookEditRequest, notebookViewRequest, pinRequest,
-  readableCodingsRequest, readableDocumentRequest, reanchorWorkbenchRequest, runResearchRequest, segmentEditRequest,
-  type ApplyCodeResult, type CodeEditResult, type CodeItemTableResult, type CodesViewResult, type EngineErrorData, type NotebookViewResult, type PinResult, type ReadableCodingsResult,
-  type ChatTurnResult, type ReadableDocument, type ReadableRange, type ResearchRunResult,
-} from '../../src/shared/lspProtocol';
+import { chatTurnRequest, ENGINE_ERROR_CODE, indexRequest, readableDocumentRequest, runResearchRequest, type EngineErrorData, type ChatTurnResult, type ReadableDocument, type ResearchRunResult } from '../../src/shared/lspProtocol';
+import { applyCodeRequest, codeEditRequest, codeItemTableRequest, codesViewRequest, exportNotebookRequest, notebookEditRequest, notebookViewRequest, pinRequest, readableCodingsRequest, reanchorWorkbenchRequest, segmentEditRequest, type ApplyCodeResult, type CodeEditResult, type CodeItemTableResult, type CodesViewResult, type NotebookViewResult, type PinResult, type ReadableCodingsResult, type ReadableRange } from '../../src/shared/workbenchProtocol';
 import { findCitations } from '../../src/core/research/citationLinks';
 import { settingsSchema } from '../../src/shared/settings';
 import { freshDemoCorpus } from '../support/demoCorpus';
