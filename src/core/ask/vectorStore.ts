@@ -2,7 +2,8 @@
  * Embedding vectors of the search chunks, for the vector retrieval strategy (seed 004): a small
  * {@link VectorStore} interface and one implementation, {@link FlatVectorStore} — brute-force
  * cosine over L2-normalised vectors in one contiguous Float32Array (a few milliseconds for
- * ~130k vectors of 64 dimensions) — persisted under
+ * ~130k vectors of 64 dimensions), and above {@link ANN_MIN_WORK} an approximate index
+ * (`vectorAnn.ts`, HNSW from `usearch`) whose candidates are re-scored exactly — persisted under
  * `<corpus>/.marker-research/vectors/<model key>/` as one binary file per item plus a manifest
  * (format: `vectorFiles.ts`).
  * Each vector is keyed by the sha256 of its chunk's text (`vectorSync.ts` embeds only texts it
@@ -16,6 +17,10 @@ import type { PartKind } from '../corpus/types';
 import { writeFileAtomic } from '../storage/atomic';
 import { pooledRead } from '../storage/readPool';
 import { checkStateDir, readStateDir, readStateFile } from '../storage/safePath';
+import type { ProgressSink } from '../util/abort';
+import { nullLogger, type Logger } from '../util/log';
+import { loadAnn } from './annIndex';
+import { VectorAnn, type AnnHost } from './vectorAnn';
 import { decodeItemFile, encodeItemFile, itemFileName, ITEM_EXT, ITEMS_DIR, MANIFEST, parseManifest, VECTOR_FORMAT_VERSION, type DecodedItem, type Manifest } from './vectorFiles';
 
 /** One chunk's vector, as given to {@link VectorStore.upsertItem}. */
@@ -99,6 +104,37 @@ export function vectorsDir(root: string, info: VectorModelInfo): string {
 const PART_CODE: Record<PartKind, number> = { transcript: 0, comments: 1 };
 const FREE = -1;
 
+/**
+ * Vectors × dimensions above which the store searches through its approximate index: below it
+ * the exact scan is cheap enough (8 M multiply-adds ≈ 125k × 64 or 10k × 768: about 10 ms on an
+ * idle core, see bench/vectorScale.ts) and no index is built.
+ */
+export const ANN_MIN_WORK = 8_000_000;
+/** The index is asked for at least this many candidates (before filters), and this many times k. */
+const ANN_MIN_FETCH = 100;
+const ANN_OVERFETCH = 2;
+/** When the index holds fewer than k matches of a filter after asking for this share of it, the store scans. */
+const ANN_MAX_FETCH_SHARE = 0.05;
+/** Changed vectors below which a saved index is not written again (see {@link FlatVectorStore.save}). */
+const ANN_SAVE_MIN = 1000;
+
+/** Options of a {@link FlatVectorStore}. */
+export interface FlatVectorStoreOptions {
+  /** Vectors × dimensions above which the approximate index is used (default {@link ANN_MIN_WORK}). */
+  annMinWork?: number;
+}
+
+/** How a store searches: what {@link FlatVectorStore.annStatus} says. */
+export interface AnnStatus {
+  /** `scan`: exact (small store, no index yet, or the addon is unavailable); `ann`: through the index. */
+  mode: 'scan' | 'ann';
+  /** Vectors in the index, and vectors waiting to be added (scanned exactly meanwhile). */
+  indexed: number;
+  pending: number;
+  /** Why there is no index although the store is large enough (e.g. the addon does not load). */
+  unavailable?: string;
+}
+
 interface ItemRecord {
   ordinal: number;
   contentHash: string;
@@ -137,21 +173,40 @@ export class FlatVectorStore implements VectorStore {
   /** Items whose files must be deleted at the next save. */
   readonly #removed = new Set<string>();
   #manifestDirty = false;
+  /** Live vectors per part code. */
+  readonly #partLive = [0, 0];
+  #ann: VectorAnn | undefined;
+  /** The saved index no longer matches (the store was cleared): {@link save} deletes it. */
+  #annDropped = false;
+  #annUnavailable: string | undefined;
+  readonly #annMinWork: number;
+  readonly #host: AnnHost = {
+    dimensions: () => this.#dims,
+    vectorData: () => this.#data,
+    itemVectors: (itemId) => {
+      const rec = this.#items.get(itemId);
+      return rec && rec.slots.length > 0 ? { slots: rec.slots, keys: rec.keys } : undefined;
+    },
+    itemIds: () => [...this.#items.keys()],
+  };
 
   /** @param dir Where {@link save} writes; undefined for a store that lives in memory only. */
   constructor(
     readonly info: VectorModelInfo,
     readonly dir?: string,
-  ) {}
+    options: FlatVectorStoreOptions = {},
+  ) {
+    this.#annMinWork = options.annMinWork ?? ANN_MIN_WORK;
+  }
 
   /**
    * Opens the store of `info` for the corpus at `root`: loads every readable item file; a
    * missing store is empty; an unreadable manifest or item file is reported in `problems`
    * (those items will be embedded again), never thrown.
    */
-  static async open(root: string, info: VectorModelInfo): Promise<{ store: FlatVectorStore; problems: string[] }> {
+  static async open(root: string, info: VectorModelInfo, options: FlatVectorStoreOptions = {}): Promise<{ store: FlatVectorStore; problems: string[] }> {
     const dir = vectorsDir(root, info);
-    const store = new FlatVectorStore(info, dir);
+    const store = new FlatVectorStore(info, dir, options);
     const problems: string[] = [];
     let listed: { itemId: string; file: string; contentHash: string }[] | undefined;
     let manifestText: string | undefined;
@@ -204,7 +259,54 @@ export class FlatVectorStore implements VectorStore {
         false,
       );
     }
+    if (store.#wantsAnn() && typeof loadAnn() !== 'string') {
+      const opened = await VectorAnn.open(dir, store.#host);
+      if (typeof opened === 'string') problems.push(`vectors: ${opened}; it will be built again`);
+      else store.#ann = opened;
+    }
     return { store, problems };
+  }
+
+  /** How searches run now (see {@link prepareAnn}). */
+  get annStatus(): AnnStatus {
+    const ann = this.#ann;
+    const mode = ann !== undefined && this.#annUsable(ann) ? 'ann' : 'scan';
+    return { mode, indexed: ann?.size ?? 0, pending: ann?.pendingVectors ?? 0, ...(this.#annUnavailable !== undefined && { unavailable: this.#annUnavailable }) };
+  }
+
+  /**
+   * Brings the approximate index up to date when the store is large enough for one (more than
+   * `annMinWork` vectors × dimensions): builds it the first time, then adds only the vectors of
+   * changed items; the event loop runs between batches and searches meanwhile stay exact for what
+   * is not indexed yet. Without the addon, logs why once and leaves the store on its exact scan.
+   * {@link save} writes the index beside the vectors.
+   * @throws CancelledError when `signal` aborts (what was added stays).
+   */
+  async prepareAnn(options: { signal?: AbortSignal; onProgress?: ProgressSink; threads?: number; log?: Logger } = {}): Promise<AnnStatus> {
+    const dims = this.#dims;
+    if (dims === undefined || !this.#wantsAnn()) return this.annStatus;
+    if (this.#ann === undefined) {
+      const lib = loadAnn();
+      if (typeof lib === 'string') {
+        if (this.#annUnavailable === undefined) (options.log ?? nullLogger).warn(`vectors: ${lib}; searching ${this.#live} vectors by exact scan`);
+        this.#annUnavailable = lib;
+        return this.annStatus;
+      }
+      this.#ann = VectorAnn.create(this.#host, dims);
+    }
+    const started = Date.now();
+    const added = await this.#ann.catchUp(options);
+    if (added > 0) (options.log ?? nullLogger).info(`vectors: ${added} vectors added to the approximate index in ${Date.now() - started} ms (${this.#ann.size} indexed)`);
+    return this.annStatus;
+  }
+
+  #wantsAnn(): boolean {
+    return this.#dims !== undefined && this.#live * this.#dims > this.#annMinWork;
+  }
+
+  /** Whether searching through `ann` is worth it: the store is large, and what is still pending is cheap to scan. */
+  #annUsable(ann: VectorAnn): boolean {
+    return this.#wantsAnn() && ann.size > 0 && ann.pendingVectors * this.#dims! <= this.#annMinWork;
   }
 
   get dimensions(): number | undefined {
@@ -244,11 +346,14 @@ export class FlatVectorStore implements VectorStore {
     this.#ordinals[rec.ordinal] = undefined;
     this.#removed.add(itemId);
     this.#manifestDirty = true;
+    this.#ann?.itemChanged(itemId);
     return true;
   }
 
   /** Drops every vector (e.g. when the model's dimensions changed); {@link save} then deletes the files. */
   clear(): void {
+    if (this.#ann !== undefined) this.#annDropped = true;
+    this.#ann = undefined;
     for (const id of [...this.#items.keys()]) this.removeItem(id);
     this.#dims = undefined;
     this.#data = new Float32Array(0);
@@ -258,23 +363,55 @@ export class FlatVectorStore implements VectorStore {
     this.#used = 0;
     this.#free.length = 0;
     this.#byKey.clear();
+    this.#partLive.fill(0);
   }
 
   search(query: Float32Array, k: number, filter: VectorFilter = {}): VectorMatch[] {
+    const q = this.#query(query, k);
+    if (q === undefined) return [];
+    const ann = this.#ann;
+    const top = (ann !== undefined && this.#annUsable(ann) && this.#annSearch(ann, q, Math.floor(k), filter)) || this.#scan(q, Math.floor(k), filter);
+    return this.#matches(top);
+  }
+
+  /**
+   * The same as {@link search} by exact scan, whatever the store's size (what the approximate
+   * index is measured against).
+   */
+  searchExact(query: Float32Array, k: number, filter: VectorFilter = {}): VectorMatch[] {
+    const q = this.#query(query, k);
+    return q === undefined ? [] : this.#matches(this.#scan(q, Math.floor(k), filter));
+  }
+
+  /** The normalised query; undefined when there is nothing to search. */
+  #query(query: Float32Array, k: number): Float32Array | undefined {
     const dims = this.#dims;
-    if (dims === undefined || k <= 0 || this.#live === 0) return [];
+    if (dims === undefined || k <= 0 || this.#live === 0) return undefined;
     if (query.length !== dims) throw new Error(`vectors: the query has ${query.length} dimensions, the store ${dims}`);
-    const q = normalised(query);
+    return normalised(query);
+  }
+
+  #matches(top: TopK): VectorMatch[] {
+    return top.sorted().map(({ score, chunkId, slot }) => ({ chunkId, itemId: this.#ordinals[this.#slotItem[slot]!]!, score }));
+  }
+
+  /**
+   * A function that scores one slot against `q` exactly and keeps it in `top` when it passes the
+   * part filter, `accept` and (when given) the item ordinals.
+   */
+  #scorer(q: Float32Array, filter: VectorFilter, top: TopK, ordinals?: ReadonlySet<number>): (slot: number) => void {
+    const dims = this.#dims!;
     const data = this.#data;
     const slotChunk = this.#slotChunk;
     const slotPart = this.#slotPart;
+    const slotItem = this.#slotItem;
     const part = filter.part === undefined ? -1 : PART_CODE[filter.part];
     const accept = filter.accept;
-    const top = new TopK(Math.floor(k));
     const tail = dims - (dims % 4);
-    const consider = (slot: number): void => {
+    return (slot) => {
       const chunkId = slotChunk[slot]!;
       if (chunkId === FREE || (part >= 0 && slotPart[slot] !== part)) return;
+      if (ordinals !== undefined && !ordinals.has(slotItem[slot]!)) return;
       const base = slot * dims;
       // Four partial sums: fewer dependent additions per step.
       let s0 = 0;
@@ -290,9 +427,15 @@ export class FlatVectorStore implements VectorStore {
       for (let d = tail; d < dims; d++) s0 += q[d]! * data[base + d]!;
       const dot = s0 + s1 + s2 + s3;
       if (dot < top.threshold || !top.wants(dot, chunkId)) return;
-      if (accept && !accept(chunkId, this.#ordinals[this.#slotItem[slot]!]!)) return;
+      if (accept && !accept(chunkId, this.#ordinals[slotItem[slot]!]!)) return;
       top.add(dot, chunkId, slot);
     };
+  }
+
+  /** The exact scan: every live vector (or only the listed items' vectors) once. */
+  #scan(q: Float32Array, k: number, filter: VectorFilter): TopK {
+    const top = new TopK(k);
+    const consider = this.#scorer(q, filter, top);
     if (filter.itemIds !== undefined) {
       for (const id of new Set(filter.itemIds)) {
         const rec = this.#items.get(id);
@@ -301,7 +444,47 @@ export class FlatVectorStore implements VectorStore {
     } else {
       for (let slot = 0; slot < this.#used; slot++) consider(slot);
     }
-    return top.sorted().map(({ score, chunkId, slot }) => ({ chunkId, itemId: this.#ordinals[this.#slotItem[slot]!]!, score }));
+    return top;
+  }
+
+  /**
+   * Search through the approximate index: candidates from the index (over-fetched by the share
+   * of vectors the filter lets through), plus the pending items' vectors, all re-scored exactly.
+   * Undefined — the caller scans — when the filter's items are few enough to scan, or when the
+   * index holds fewer than k matches of the filter even after widening the fetch.
+   */
+  #annSearch(ann: VectorAnn, q: Float32Array, k: number, filter: VectorFilter): TopK | undefined {
+    let ordinals: Set<number> | undefined;
+    let share = 1;
+    if (filter.itemIds !== undefined) {
+      ordinals = new Set();
+      let vectors = 0;
+      for (const id of new Set(filter.itemIds)) {
+        const rec = this.#items.get(id);
+        if (rec === undefined) continue;
+        ordinals.add(rec.ordinal);
+        vectors += rec.slots.length;
+      }
+      if (vectors * this.#dims! <= this.#annMinWork) return undefined;
+      share = vectors / this.#live;
+    }
+    if (filter.part !== undefined) share *= this.#partLive[PART_CODE[filter.part]]! / this.#live;
+    if (share === 0) return new TopK(k);
+    const limit = Math.max(k, Math.ceil(ann.size * ANN_MAX_FETCH_SHARE));
+    let fetch = Math.max(ANN_MIN_FETCH, Math.ceil((k * ANN_OVERFETCH) / share));
+    for (;;) {
+      const top = new TopK(k);
+      const consider = this.#scorer(q, filter, top, ordinals);
+      const slots = ann.search(q, Math.min(fetch, ann.size));
+      for (const slot of slots) consider(slot);
+      for (const id of ann.pendingItems()) {
+        const rec = this.#items.get(id);
+        if (rec && (ordinals === undefined || ordinals.has(rec.ordinal))) for (const slot of rec.slots) consider(slot);
+      }
+      if (top.size >= k || fetch >= ann.size) return top;
+      if (fetch >= limit) return undefined;
+      fetch = Math.min(limit, fetch * 4);
+    }
   }
 
   /**
@@ -320,6 +503,7 @@ export class FlatVectorStore implements VectorStore {
       rec.dirty = false;
       wrote = true;
     }
+    await this.#saveAnn(dir);
     if (!wrote && !this.#manifestDirty && this.#removed.size === 0) return;
     const manifest: Manifest = {
       version: VECTOR_FORMAT_VERSION,
@@ -341,6 +525,22 @@ export class FlatVectorStore implements VectorStore {
     for (const f of files) if (!keep.has(f)) await rm(path.join(itemsDir!, f), { force: true });
     this.#removed.clear();
     this.#manifestDirty = false;
+  }
+
+  /**
+   * Writes the approximate index when it changed enough since it was last written (1% of it, at
+   * least {@link ANN_SAVE_MIN} vectors): the whole index is one file, and a reopen re-adds the
+   * few items that changed since (vectorAnn.ts) — so small updates do not rewrite it each time.
+   */
+  async #saveAnn(dir: string): Promise<void> {
+    if (this.#annDropped) {
+      await VectorAnn.remove(dir);
+      this.#annDropped = false;
+    }
+    const ann = this.#ann;
+    if (ann === undefined || ann.size === 0 || ann.unsavedChanges === 0) return;
+    if (ann.saved && ann.unsavedChanges < Math.max(ANN_SAVE_MIN, ann.size * 0.01)) return;
+    await ann.save(dir);
   }
 
   #insert(itemId: string, contentHash: string, entries: readonly VectorEntry[], dirty: boolean): void {
@@ -365,6 +565,7 @@ export class FlatVectorStore implements VectorStore {
       this.#slotChunk[slot] = e.chunkId;
       this.#slotItem[slot] = ordinal;
       this.#slotPart[slot] = PART_CODE[e.part];
+      this.#partLive[PART_CODE[e.part]]!++;
       rec.chunkIds.push(e.chunkId);
       rec.keys.push(e.key);
       rec.parts.push(e.part);
@@ -376,11 +577,13 @@ export class FlatVectorStore implements VectorStore {
     this.#items.set(itemId, rec);
     this.#removed.delete(itemId);
     if (dirty) this.#manifestDirty = true;
+    this.#ann?.itemChanged(itemId);
   }
 
   #release(rec: ItemRecord): void {
     rec.slots.forEach((slot, i) => {
       this.#slotChunk[slot] = FREE;
+      this.#partLive[this.#slotPart[slot]!]!--;
       this.#free.push(slot);
       this.#live--;
       const key = rec.keys[i]!;
@@ -435,6 +638,11 @@ class TopK {
     if (this.#scores.length < this.k) return true;
     const w = this.#worst;
     return score > this.#scores[w]! || (score === this.#scores[w]! && chunkId < this.#chunks[w]!);
+  }
+
+  /** Entries kept. */
+  get size(): number {
+    return this.#scores.length;
   }
 
   add(score: number, chunkId: number, slot: number): void {

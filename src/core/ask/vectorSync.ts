@@ -149,6 +149,9 @@ export async function syncVectors(
       report.updatedItems = [];
       store.clear();
     }
+    // A large store searches through its approximate index: add the vectors that changed (all of
+    // them the first time); a small one, or one without the addon, stays on the exact scan.
+    await store.prepareAnn({ signal: options.signal, log });
   } finally {
     // Keep what was embedded, also when cancelled or failed (a failing save must not hide why).
     if (store.dir !== undefined) await store.save().catch((error: unknown) => log.warn(`vectors: save failed: ${errorText(error)}`));
