@@ -1,79 +1,168 @@
 /**
- * The chunks of a search index as rows, the form the index manifest keeps
- * them in: per chunk one array of its values in a fixed order (item ids as
- * indexes into one list), instead of an object repeating every property name.
- * On a 10 M-word corpus (129 k chunks) the manifest is half the size and
- * parses with half the allocation — which matters more than it seems: an
- * engine that has just loaded the corpus (a heap of ~700 MB) pays each full
- * garbage collection that extra allocation brings on with ~0.4 s of marking.
+ * The chunks of a search index as columns of typed arrays, the form the index
+ * keeps them in on disk (`chunks.bin`, see binarySections.ts): per chunk its
+ * id, item (an index into one list of item ids), part, the integer positions,
+ * the times and counts, the place in its file, and its strings (speakers,
+ * comment ids, dates) as indexes into one string table. On 100 M words
+ * (~1.3 M chunks) this is read in one go and turned into chunks in a loop,
+ * where the JSON rows it replaced were a ~250 MB string to build on save and
+ * to parse on every warm start.
  */
 import type { Chunk } from './chunker';
+import { section, SectionsFormatError, type SectionArray } from './binarySections';
 
-/** The properties every chunk has, after its item, in row order. */
-const REQUIRED = ['part', 'seq', 'start', 'end', 'firstIndex', 'lastIndex', 'words'] as const satisfies readonly (keyof Chunk)[];
-/** The optional ones, after them (null where a chunk has none; trailing nulls left out). */
-const OPTIONAL = ['speakers', 'startTime', 'endTime', 'likes', 'replyCount', 'commentId', 'parentId', 'publishedAt', 'range'] as const satisfies readonly (keyof Chunk)[];
+/** Integer properties every chunk has, in column order (unsigned 32-bit). */
+const INTS = ['seq', 'start', 'end', 'firstIndex', 'lastIndex', 'words'] as const satisfies readonly (keyof Chunk)[];
+/** Optional number properties (64-bit floats). */
+const FLOATS = ['startTime', 'endTime', 'likes', 'replyCount'] as const satisfies readonly (keyof Chunk)[];
+/** Optional string properties (string-table indexes). */
+const STRINGS = ['commentId', 'parentId', 'publishedAt'] as const satisfies readonly (keyof Chunk)[];
+/** Presence bits: the floats, the strings, then speakers and range. */
+const BIT_SPEAKERS = FLOATS.length + STRINGS.length;
+const BIT_RANGE = BIT_SPEAKERS + 1;
 /** Fails to compile when Chunk gains a property the lists above do not name (it would be lost on save). */
-const EVERY_PROPERTY_LISTED: Exclude<keyof Chunk, 'itemId' | (typeof REQUIRED)[number] | (typeof OPTIONAL)[number]> extends never ? true : never = true;
+const EVERY_PROPERTY_LISTED: Exclude<keyof Chunk, 'itemId' | 'part' | 'speakers' | 'range' | (typeof INTS)[number] | (typeof FLOATS)[number] | (typeof STRINGS)[number]> extends never ? true : never = true;
 void EVERY_PROPERTY_LISTED;
 
-/** Row: [chunk id, index into `itemIds`, ...REQUIRED values, ...OPTIONAL values]. */
-const FIRST_OPTIONAL = 2 + REQUIRED.length;
+const PARTS = ['transcript', 'comments'] as const;
 
-export interface ChunkRows {
+/** What the columns need beside them (JSON, in the file's header). */
+export interface ChunkRowsMeta {
   itemIds: string[];
-  rows: unknown[][];
+  strings: string[];
 }
 
-/** `chunks` (id, chunk) as rows. */
-export function toRows(chunks: Iterable<readonly [number, Chunk]>): ChunkRows {
+/** Sections of the chunk columns, by name. */
+export interface ChunkColumns {
+  meta: ChunkRowsMeta;
+  sections: Record<string, SectionArray>;
+}
+
+const isU32 = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
+
+/**
+ * `chunks` (id, chunk) as columns.
+ * @throws when a chunk has a value the columns cannot hold (a negative or fractional position).
+ */
+export function toColumns(chunks: readonly (readonly [number, Chunk])[]): ChunkColumns {
+  const n = chunks.length;
   const itemIds: string[] = [];
   const itemIndex = new Map<string, number>();
-  const rows: unknown[][] = [];
-  for (const [id, chunk] of chunks) {
-    let item = itemIndex.get(chunk.itemId);
-    if (item === undefined) itemIndex.set(chunk.itemId, (item = itemIds.push(chunk.itemId) - 1));
-    const row: unknown[] = [id, item];
-    for (const key of REQUIRED) row.push(chunk[key]);
-    for (const key of OPTIONAL) row.push(chunk[key] ?? null);
-    while (row.length > FIRST_OPTIONAL && row[row.length - 1] === null) row.pop();
-    rows.push(row);
+  const strings: string[] = [];
+  const stringIndex = new Map<string, number>();
+  const str = (s: string): number => {
+    let i = stringIndex.get(s);
+    if (i === undefined) stringIndex.set(s, (i = strings.push(s) - 1));
+    return i;
+  };
+  const ids = new Int32Array(n);
+  const items = new Uint32Array(n);
+  const parts = new Uint8Array(n);
+  const present = new Uint16Array(n);
+  const ints = new Uint32Array(n * INTS.length);
+  const floats = new Float64Array(n * FLOATS.length);
+  const strs = new Uint32Array(n * STRINGS.length);
+  const ranges = new Uint32Array(n * 4);
+  const speakerAt = new Uint32Array(n + 1);
+  const speakers: number[] = [];
+  for (let r = 0; r < n; r++) {
+    const [id, c] = chunks[r]!;
+    ids[r] = id;
+    let item = itemIndex.get(c.itemId);
+    if (item === undefined) itemIndex.set(c.itemId, (item = itemIds.push(c.itemId) - 1));
+    items[r] = item;
+    parts[r] = c.part === 'comments' ? 1 : 0;
+    let bits = 0;
+    for (const [k, key] of INTS.entries()) {
+      const v = c[key];
+      if (!isU32(v)) throw new Error(`chunk rows: chunk ${id} has ${key} ${v}, not a 32-bit unsigned integer`);
+      ints[r * INTS.length + k] = v;
+    }
+    for (const [k, key] of FLOATS.entries()) {
+      const v = c[key];
+      if (v === undefined) continue;
+      bits |= 1 << k;
+      floats[r * FLOATS.length + k] = v;
+    }
+    for (const [k, key] of STRINGS.entries()) {
+      const v = c[key];
+      if (v === undefined) continue;
+      bits |= 1 << (FLOATS.length + k);
+      strs[r * STRINGS.length + k] = str(v);
+    }
+    if (c.speakers !== undefined) {
+      bits |= 1 << BIT_SPEAKERS;
+      for (const s of c.speakers) speakers.push(str(s));
+    }
+    speakerAt[r + 1] = speakers.length;
+    if (c.range !== undefined) {
+      bits |= 1 << BIT_RANGE;
+      for (let k = 0; k < 4; k++) {
+        const v = c.range[k];
+        if (!isU32(v)) throw new Error(`chunk rows: chunk ${id} has a range value ${v}, not a 32-bit unsigned integer`);
+        ranges[r * 4 + k] = v;
+      }
+    }
+    present[r] = bits;
   }
-  return { itemIds, rows };
+  return {
+    meta: { itemIds, strings },
+    sections: { ids, items, parts, present, ints, floats, strs, ranges, speakerAt, speakers: Uint32Array.from(speakers) },
+  };
 }
 
 /**
- * The (id, chunk) pairs of `table`; a chunk has only the optional properties its row gives.
- * @throws when `table` is not what {@link toRows} makes.
+ * The (id, chunk) pairs of columns {@link toColumns} made; a chunk has only
+ * the optional properties it was given.
+ * @throws SectionsFormatError when the columns are not what {@link toColumns} makes.
  */
-export function fromRows(table: ChunkRows): [number, Chunk][] {
-  const { itemIds, rows } = table;
-  if (!Array.isArray(itemIds) || !Array.isArray(rows) || !itemIds.every((id) => typeof id === 'string')) throw new Error('chunk rows: not a chunk table');
-  const out = new Array<[number, Chunk]>(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!;
-    if (!Array.isArray(row) || row.length < FIRST_OPTIONAL || row.length > FIRST_OPTIONAL + OPTIONAL.length) throw new Error(`chunk rows: row ${r} has a wrong length`);
-    const id = row[0];
-    const item = row[1];
-    const part = row[2];
-    if (!Number.isInteger(id) || !Number.isInteger(item) || itemIds[item as number] === undefined || typeof part !== 'string') throw new Error(`chunk rows: row ${r} is malformed`);
-    for (let i = 3; i < FIRST_OPTIONAL; i++) if (typeof row[i] !== 'number') throw new Error(`chunk rows: row ${r} is malformed`);
-    // A literal with the required properties (one object shape for all), then the optional ones the row has.
-    const chunk = {
-      itemId: itemIds[item as number]!,
-      part: part as Chunk['part'],
-      seq: row[3] as number,
-      start: row[4] as number,
-      end: row[5] as number,
-      firstIndex: row[6] as number,
-      lastIndex: row[7] as number,
-      words: row[8] as number,
-    } satisfies Record<'itemId' | (typeof REQUIRED)[number], unknown> as Chunk;
-    for (let i = FIRST_OPTIONAL; i < row.length; i++) {
-      const value = row[i];
-      if (value !== null) (chunk as unknown as Record<string, unknown>)[OPTIONAL[i - FIRST_OPTIONAL]!] = value;
+export function fromColumns(meta: unknown, sections: Map<string, SectionArray>): [number, Chunk][] {
+  const m = meta as ChunkRowsMeta;
+  if (m === null || typeof m !== 'object' || !Array.isArray(m.itemIds) || !Array.isArray(m.strings) || !m.itemIds.every((s) => typeof s === 'string') || !m.strings.every((s) => typeof s === 'string')) {
+    throw new SectionsFormatError('chunk rows: not a chunk table');
+  }
+  const { itemIds, strings } = m;
+  const ids = section(sections, 'ids', Int32Array);
+  const n = ids.length;
+  const items = section(sections, 'items', Uint32Array, n);
+  const parts = section(sections, 'parts', Uint8Array, n);
+  const present = section(sections, 'present', Uint16Array, n);
+  const ints = section(sections, 'ints', Uint32Array, n * INTS.length);
+  const floats = section(sections, 'floats', Float64Array, n * FLOATS.length);
+  const strs = section(sections, 'strs', Uint32Array, n * STRINGS.length);
+  const ranges = section(sections, 'ranges', Uint32Array, n * 4);
+  const speakerAt = section(sections, 'speakerAt', Uint32Array, n + 1);
+  const speakers = section(sections, 'speakers', Uint32Array);
+  if (speakerAt[0] !== 0 || speakerAt[n] !== speakers.length) throw new SectionsFormatError('chunk rows: speakers do not add up');
+  for (const s of speakers) if (s >= strings.length) throw new SectionsFormatError('chunk rows: a speaker outside the string table');
+  for (const s of strs) if (s >= strings.length) throw new SectionsFormatError('chunk rows: a string outside the string table');
+  const out = new Array<[number, Chunk]>(n);
+  const I = INTS.length;
+  for (let r = 0; r < n; r++) {
+    const item = itemIds[items[r]!];
+    const part = PARTS[parts[r]!];
+    if (item === undefined || part === undefined || speakerAt[r + 1]! < speakerAt[r]!) throw new SectionsFormatError(`chunk rows: row ${r} is malformed`);
+    // A literal with the required properties (one object shape for all), then the optional ones the chunk has.
+    const chunk: Chunk = {
+      itemId: item,
+      part,
+      seq: ints[r * I]!,
+      start: ints[r * I + 1]!,
+      end: ints[r * I + 2]!,
+      firstIndex: ints[r * I + 3]!,
+      lastIndex: ints[r * I + 4]!,
+      words: ints[r * I + 5]!,
+    };
+    const bits = present[r]!;
+    if (bits & (1 << BIT_SPEAKERS)) {
+      const list: string[] = [];
+      for (let k = speakerAt[r]!; k < speakerAt[r + 1]!; k++) list.push(strings[speakers[k]!]!);
+      chunk.speakers = list;
     }
-    out[r] = [id as number, chunk];
+    for (let k = 0; k < FLOATS.length; k++) if (bits & (1 << k)) chunk[FLOATS[k]!] = floats[r * FLOATS.length + k]!;
+    for (let k = 0; k < STRINGS.length; k++) if (bits & (1 << (FLOATS.length + k))) chunk[STRINGS[k]!] = strings[strs[r * STRINGS.length + k]!]!;
+    if (bits & (1 << BIT_RANGE)) chunk.range = [ranges[r * 4]!, ranges[r * 4 + 1]!, ranges[r * 4 + 2]!, ranges[r * 4 + 3]!];
+    out[r] = [ids[r]!, chunk];
   }
   return out;
 }

@@ -1,9 +1,12 @@
 /**
  * The search index of a corpus: BM25 ({@link PostingsIndex}) over chunks of
  * transcripts and over comments, with filters, persisted under
- * `<corpus>/.marker-research/index/` (`manifest.json`: the items and the
- * chunks, as rows; `postings.bin`: the postings; `chunks.txt`: the chunks'
- * texts) and updated incrementally by item content hash.
+ * `<corpus>/.marker-research/index/` (`manifest.json`: the items' content
+ * hashes and the checksums pairing the other files; `postings.bin`: the
+ * postings; `chunks.bin`: the chunks as columns and where each one's text is;
+ * `chunks.txt`: the chunks' texts) and updated incrementally by item content
+ * hash. A build holds one item's parsed text at a time (the chunk texts go to
+ * a spool file past a few megabytes), and a save streams every file.
  */
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -12,22 +15,26 @@ import { STORAGE_DIR } from '../storage/storageDir';
 import { mapSpanInPart } from '../corpus/spans';
 import type { Corpus, CorpusItem, PartKind } from '../corpus/types';
 import { writeFileAtomic } from '../storage/atomic';
-import { readStateFile } from '../storage/safePath';
+import { checkStateDir, readStateFile } from '../storage/safePath';
 import { throwIfAborted, type ProgressSink } from '../util/abort';
 import { chunkItem, chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOptions } from './chunker';
-import { fromRows, toRows, type ChunkRows } from './chunkRows';
+import { decodeSections, encodeSections, section } from './binarySections';
+import { fromColumns, toColumns } from './chunkRows';
 import { ChunkTexts, type ChunkTextsRecord } from './chunkTexts';
 import { PostingsIndex, type PostingsOptions, type QueryTerm } from './postings';
 import { tokenize, tokenizeQuery } from './tokenize';
 
 /** Bumped whenever tokenisation, chunking or the stored format changes. */
-export const INDEX_FORMAT_VERSION = 7;
+export const INDEX_FORMAT_VERSION = 8;
 
 export interface IndexOptions {
   chunk: ChunkOptions;
   /** BM25+ parameters of the postings index. */
   bm25: { k: number; b: number; d: number };
 }
+
+/** Distinct speaker names an index keeps one copy of before it starts again. */
+const MAX_KEPT_STRINGS = 100_000;
 
 /** Weighted searches whose results {@link CorpusIndex.searchWeighted} keeps. */
 const RECENT_SEARCHES = 8;
@@ -65,10 +72,16 @@ interface Manifest {
   nextId: number;
   /** The checksum in the header of the postings file saved with this manifest: a manifest is only ever read with its own postings. */
   postings: string;
-  items: Record<string, { hash: string; ids: number[] }>;
-  chunks: ChunkRows;
-  /** Where each chunk's text is in the texts file saved with this manifest. */
-  texts?: ChunkTextsRecord;
+  /** The checksum of the chunks file saved with this manifest (the chunks, and where their texts are in the texts file). */
+  chunks: string;
+  /** Content hash per item (an item's chunks are those of its id in the chunks file, in id order). */
+  items: Record<string, string>;
+}
+
+/** What the chunks file's header keeps beside the columns: the texts file's token. */
+interface ChunksFileMeta {
+  rows: unknown;
+  textsToken: string | null;
 }
 
 export interface OpenReport {
@@ -113,6 +126,9 @@ export function indexDir(root: string): string {
 const POSTINGS_FILE = 'postings.bin';
 /** The chunks' texts (see {@link ChunkTexts}). */
 const TEXTS_FILE = 'chunks.txt';
+/** The chunks as columns and where their texts are (see chunkRows.ts). */
+const CHUNKS_FILE = 'chunks.bin';
+const CHUNKS_MAGIC = 'marker-research-chunks';
 /** Index files of earlier formats, removed on save: MiniSearch's JSON lines (format 5) and single JSON (format 4 and before). */
 const OLD_FILES = ['minisearch.jsonl', 'minisearch.json'];
 
@@ -124,10 +140,17 @@ export class CorpusIndex {
   /** Results of recent weighted searches (cleared whenever the index changes). */
   private readonly recent = new Map<string, SearchHit[]>();
   private readonly texts = new ChunkTexts();
+  /** Speaker names kept once (see {@link ownStrings}). */
+  private readonly strings = new Map<string, string>();
   private nextId = 0;
 
   private constructor(readonly options: IndexOptions, postings?: PostingsIndex) {
     this.postings = postings ?? new PostingsIndex(postingsOptions(options));
+  }
+
+  /** Lets the chunk texts of items indexed from now on go to a spool file in the index folder of `root` past a few megabytes. */
+  private async spoolIn(root: string): Promise<void> {
+    this.texts.spoolIn(await checkStateDir(indexDir(root), { create: true }));
   }
 
   /** Builds an index of every item of `corpus` in memory. */
@@ -156,10 +179,14 @@ export class CorpusIndex {
     const started = Date.now();
     const loaded = await CorpusIndex.load(corpus.root, options).catch(() => undefined);
     if (!loaded) {
-      const index = await CorpusIndex.buildYielding(corpus, options, signal, onProgress);
+      const index = new CorpusIndex(options);
+      await index.spoolIn(corpus.root);
+      const turn = yielder();
+      for (const _ of index.addSteps(corpus, signal, onProgress)) await turn();
       await index.save(corpus.root);
       return { index, report: { mode: 'built', reindexed: corpus.items.map((i) => i.id), removed: [], ms: Date.now() - started } };
     }
+    await loaded.spoolIn(corpus.root);
     const { reindexed, removed } = await loaded.updateYielding(corpus, signal, onProgress);
     if (reindexed.length || removed.length) await loaded.save(corpus.root);
     return { index: loaded, report: { mode: reindexed.length || removed.length ? 'updated' : 'loaded', reindexed, removed, ms: Date.now() - started } };
@@ -188,20 +215,36 @@ export class CorpusIndex {
     };
     const manifest = await read('manifest.json', (b) => JSON.parse(b.toString('utf8')) as Manifest);
     if (manifest?.version !== INDEX_FORMAT_VERSION || manifest.optionsKey !== optionsKey(options) || typeof manifest.postings !== 'string') return undefined;
+    if (typeof manifest.chunks !== 'string' || manifest.items === null || typeof manifest.items !== 'object') return undefined;
     const postings = await read(POSTINGS_FILE, (b) => PostingsIndex.fromBytes(b, postingsOptions(options), manifest.postings));
     if (!postings) return undefined;
+    const rows = await read(CHUNKS_FILE, (b) => {
+      const { meta, sections } = decodeSections(b, CHUNKS_MAGIC, manifest.chunks);
+      const m = meta as ChunksFileMeta;
+      const chunks = fromColumns(m.rows, sections);
+      const texts: ChunkTextsRecord | undefined =
+        typeof m.textsToken === 'string'
+          ? { token: m.textsToken, ids: section(sections, 'textIds', Int32Array), offsets: section(sections, 'textOffsets', Float64Array), lengths: section(sections, 'textLengths', Uint32Array) }
+          : undefined;
+      return { chunks, texts };
+    });
+    if (!rows) return undefined;
     const index = new CorpusIndex(options, postings);
-    try {
-      index.nextId = manifest.nextId;
-      for (const [id, c] of fromRows(manifest.chunks)) index.chunks.set(id, c);
-      for (const [id, v] of Object.entries(manifest.items)) index.byItem.set(id, v);
-    } catch {
-      return undefined; // a manifest of the right version but the wrong shape
+    index.nextId = manifest.nextId;
+    for (const [id, hash] of Object.entries(manifest.items)) {
+      if (typeof hash !== 'string') return undefined; // a manifest of the right version but the wrong shape
+      index.byItem.set(id, { hash, ids: [] });
     }
-    // The checksum pairs the two files; this guards against a manifest that was wrong when written.
-    if (!Number.isSafeInteger(index.nextId) || index.chunks.size !== postings.documentCount || [...index.chunks.keys()].some((id) => !postings.has(id) || id >= index.nextId)) return undefined;
+    // The checksums pair the files; this guards against a manifest that was wrong when written.
+    if (!Number.isSafeInteger(index.nextId) || rows.chunks.length !== postings.documentCount) return undefined;
+    for (const [id, c] of rows.chunks) {
+      const item = index.byItem.get(c.itemId);
+      if (!item || !postings.has(id) || id >= index.nextId || index.chunks.has(id)) return undefined;
+      item.ids.push(id);
+      index.chunks.set(id, c);
+    }
     // The texts are a convenience: without them (missing, or not saved with this manifest) hits parse their items.
-    index.texts.attach(path.join(dir, TEXTS_FILE), manifest.texts);
+    index.texts.attach(path.join(dir, TEXTS_FILE), rows.texts);
     return index;
   }
 
@@ -209,22 +252,28 @@ export class CorpusIndex {
   async save(root: string): Promise<void> {
     const dir = indexDir(root);
     const { parts, checksum } = this.postings.serialize();
+    // The chunks as they are now (ids ascending: the order they were added in); the texts file is written for these.
+    const chunks = [...this.chunks].sort((a, b) => a[0] - b[0]);
     // A text not kept (an index loaded without its texts file) is taken from its item when the index has it: the file is whole again.
-    const texts = this.texts.serialize([...this.chunks.keys()], (id) => this.chunkTextOf(id));
-    // The postings and the texts first: a manifest names the files saved with it, so a save cut off before it is seen at the next load.
+    const texts = this.texts.serialize(chunks.map(([id]) => id), (id) => this.chunkTextOf(id));
+    // The postings, the texts and the chunks first: a manifest names the files saved with it, so a save cut off before it is seen at the next load.
     await writeFileAtomic(path.join(dir, POSTINGS_FILE), parts);
     await writeFileAtomic(path.join(dir, TEXTS_FILE), texts.parts);
+    const record = texts.record();
+    const columns = toColumns(chunks);
+    const meta: ChunksFileMeta = { rows: columns.meta, textsToken: record.token };
+    const rows = encodeSections(CHUNKS_MAGIC, meta, { ...columns.sections, textIds: record.ids, textOffsets: record.offsets, textLengths: record.lengths });
+    await writeFileAtomic(path.join(dir, CHUNKS_FILE), rows.parts);
     const manifest: Manifest = {
       version: INDEX_FORMAT_VERSION,
       optionsKey: optionsKey(this.options),
       nextId: this.nextId,
       postings: checksum,
-      items: Object.fromEntries(this.byItem),
-      chunks: toRows(this.chunks),
-      texts: texts.record(),
+      chunks: rows.checksum,
+      items: Object.fromEntries([...this.byItem].map(([id, v]) => [id, v.hash])),
     };
     await writeFileAtomic(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
-    this.texts.markSaved(path.join(dir, TEXTS_FILE), manifest.texts!);
+    this.texts.markSaved(path.join(dir, TEXTS_FILE), record);
     for (const old of OLD_FILES) await rm(path.join(dir, old), { force: true });
   }
 
@@ -290,6 +339,7 @@ export class CorpusIndex {
       const part = c.part === 'transcript' ? item.transcript : item.comments;
       const src = part && mapSpanInPart(part, c.start, c.end);
       if (src) c.range = [src.range.startLine, src.range.startColumn, src.range.endLine, src.range.endColumn];
+      this.ownStrings(c);
       this.chunks.set(id, c);
       ids.push(id);
       const text = chunkText(item, c);
@@ -297,6 +347,28 @@ export class CorpusIndex {
       this.postings.add(id, [tokenize(text), title, tokenize(c.speakers?.join(' ') ?? '')]);
     }
     this.byItem.set(item.id, { hash: item.contentHash, ids });
+  }
+
+  /**
+   * Replaces the chunk's strings by copies kept once per index: a string cut
+   * from an item's file (a speaker label found by a pattern) can be a slice
+   * that keeps the whole file's text alive for as long as the chunk lives.
+   */
+  private ownStrings(c: Chunk): void {
+    const own = (s: string): string => {
+      let kept = this.strings.get(s);
+      if (kept === undefined) {
+        kept = Buffer.from(s, 'utf8').toString('utf8');
+        this.strings.set(kept, kept);
+        if (this.strings.size > MAX_KEPT_STRINGS) this.strings.clear();
+      }
+      return kept;
+    };
+    if (c.speakers) c.speakers = c.speakers.map(own);
+    // Unique per comment: copied, not kept in the table.
+    if (c.commentId !== undefined) c.commentId = Buffer.from(c.commentId, 'utf8').toString('utf8');
+    if (c.parentId !== undefined) c.parentId = Buffer.from(c.parentId, 'utf8').toString('utf8');
+    if (c.publishedAt !== undefined) c.publishedAt = Buffer.from(c.publishedAt, 'utf8').toString('utf8');
   }
 
   private removeItem(itemId: string): void {
@@ -312,6 +384,11 @@ export class CorpusIndex {
   /** Lets go of the open texts file (it is opened again if a chunk's text is asked for later). */
   close(): void {
     this.texts.close();
+  }
+
+  /** Chunk texts added since the last save: bytes held in memory now and at most, and texts in the spool file. */
+  get pendingTexts(): { bytes: number; peakBytes: number; spooled: number } {
+    return { bytes: this.texts.pendingBytes, peakBytes: this.texts.peakPendingBytes, spooled: this.texts.spooledCount };
   }
 
   get size(): { items: number; chunks: number } {
