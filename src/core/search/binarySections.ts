@@ -3,7 +3,7 @@
  * (after a 4-byte length) naming the file's kind and the sections (name,
  * element type, length), then a JSON `meta` value and each section's bytes,
  * 8-byte aligned, so reading is one read and typed-array views. The header
- * carries a SHA-256 of the body (meta included): a truncated or damaged file throws
+ * carries a SHA-1 of the body (meta included; against damage, not tampering): a truncated or damaged file throws
  * {@link SectionsFormatError}, and the checksum pairs the file with the
  * manifest saved with it.
  */
@@ -22,7 +22,7 @@ interface Header {
   magic: string;
   littleEndian: boolean;
   sections: [name: string, type: TypeName, length: number][];
-  sha256: string;
+  sha1: string;
 }
 
 /** The bytes are not a whole, undamaged file of the expected kind. */
@@ -44,7 +44,7 @@ function typeOf(a: SectionArray): TypeName {
 /** The file's parts (written one after the other) and its checksum. */
 export function encodeSections(magic: string, meta: unknown, sections: Record<string, SectionArray>): { parts: Uint8Array[]; checksum: string } {
   const body: Uint8Array[] = [];
-  const hash = createHash('sha256');
+  const hash = createHash('sha1');
   const list: Header['sections'] = [];
   const metaBytes = Buffer.from(JSON.stringify(meta), 'utf8');
   for (const [name, a] of [[META, metaBytes] as const, ...Object.entries(sections)]) {
@@ -55,12 +55,12 @@ export function encodeSections(magic: string, meta: unknown, sections: Record<st
     body.push(bytes, pad);
     hash.update(bytes).update(pad);
   }
-  const header: Header = { magic, littleEndian: LITTLE_ENDIAN, sections: list, sha256: hash.digest('hex') };
+  const header: Header = { magic, littleEndian: LITTLE_ENDIAN, sections: list, sha1: hash.digest('hex') };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const prefix = new Uint8Array(align8(4 + json.length));
   new DataView(prefix.buffer).setUint32(0, json.length, true);
   prefix.set(json, 4);
-  return { parts: [prefix, ...body], checksum: header.sha256 };
+  return { parts: [prefix, ...body], checksum: header.sha1 };
 }
 
 /**
@@ -80,8 +80,8 @@ export function decodeSections(input: Uint8Array, magic: string, checksum?: stri
   } catch {
     throw new SectionsFormatError('unreadable header');
   }
-  if (header === null || typeof header !== 'object' || header.magic !== magic || !Array.isArray(header.sections) || typeof header.sha256 !== 'string') throw new SectionsFormatError(`not a ${magic} file`);
-  if (checksum !== undefined && header.sha256 !== checksum) throw new SectionsFormatError('not the file saved with the manifest (checksum differs)');
+  if (header === null || typeof header !== 'object' || header.magic !== magic || !Array.isArray(header.sections) || typeof header.sha1 !== 'string') throw new SectionsFormatError(`not a ${magic} file`);
+  if (checksum !== undefined && header.sha1 !== checksum) throw new SectionsFormatError('not the file saved with the manifest (checksum differs)');
   if (header.littleEndian !== LITTLE_ENDIAN) throw new SectionsFormatError('written on a machine of the other byte order');
   const bodyStart = align8(4 + length);
   let size = bodyStart;
@@ -90,7 +90,7 @@ export function decodeSections(input: Uint8Array, magic: string, checksum?: stri
     size += align8(s[2] * TYPES[s[1]].BYTES_PER_ELEMENT);
   }
   if (bytes.length !== size) throw new SectionsFormatError(`${bytes.length} bytes, the header says ${size}`);
-  if (createHash('sha256').update(bytes.subarray(bodyStart)).digest('hex') !== header.sha256) throw new SectionsFormatError('checksum mismatch (damaged file)');
+  if (createHash('sha1').update(bytes.subarray(bodyStart)).digest('hex') !== header.sha1) throw new SectionsFormatError('checksum mismatch (damaged file)');
   const sections = new Map<string, SectionArray>();
   let at = bodyStart;
   for (const [name, type, n] of header.sections) {

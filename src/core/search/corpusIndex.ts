@@ -25,7 +25,7 @@ import { PostingsIndex, type PostingsOptions, type QueryTerm } from './postings'
 import { tokenize, tokenizeQuery } from './tokenize';
 
 /** Bumped whenever tokenisation, chunking or the stored format changes. */
-export const INDEX_FORMAT_VERSION = 8;
+export const INDEX_FORMAT_VERSION = 9;
 
 export interface IndexOptions {
   chunk: ChunkOptions;

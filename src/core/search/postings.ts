@@ -25,7 +25,7 @@
  * The binary file ({@link PostingsIndex.serialize} / {@link PostingsIndex.fromBytes})
  * is the sealed tier as is, so loading is one read, typed-array views and one
  * pass building the term map; every size and offset is checked against the
- * header and a SHA-256 of the body, so a truncated or damaged file throws
+ * header and a SHA-1 of the body (a check against damage, not against tampering: three times faster than SHA-256 on the ~600 MB of a 100 M-word index), so a truncated or damaged file throws
  * {@link PostingsFormatError} instead of answering wrongly.
  *
  * No corpus knowledge here: callers tokenise, and map ids to what they index.
@@ -85,7 +85,7 @@ const DISCARDED = 2;
 const SEAL_MIN_CHANGE = 1 << 20;
 
 const FILE_MAGIC = 'marker-research-postings';
-const FILE_VERSION = 1;
+const FILE_VERSION = 2;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** A growable Int32Array. */
@@ -147,8 +147,8 @@ interface FileHeader {
   termBytes: number;
   /** Postings per field. */
   postings: number[];
-  /** SHA-256 (hex) of everything after the header. */
-  sha256: string;
+  /** SHA-1 (hex) of everything after the header. */
+  sha1: string;
 }
 
 /** Rounds up to a multiple of 4 (typed-array sections start 4-byte aligned). */
@@ -447,7 +447,7 @@ export class PostingsIndex {
     const pad = (n: number): Uint8Array => new Uint8Array(align4(n) - n);
     const body: Uint8Array[] = [termBytes, pad(termBytes.length), this.state.slice(0, this.idLimit), pad(this.idLimit), bytes(this.lengths.slice(0, this.idLimit * this.fieldCount))];
     for (const field of this.fields) body.push(bytes(field.offsets), bytes(field.docs), bytes(field.freqs));
-    const hash = createHash('sha256');
+    const hash = createHash('sha1');
     for (const part of body) hash.update(part);
     const header: FileHeader = {
       magic: FILE_MAGIC,
@@ -459,13 +459,13 @@ export class PostingsIndex {
       termCount: terms.length,
       termBytes: termBytes.length,
       postings: this.fields.map((f) => f.docs.length),
-      sha256: hash.digest('hex'),
+      sha1: hash.digest('hex'),
     };
     const json = new TextEncoder().encode(JSON.stringify(header));
     const prefix = new Uint8Array(align4(4 + json.length));
     new DataView(prefix.buffer).setUint32(0, json.length, true);
     prefix.set(json, 4);
-    return { parts: [prefix, ...body], checksum: header.sha256 };
+    return { parts: [prefix, ...body], checksum: header.sha1 };
   }
 
   /**
@@ -477,7 +477,7 @@ export class PostingsIndex {
   static fromBytes(input: Uint8Array, options: PostingsOptions, checksum?: string): PostingsIndex {
     const bytes = input.byteOffset % 4 === 0 ? input : input.slice();
     const { header, bodyStart } = readHeader(bytes);
-    if (checksum !== undefined && header.sha256 !== checksum) throw new PostingsFormatError('not the file saved with the manifest (checksum differs)');
+    if (checksum !== undefined && header.sha1 !== checksum) throw new PostingsFormatError('not the file saved with the manifest (checksum differs)');
     const F = options.fields.length;
     if (header.littleEndian !== LITTLE_ENDIAN) throw new PostingsFormatError('written on a machine of the other byte order');
     if (header.fields.length !== F || header.fields.some((f, i) => f !== options.fields[i])) throw new PostingsFormatError(`fields ${JSON.stringify(header.fields)}, expected ${JSON.stringify(options.fields)}`);
@@ -487,8 +487,8 @@ export class PostingsIndex {
     let size = bodyStart + align4(termBytes) + align4(idLimit) + 4 * idLimit * F;
     for (const p of postings) size += 4 * (termCount + 1) + 8 * p;
     if (bytes.length !== size) throw new PostingsFormatError(`${bytes.length} bytes, the header says ${size}`);
-    const hash = createHash('sha256').update(bytes.subarray(bodyStart)).digest('hex');
-    if (hash !== header.sha256) throw new PostingsFormatError('checksum mismatch (damaged file)');
+    const hash = createHash('sha1').update(bytes.subarray(bodyStart)).digest('hex');
+    if (hash !== header.sha1) throw new PostingsFormatError('checksum mismatch (damaged file)');
 
     let at = bodyStart;
     const take = <A>(make: (buffer: ArrayBufferLike, offset: number, length: number) => A, length: number, width: number): A => {
@@ -694,6 +694,6 @@ function readHeader(bytes: Uint8Array): { header: FileHeader; bodyStart: number 
   }
   if (header === null || typeof header !== 'object' || header.magic !== FILE_MAGIC) throw new PostingsFormatError('not a postings file');
   if (header.version !== FILE_VERSION) throw new PostingsFormatError(`version ${header.version}, expected ${FILE_VERSION}`);
-  if (!Array.isArray(header.fields) || !Array.isArray(header.postings) || typeof header.sha256 !== 'string') throw new PostingsFormatError('incomplete header');
+  if (!Array.isArray(header.fields) || !Array.isArray(header.postings) || typeof header.sha1 !== 'string') throw new PostingsFormatError('incomplete header');
   return { header, bodyStart: align4(4 + length) };
 }
