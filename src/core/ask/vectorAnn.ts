@@ -75,6 +75,8 @@ export class VectorAnn {
   /** Keys added or removed since the index was last written (or read). */
   #unsaved = 0;
   #savedFile: string | undefined;
+  /** The store let go of this index: a running catch-up stops. */
+  #disposed = false;
 
   private constructor(host: AnnHost, index: AnnIndex) {
     this.#host = host;
@@ -208,7 +210,7 @@ export class VectorAnn {
     let added = 0;
     const data = (): Float32Array => this.#host.vectorData();
     const dims = this.#index.dims;
-    while (this.#pending.size > 0) {
+    while (this.#pending.size > 0 && !this.#disposed) {
       throwIfAborted(options.signal);
       const keys: number[] = [];
       const slots: number[] = [];
@@ -238,6 +240,11 @@ export class VectorAnn {
       await yieldToLoop();
     }
     return added;
+  }
+
+  /** The store no longer uses this index (cleared, or it failed). */
+  dispose(): void {
+    this.#disposed = true;
   }
 
   /** Writes the index (a new file) and then its manifest under `vectorsDir`; older index files go. */

@@ -17,7 +17,7 @@ import type { PartKind } from '../corpus/types';
 import { writeFileAtomic } from '../storage/atomic';
 import { pooledRead } from '../storage/readPool';
 import { checkStateDir, readStateDir, readStateFile } from '../storage/safePath';
-import type { ProgressSink } from '../util/abort';
+import { CancelledError, type ProgressSink } from '../util/abort';
 import { nullLogger, type Logger } from '../util/log';
 import { loadAnn } from './annIndex';
 import { VectorAnn, type AnnHost } from './vectorAnn';
@@ -179,6 +179,8 @@ export class FlatVectorStore implements VectorStore {
   /** The saved index no longer matches (the store was cleared): {@link save} deletes it. */
   #annDropped = false;
   #annUnavailable: string | undefined;
+  /** Whether {@link prepareAnn} has logged why there is no index. */
+  #annNoted = false;
   readonly #annMinWork: number;
   readonly #host: AnnHost = {
     dimensions: () => this.#dims,
@@ -285,19 +287,36 @@ export class FlatVectorStore implements VectorStore {
   async prepareAnn(options: { signal?: AbortSignal; onProgress?: ProgressSink; threads?: number; log?: Logger } = {}): Promise<AnnStatus> {
     const dims = this.#dims;
     if (dims === undefined || !this.#wantsAnn()) return this.annStatus;
-    if (this.#ann === undefined) {
+    // An addon that does not load, or an index that failed, is not tried again in this process.
+    if (this.#ann === undefined && this.#annUnavailable === undefined) {
       const lib = loadAnn();
-      if (typeof lib === 'string') {
-        if (this.#annUnavailable === undefined) (options.log ?? nullLogger).warn(`vectors: ${lib}; searching ${this.#live} vectors by exact scan`);
-        this.#annUnavailable = lib;
-        return this.annStatus;
-      }
-      this.#ann = VectorAnn.create(this.#host, dims);
+      if (typeof lib === 'string') this.#annUnavailable = lib;
+      else this.#ann = VectorAnn.create(this.#host, dims);
     }
-    const started = Date.now();
-    const added = await this.#ann.catchUp(options);
-    if (added > 0) (options.log ?? nullLogger).info(`vectors: ${added} vectors added to the approximate index in ${Date.now() - started} ms (${this.#ann.size} indexed)`);
+    const ann = this.#ann;
+    if (ann !== undefined) {
+      const started = Date.now();
+      try {
+        const added = await ann.catchUp(options);
+        if (added > 0) (options.log ?? nullLogger).info(`vectors: ${added} vectors added to the approximate index in ${Date.now() - started} ms (${ann.size} indexed)`);
+      } catch (error) {
+        if (error instanceof CancelledError) throw error;
+        this.#dropAnn(`the approximate index failed (${errorText(error)})`);
+      }
+    }
+    if (this.#annUnavailable !== undefined && !this.#annNoted) {
+      this.#annNoted = true;
+      (options.log ?? nullLogger).warn(`vectors: ${this.#annUnavailable}; searching ${this.#live} vectors by exact scan`);
+    }
     return this.annStatus;
+  }
+
+  /** Stops using the approximate index (it failed): searches scan, {@link save} deletes the saved one. */
+  #dropAnn(reason: string): void {
+    this.#ann?.dispose();
+    this.#ann = undefined;
+    this.#annDropped = true;
+    this.#annUnavailable = reason;
   }
 
   #wantsAnn(): boolean {
@@ -353,6 +372,7 @@ export class FlatVectorStore implements VectorStore {
   /** Drops every vector (e.g. when the model's dimensions changed); {@link save} then deletes the files. */
   clear(): void {
     if (this.#ann !== undefined) this.#annDropped = true;
+    this.#ann?.dispose();
     this.#ann = undefined;
     for (const id of [...this.#items.keys()]) this.removeItem(id);
     this.#dims = undefined;
@@ -370,8 +390,16 @@ export class FlatVectorStore implements VectorStore {
     const q = this.#query(query, k);
     if (q === undefined) return [];
     const ann = this.#ann;
-    const top = (ann !== undefined && this.#annUsable(ann) && this.#annSearch(ann, q, Math.floor(k), filter)) || this.#scan(q, Math.floor(k), filter);
-    return this.#matches(top);
+    let top: TopK | undefined;
+    if (ann !== undefined && this.#annUsable(ann)) {
+      try {
+        top = this.#annSearch(ann, q, Math.floor(k), filter);
+      } catch (error) {
+        // Never a wrong answer: scan this time and from now on (prepareAnn logs why).
+        this.#dropAnn(`the approximate index failed (${errorText(error)})`);
+      }
+    }
+    return this.#matches(top ?? this.#scan(q, Math.floor(k), filter));
   }
 
   /**
