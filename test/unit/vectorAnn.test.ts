@@ -2,19 +2,24 @@
  * The vector store's approximate index (issue 25) on generated clustered vectors: recall@10
  * against the exact scan above a floor, filters (items, part, accept) never letting an excluded
  * vector through, changed and removed items seen at once (pending vectors are scanned), the index
- * saved beside the vectors and loaded again instead of rebuilt, and the exact scan — with a
- * logged note — when the addon is unavailable.
+ * saved beside the vectors and loaded again instead of rebuilt, syncVectors keeping it up to
+ * date, and the exact scan — with a logged note — when the addon is unavailable.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { simulateAnnUnavailable } from '../../src/core/ask/annIndex';
 import { ANN_DIR } from '../../src/core/ask/vectorAnn';
 import { FlatVectorStore, textKey, vectorsDir, type VectorEntry, type VectorFilter, type VectorModelInfo } from '../../src/core/ask/vectorStore';
+import { syncVectors } from '../../src/core/ask/vectorSync';
+import { loadCorpus } from '../../src/core/corpus/loader';
 import type { PartKind } from '../../src/core/corpus/types';
+import type { EmbeddingClient } from '../../src/core/llm/embeddings';
+import { CorpusIndex } from '../../src/core/search/corpusIndex';
 import { mulberry32 } from '../../src/core/util/seededRandom';
+import { fakeEmbedding } from '../support/fakeModelServer';
 
 const INFO: VectorModelInfo = { provider: 'test', model: 'clustered' };
 const DIMS = 32;
@@ -190,6 +195,38 @@ describe('the approximate index on disk', () => {
     store.clear();
     await store.save();
     assert.deepEqual((await readdir(vectorsDir(root, INFO))).includes(ANN_DIR), false);
+  });
+});
+
+describe('syncVectors and the approximate index', () => {
+  test('a sync builds the index of a large store and adds only changed items later; the demo corpus answers the same', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mr-ann-sync-'));
+    try {
+      await cp(path.join(__dirname, '..', '..', 'samples', 'demo-corpus'), dir, { recursive: true });
+      const corpus = await loadCorpus(dir);
+      const index = (await CorpusIndex.open(corpus)).index;
+      const client: EmbeddingClient = {
+        provider: 'ollama',
+        model: 'fake-embed',
+        dimensions: undefined,
+        embed: async (texts) => texts.map((t) => Float32Array.from(fakeEmbedding(t, 64))),
+      };
+      const info = { provider: client.provider, model: client.model };
+      const store = new FlatVectorStore(info, vectorsDir(dir, info), { annMinWork: 1_000 });
+      const { report } = await syncVectors(corpus, index, client, { store });
+      assert.deepEqual(store.annStatus, { mode: 'ann', indexed: report.vectors, pending: 0 });
+      const [q] = await client.embed(['winter range of the heat pump']);
+      assert.deepEqual(store.search(q!, 5).map((m) => m.chunkId), store.searchExact(q!, 5).map((m) => m.chunkId));
+
+      // Reopened as syncVectors opens it: the saved index is loaded, nothing pending, nothing re-added.
+      const reopened = (await FlatVectorStore.open(dir, info, { annMinWork: 1_000 })).store;
+      assert.deepEqual(reopened.annStatus, { mode: 'ann', indexed: report.vectors, pending: 0 });
+      const again = await syncVectors(corpus, index, client, { store: reopened });
+      assert.equal(again.report.embedded, 0);
+      assert.deepEqual(reopened.annStatus, { mode: 'ann', indexed: report.vectors, pending: 0 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -151,7 +151,8 @@ export async function syncVectors(
     }
     // A large store searches through its approximate index: add the vectors that changed (all of
     // them the first time); a small one, or one without the addon, stays on the exact scan.
-    await store.prepareAnn({ signal: options.signal, log });
+    const ann = await store.prepareAnn({ signal: options.signal, log });
+    if (ann.unavailable !== undefined) problems.push(`vectors: ${ann.unavailable}; the ${store.size} vectors are searched by exact scan`);
   } finally {
     // Keep what was embedded, also when cancelled or failed (a failing save must not hide why).
     if (store.dir !== undefined) await store.save().catch((error: unknown) => log.warn(`vectors: save failed: ${errorText(error)}`));
