@@ -21,7 +21,7 @@ export interface VectorCorpus {
 /** Options of {@link syncVectors}. */
 export interface SyncVectorsOptions {
   signal?: AbortSignal;
-  /** Items done of all items. */
+  /** Items done of all items; then, while a large store's approximate index is built, vectors added of all to add (message `vector index`). */
   onProgress?: ProgressSink;
   /** An open store to bring up to date (default: the one on disk for the client's model). */
   store?: FlatVectorStore;
@@ -151,7 +151,7 @@ export async function syncVectors(
     }
     // A large store searches through its approximate index: add the vectors that changed (all of
     // them the first time); a small one, or one without the addon, stays on the exact scan.
-    const ann = await store.prepareAnn({ signal: options.signal, log });
+    const ann = await store.prepareAnn({ signal: options.signal, log, onProgress: options.onProgress });
     if (ann.unavailable !== undefined) problems.push(`vectors: ${ann.unavailable}; the ${store.size} vectors are searched by exact scan`);
   } finally {
     // Keep what was embedded, also when cancelled or failed (a failing save must not hide why).
