@@ -174,6 +174,10 @@ describe('locationLabel in the language of the text (generated items)', () => {
         await writeFile(path.join(dir, id, 'transcript.json'), JSON.stringify({ turns: Array.from({ length: 6 + seed }, (_, i) => ({ speaker: `S${i % 2}`, text: `${sentence(i)} ${sentence(i + 5)}` })) }));
         await writeFile(path.join(dir, id, 'comments.jsonl'), Array.from({ length: 3 }, (_, i) => JSON.stringify({ id: `c${i}`, text: `${sentence(i + 2)} ${sentence(i + 3)}`, likes: i === 0 ? 0 : i === 1 ? 1 : 1200 + seed })).join('\n'));
         await writeFile(path.join(dir, id, 'meta.json'), JSON.stringify({ title: seed % 2 ? 'Episode 12' : P.title }));
+        // Caption lines without speakers or times, a blank line every few (so a line's number in the file is not its segment's).
+        const lines = Array.from({ length: 8 + seed }, (_, i) => sentence(i + seed));
+        await mkdir(path.join(dir, `${id}-captions`));
+        await writeFile(path.join(dir, `${id}-captions`, 'transcript.txt'), lines.map((l, i) => (i % (2 + seed) === 1 ? `\n${l}` : l)).join('\n'));
       }
     }
     corpus = await loadCorpus(dir);
@@ -209,6 +213,31 @@ describe('locationLabel in the language of the text (generated items)', () => {
       [locationWords('zh').turn(3), locationWords('es').turns(2, 4), locationWords('zh').likes(1520), locationWords('es').likes(1), locationWords('zh').comments(3), locationWords('es').comments(1)],
       ['第 3 次发言', 'turnos 2–4', '1,520 赞', '1 me gusta', '3 条评论', '1 comentario'],
     );
+  });
+
+  test('a transcript without speakers or times (caption lines, plain text): the file\'s line or lines, in the item\'s language — never turns', () => {
+    let checked = 0;
+    for (const lang of LANGS) {
+      const W = locationWords(lang);
+      for (let seed = 0; seed < SEEDS; seed++) {
+        const item = corpus.items.find((i) => i.id === `${lang}-${seed}-captions`)!;
+        const segs = item.transcript!.segments;
+        assert.ok(segs.length >= 8 && segs.every((sg) => !sg.speaker && sg.start === undefined), item.id);
+        for (let k = 0; k < segs.length; k++) {
+          const a = unit(item, 'transcript', k);
+          const line = segs[k]!.source.startLine + 1;
+          assert.equal(locationLabel(item, 'transcript', a.start, a.end, { title: false }), W.line(line), `${item.id} segment ${k}`);
+          if (k + 2 < segs.length) {
+            const c = unit(item, 'transcript', k + 2);
+            assert.equal(locationLabel(item, 'transcript', a.start, c.end, { title: false }), W.lines(line, segs[k + 2]!.source.startLine + 1), `${item.id} segments ${k}–${k + 2}`);
+          }
+          checked++;
+        }
+        assert.ok(segs.some((sg, k) => sg.source.startLine !== k), `${item.id}: file lines differ from segment numbers`);
+      }
+    }
+    assert.ok(checked > 100, `${checked} labels`);
+    assert.deepEqual([locationWords('en').lines(3, 5), locationWords('es').line(7), locationWords('zh').lines(2, 4)], ['lines 3–5', 'línea 7', '第 2–4 行']);
   });
 
   test('a stored span (no item at hand) takes the language it is given', () => {

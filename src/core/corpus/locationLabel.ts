@@ -8,7 +8,7 @@
 import { formatClock } from '../text/clock';
 import { locationWords, locationWordsOf, type LocationLanguage, type LocationWords } from './locationWords';
 import { mapSpan } from './spans';
-import type { CommentRecord, CorpusItem, PartKind } from './types';
+import type { CommentRecord, CorpusItem, PartKind, TextRange, TranscriptPart } from './types';
 
 /** What a stored span keeps about where it is (the fields of the markers' `SourceRange` a label reads). */
 export interface StoredSpanPlace {
@@ -104,8 +104,29 @@ export function locationLabel(item: CorpusItem, part: PartKind, start: number, e
   const who = names(src.speakers);
   if (who) out.push(who);
   if (src.startTime !== undefined) out.push(formatClock(src.startTime));
+  else if (item.transcript && !hasSpeakers(item.transcript)) out.push(lineWords(src.range, W));
   else out.push(src.firstIndex === src.lastIndex ? W.turn(src.firstIndex + 1) : W.turns(src.firstIndex + 1, src.lastIndex + 1));
   return withTitle(out, item, options);
+}
+
+const speakersKnown = new WeakMap<TranscriptPart, boolean>();
+
+/** Whether any segment of the transcript names its speaker (found once per loaded part). */
+function hasSpeakers(t: TranscriptPart): boolean {
+  let v = speakersKnown.get(t);
+  if (v === undefined) speakersKnown.set(t, (v = t.segments.some((s) => !!s.speaker)));
+  return v;
+}
+
+/**
+ * `line 110` / `lines 110–114` of the original file: an untimed transcript without speakers
+ * (caption lines, plain text) has no turns, and the readable view heads its paragraphs with the
+ * same line numbers. A range ending at column 0 ends on the line before.
+ */
+function lineWords(range: TextRange, W: LocationWords): string {
+  const a = range.startLine + 1;
+  const z = Math.max(a, (range.endColumn === 0 && range.endLine > range.startLine ? range.endLine - 1 : range.endLine) + 1);
+  return a === z ? W.line(a) : W.lines(a, z);
 }
 
 /**

@@ -20,6 +20,10 @@ export interface LocationWords {
   turn(n: number): string;
   /** A span over turns `from`–`to`. */
   turns(from: number, to: number): string;
+  /** Line `n` of the original file (a transcript without speakers or times: its units are the file's lines). */
+  line(n: number): string;
+  /** Lines `from`–`to` of the original file. */
+  lines(from: number, to: number): string;
   /** A comment's likes (never said for 0). */
   likes(n: number): string;
   /** A comment without an author, by its number from 1. */
@@ -41,6 +45,8 @@ const WORDS: Record<LocationLanguage, LocationWords> = {
     lang: 'en',
     turn: (n) => `turn ${n}`,
     turns: (a, b) => `turns ${a}–${b}`,
+    line: (n) => `line ${n}`,
+    lines: (a, b) => `lines ${a}–${b}`,
     likes: (n) => `${en(n)} ${n === 1 ? 'like' : 'likes'}`,
     commentNo: (n) => `comment #${n}`,
     comment: 'comment',
@@ -52,6 +58,8 @@ const WORDS: Record<LocationLanguage, LocationWords> = {
     lang: 'zh',
     turn: (n) => `第 ${n} 次发言`,
     turns: (a, b) => `第 ${a}–${b} 次发言`,
+    line: (n) => `第 ${n} 行`,
+    lines: (a, b) => `第 ${a}–${b} 行`,
     likes: (n) => `${en(n)} 赞`,
     commentNo: (n) => `第 ${n} 条评论`,
     comment: '评论',
@@ -63,6 +71,8 @@ const WORDS: Record<LocationLanguage, LocationWords> = {
     lang: 'es',
     turn: (n) => `turno ${n}`,
     turns: (a, b) => `turnos ${a}–${b}`,
+    line: (n) => `línea ${n}`,
+    lines: (a, b) => `líneas ${a}–${b}`,
     likes: (n) => `${n.toLocaleString('es-ES')} me gusta`,
     commentNo: (n) => `comentario n.º ${n}`,
     comment: 'comentario',
