@@ -9,7 +9,6 @@ import type { ParsedQuery } from '../core/ask/query';
 import { readReportCitations } from '../core/ask/reportCitations';
 import { RunStoreError } from '../core/research/runStore';
 import { locationLabel } from '../core/corpus/locationLabel';
-import { loadCorpus } from '../core/corpus/loader';
 import type { Corpus } from '../core/corpus/types';
 import { createVectorSearcher } from '../core/ask/strategies/vector';
 import type { VectorSearcher } from '../core/ask/types';
@@ -17,9 +16,9 @@ import { syncVectors } from '../core/ask/vectorSync';
 import { createModelClient } from '../core/llm/client';
 import { isCancellation } from '../core/llm/types';
 import { createEmbeddingClient } from '../core/llm/embeddings';
-import { CorpusIndex } from '../core/search/corpusIndex';
 import { formatClock } from '../core/text/clock';
 import { whyNoHits } from '../core/ask/noHits';
+import { openCorpusToSearch } from './commandCorpus';
 import { integerOption, parseCommandArgs, UsageError, type CliContext } from './io';
 import { promptsDir, timeoutMsOption } from './markersCommand';
 
@@ -57,13 +56,11 @@ export async function askCommand(ctx: CliContext): Promise<number> {
   if (values['embedding-model'] && !provider) throw new UsageError('--embedding-model needs --provider openai|ollama (and --base-url for a server other than the default)');
   const k = integerOption('k', values.k, 10);
   const budgetWords = integerOption('budget-words', values['budget-words'], 2000);
-  const corpus = await loadCorpus(dir, { signal: ctx.signal });
-  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
-    ctx.err.write(`marker-research ask: ${dir}: corpus folder does not exist or is not a folder\n`);
-    return 1;
-  }
+  const opened = await openCorpusToSearch(ctx, 'ask', dir);
+  if (!opened) return 1;
+  const { corpus } = opened;
   if (values.item !== undefined && !corpus.items.some((i) => i.id === values.item)) throw new UsageError(`--item: no item "${values.item}" in ${corpus.root}`);
-  const { index, report } = await CorpusIndex.open(corpus, undefined, ctx.signal);
+  const { index, report } = await opened.searchIndex();
   ctx.err.write(`index ${report.mode} in ${report.ms} ms (${index.size.chunks} windows)\n`);
   const baseUrl = values['base-url'] ?? (provider === 'openai' ? 'https://api.openai.com/v1' : 'http://127.0.0.1:11434');
   const apiKey = process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'];

@@ -11,12 +11,11 @@ import { runChatTurn } from '../core/chat/chatTurn';
 import { createConversation, loadConversation } from '../core/chat/conversationStore';
 import { citationLabel } from '../core/chat/extractiveResponder';
 import type { ChatTurn, Conversation } from '../core/chat/schema';
-import { loadCorpus } from '../core/corpus/loader';
 import { createModelClient, type ModelClient } from '../core/llm/client';
 import { isCancellation } from '../core/llm/types';
 import { listRuns, readRun } from '../core/research/runStore';
-import { CorpusIndex } from '../core/search/corpusIndex';
 import { queryJson } from './askCommand';
+import { openCorpusToSearch } from './commandCorpus';
 import { parseCommandArgs, UsageError, type CliContext } from './io';
 import { rawStream } from './terminalText';
 import { promptsDir, timeoutMsOption } from './markersCommand';
@@ -76,11 +75,9 @@ export async function chatCommand(ctx: CliContext): Promise<number> {
   if (provider !== undefined && provider !== 'openai' && provider !== 'ollama') throw new UsageError('--provider expects openai or ollama');
   if (provider && !values.model) throw new UsageError(`--provider ${provider} needs --model`);
   if (values.json && values.message === undefined) throw new UsageError('--json needs --message (the interactive prompt prints text)');
-  const corpus = await loadCorpus(positionals[0]!, { signal: ctx.signal });
-  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
-    ctx.err.write(`marker-research chat: ${positionals[0]}: corpus folder does not exist or is not a folder\n`);
-    return 1;
-  }
+  const opened = await openCorpusToSearch(ctx, 'chat', positionals[0]!);
+  if (!opened) return 1;
+  const { corpus } = opened;
   const runId = values.run === 'latest' ? await latestRunWithReport(corpus.root) : values.run;
   if (runId) await readRun(corpus.root, runId).catch((e: Error) => {
     throw new UsageError(`--run: ${e.message.replace(/^research: /, '')}`);
@@ -95,7 +92,7 @@ export async function chatCommand(ctx: CliContext): Promise<number> {
     for (const p of problems) ctx.err.write(`${p}\n`);
     if (runId && conversation.header.runId !== runId) throw new UsageError(`--run ${runId}: conversation ${values.conversation} is about ${conversation.header.runId ? `run ${conversation.header.runId}` : 'the corpus'}; start a new conversation for another run`);
   } else conversation = await createConversation(corpus.root, { runId: runId ?? null });
-  const { index } = await CorpusIndex.open(corpus, undefined, ctx.signal);
+  const { index } = await opened.searchIndex();
   const askCtx = await openAskContext(corpus, index, { signal: ctx.signal });
   const model = provider
     ? createModelClient({ provider, baseUrl: values['base-url'] ?? (provider === 'openai' ? 'https://api.openai.com/v1' : 'http://127.0.0.1:11434'), model: values.model!, apiKey: process.env['MARKER_RESEARCH_API_KEY'] ?? process.env['OPENAI_API_KEY'], timeoutMs: timeoutMsOption(values.timeout) })

@@ -2,11 +2,11 @@
  * `marker-research condense <corpusDir> --model NAME [--provider ollama|openai] ...`:
  * the optional local condensation pass (claims, evidence spans, counterpoints, categories).
  */
-import { loadCorpus } from '../core/corpus/loader';
 import { condenseCorpus } from '../core/markers/condense';
 import { createMarkerEngine, promptSource } from '../core/markers/engineFactory';
 import { DEFAULT_WINDOW_SETTINGS } from '../core/markers/windows';
 import { consoleLogger } from '../core/util/log';
+import { openExistingCorpus } from './commandCorpus';
 import { integerOption, parseCommandArgs, UsageError, type CliContext } from './io';
 import { promptsDir, timeoutMsOption } from './markersCommand';
 
@@ -41,11 +41,8 @@ export async function condenseCommand(ctx: CliContext): Promise<number> {
   const windowWords = integerOption('window-words', values['window-words'], DEFAULT_WINDOW_SETTINGS.windowWords);
   const timeoutMs = timeoutMsOption(values.timeout);
   const log = consoleLogger(ctx.err, { level: 'warn' });
-  const corpus = await loadCorpus(positionals[0]!, { signal: ctx.signal });
-  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
-    ctx.err.write(`marker-research condense: ${positionals[0]}: corpus folder does not exist or is not a folder\n`);
-    return 1;
-  }
+  const corpus = await openExistingCorpus(ctx, 'condense', positionals[0]!);
+  if (!corpus) return 1;
   const { client } = createMarkerEngine(
     {
       provider: values.provider,

@@ -2,12 +2,13 @@
  * `marker-research eval retrieval <corpusDir> [--scope item|corpus] [--budget-words 2000] [--json]`:
  * retrieval quality against `queries.jsonl` gold turn ranges, plus index timings.
  */
-import { loadCorpus } from '../core/corpus/loader';
+import { openSearchIndex } from '../core/corpus/openCorpus';
 import { CorpusIndex } from '../core/search/corpusIndex';
 import { evalRetrieval, readGoldQueries } from '../core/search/evalRetrieval';
 import { knownItemEval, type KnownItemResult } from '../core/search/knownItem';
 import { openAskContext } from '../core/ask/askContext';
 import { evalAsk, evalHybridOnGold, readAskLabels } from '../core/ask/evalAsk';
+import { openCorpusToSearch, openExistingCorpus } from './commandCorpus';
 import { integerOption, parseCommandArgs, UsageError, type CliContext } from './io';
 
 export const EVAL_USAGE = `marker-research eval ask <corpusDir> [--budget-words 2000] [--json]
@@ -38,12 +39,9 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
   const root = positionals[0]!;
 
   const loadStart = performance.now();
-  const corpus = await loadCorpus(root, { signal: ctx.signal });
+  const corpus = await openExistingCorpus(ctx, 'eval', root);
   const loadMs = performance.now() - loadStart;
-  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
-    ctx.err.write(`marker-research eval: ${root}: corpus folder does not exist or is not a folder\n`);
-    return 1;
-  }
+  if (!corpus) return 1;
   const gold = await readGoldQueries(corpus.root);
   for (const p of gold.problems) ctx.err.write(`${p}\n`);
   const known = new Set(corpus.items.map((i) => i.id));
@@ -57,7 +55,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
   await index.save(corpus.root);
   const saveMs = performance.now() - t1;
   const t2 = performance.now();
-  const reopened = await CorpusIndex.open(corpus, undefined, ctx.signal);
+  const reopened = await openSearchIndex(corpus, ctx.signal);
   const persistedLoadMs = performance.now() - t2;
   if (reopened.report.mode !== 'loaded') ctx.err.write(`warning: the persisted index did not load as is (${reopened.report.mode})\n`);
 
@@ -107,18 +105,16 @@ async function evalAskCommand(ctx: CliContext): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('eval ask: expected exactly one corpus folder');
   const budgetWords = integerOption('budget-words', values['budget-words'], 2000);
   const root = positionals[0]!;
-  const corpus = await loadCorpus(root, { signal: ctx.signal });
-  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
-    ctx.err.write(`marker-research eval: ${root}: corpus folder does not exist or is not a folder\n`);
-    return 1;
-  }
+  const opened = await openCorpusToSearch(ctx, 'eval', root);
+  if (!opened) return 1;
+  const { corpus } = opened;
   const { labels, problems, found } = await readAskLabels(corpus.root);
   for (const p of problems) ctx.err.write(`${p}\n`);
   if (!found) {
     ctx.err.write(`marker-research eval ask: ${corpus.root}/ask.jsonl not found (format: corpora/ASK.md)\n`);
     return 1;
   }
-  const { index } = await CorpusIndex.open(corpus, undefined, ctx.signal);
+  const { index } = await opened.searchIndex();
   const askCtx = await openAskContext(corpus, index, { signal: ctx.signal });
   const r = await evalAsk(askCtx, labels, { budgetWords, signal: ctx.signal });
   const gold = await readGoldQueries(corpus.root);

@@ -8,9 +8,9 @@
  * or QualCoder. They can be given at once.
  */
 import * as path from 'node:path';
-import { loadCorpus } from '../core/corpus/loader';
 import { exportMarkersFile, exportReportFile, readCorpusMarkers } from '../core/export/exportFiles';
 import { defaultQdpxName, exportQdpxFile } from '../core/workbench/qdpxExportFile';
+import { openExistingCorpus } from './commandCorpus';
 import { parseCommandArgs, UsageError, type CliContext } from './io';
 
 export const EXPORT_USAGE = `marker-research export <corpusDir> [--markers FILE.csv|FILE.json|FILE.md|FILE.html] [--report RUN_ID|latest FILE.html|FILE.md] [--links relative|file] [--qdpx [--out FILE.qdpx] [--markers-as-codes]]
@@ -47,11 +47,8 @@ export async function exportCommand(ctx: CliContext): Promise<number> {
   if (extra.length) throw new UsageError(`export: unexpected "${extra[0]!}"`);
   const links = values.links;
   if (links !== undefined && links !== 'relative' && links !== 'file') throw new UsageError('--links expects relative or file');
-  const corpus = await loadCorpus(corpusDir, { signal: ctx.signal });
-  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
-    ctx.err.write(`marker-research export: ${corpusDir}: corpus folder does not exist or is not a folder\n`);
-    return 1;
-  }
+  const corpus = await openExistingCorpus(ctx, 'export', corpusDir);
+  if (!corpus) return 1;
   try {
     if (values.markers) {
       const r = await exportMarkersFile(corpus, await readCorpusMarkers(corpus), values.markers);

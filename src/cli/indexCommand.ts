@@ -1,16 +1,17 @@
-/** `marker-research index <corpusDir> [--json]`: load a corpus and report it. */
-import { loadCorpus } from '../core/corpus/loader';
+/** `marker-research index <corpusDir> [--json]`: open a corpus (writing its outline) and report it. */
+import { isMissingCorpus } from '../core/corpus/openCorpus';
 import { formatProblem, type Corpus } from '../core/corpus/types';
+import { openCommandCorpus } from './commandCorpus';
 import { parseCommandArgs, table, UsageError, type CliContext } from './io';
 
 export async function indexCommand(ctx: CliContext): Promise<number> {
   const { values, positionals } = parseCommandArgs({ args: ctx.args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
   if (positionals.length !== 1) throw new UsageError('index: expected exactly one corpus folder');
   const started = Date.now();
-  const corpus = await loadCorpus(positionals[0]!, { signal: ctx.signal });
+  const corpus = await openCommandCorpus(ctx, positionals[0]!);
   const ms = Date.now() - started;
   for (const p of corpus.problems) ctx.err.write(`${formatProblem(p)}\n`);
-  if (corpus.problems.some((p) => p.code === 'not-a-folder')) return 1;
+  if (isMissingCorpus(corpus)) return 1;
   ctx.out.write(values.json ? `${JSON.stringify(indexSummary(corpus, ms), null, 2)}\n` : renderIndex(corpus, ms));
   return 0;
 }

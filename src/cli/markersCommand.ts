@@ -4,12 +4,12 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { loadCorpus } from '../core/corpus/loader';
 import { formatProblem } from '../core/corpus/types';
 import { createMarkerEngine } from '../core/markers/engineFactory';
 import { generateMarkers, type GenerateReport } from '../core/markers/generate';
 import { DEFAULT_WINDOW_SETTINGS } from '../core/markers/windows';
 import { consoleLogger } from '../core/util/log';
+import { openExistingCorpus } from './commandCorpus';
 import { integerOption, numberOption, parseCommandArgs, table, UsageError, type CliContext } from './io';
 import { writeStatus } from './terminalText';
 
@@ -87,11 +87,8 @@ export async function markersCommand(ctx: CliContext): Promise<number> {
     windowLimit: values['window-limit'] === undefined ? DEFAULT_WINDOW_SETTINGS.windowLimit : intOption('window-limit', values['window-limit'], { min: 0 }),
   };
   const log = consoleLogger(ctx.err, { level: values.verbose ? 'debug' : 'warn' });
-  const corpus = await loadCorpus(positionals[0]!, { signal: ctx.signal });
-  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
-    ctx.err.write(`marker-research markers: ${positionals[0]}: corpus folder does not exist or is not a folder\n`);
-    return 1;
-  }
+  const corpus = await openExistingCorpus(ctx, 'markers', positionals[0]!);
+  if (!corpus) return 1;
   for (const p of corpus.problems) if (p.severity !== 'info') ctx.err.write(`${formatProblem(p)}\n`);
   const { engine, client } = createMarkerEngine(
     {

@@ -4,7 +4,6 @@
  * research — loaded, its errors said, the scope checked, missing markers generated with the same
  * engine — as a {@link ResearchContext}.
  */
-import { loadCorpus } from '../core/corpus/loader';
 import { formatProblem, type Corpus } from '../core/corpus/types';
 import type { EngineSettings } from '../core/markers/engineFactory';
 import { createMarkerEngine } from '../core/markers/engineFactory';
@@ -12,6 +11,7 @@ import { generateMarkers } from '../core/markers/generate';
 import type { ResearchContext, ResearchEvent } from '../core/research/pipeline';
 import { researchConfigSchema, type ResearchConfigInput } from '../core/research/schema';
 import type { Logger } from '../core/util/log';
+import { openExistingCorpus } from './commandCorpus';
 import { UsageError, type CliContext } from './io';
 import { checkItemScope } from './itemScope';
 import { concurrencyOption, intOption, promptsDir, timeoutMsOption } from './markersCommand';
@@ -110,11 +110,8 @@ export interface PrepareOptions {
  * @throws UsageError when `--items` names ids the corpus does not have.
  */
 export async function prepareResearch(ctx: CliContext, opts: PrepareOptions): Promise<ResearchContext | undefined> {
-  const corpus = await loadCorpus(opts.dir, { signal: ctx.signal });
-  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
-    ctx.err.write(`marker-research ${opts.command}: ${opts.dir}: corpus folder does not exist or is not a folder\n`);
-    return undefined;
-  }
+  const corpus = await openExistingCorpus(ctx, opts.command, opts.dir);
+  if (!corpus) return undefined;
   if (opts.scope) checkItemScope(corpus, opts.scope);
   await opts.check?.(corpus);
   for (const p of corpus.problems) if (p.severity === 'error' && !opts.json) ctx.err.write(`${formatProblem(p)}\n`);

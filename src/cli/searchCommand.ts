@@ -2,14 +2,13 @@
  * `marker-research search <corpusDir> "<query>" [--k 10] [--item ID] ...`:
  * BM25 search over the persisted index, each hit mapped to its original file.
  */
-import { loadCorpus } from '../core/corpus/loader';
-import { mapSpan } from '../core/corpus/spans';
-import type { Corpus, PartKind } from '../core/corpus/types';
-import { chunkText } from '../core/search/chunker';
-import { CorpusIndex, type SearchFilters } from '../core/search/corpusIndex';
+import type { Corpus, CorpusItem, PartKind } from '../core/corpus/types';
+import type { CorpusIndex, SearchFilters } from '../core/search/corpusIndex';
+import { spanSourceOf, spanTextOf } from '../core/search/keptSpans';
 import { retrieve } from '../core/search/retrieve';
 import type { SpanHit } from '../core/search/spanHit';
 import { formatClock } from '../core/text/clock';
+import { openCorpusToSearch } from './commandCorpus';
 import { integerOption, numberOption, parseCommandArgs, UsageError, type CliContext } from './io';
 
 export const SEARCH_USAGE = `marker-research search <corpusDir> "<query>" [options]
@@ -49,14 +48,12 @@ export async function searchCommand(ctx: CliContext): Promise<number> {
   const k = integerOption('k', values.k, 10);
   const expand = integerOption('expand', values.expand, 0, 0);
   const budgetWords = values['budget-words'] === undefined ? undefined : integerOption('budget-words', values['budget-words'], 2000);
-  const corpus = await loadCorpus(dir, { signal: ctx.signal });
-  if (corpus.problems.some((p) => p.code === 'not-a-folder')) {
-    ctx.err.write(`marker-research search: ${dir}: corpus folder does not exist or is not a folder\n`);
-    return 1;
-  }
+  const opened = await openCorpusToSearch(ctx, 'search', dir);
+  if (!opened) return 1;
+  const { corpus } = opened;
   const unknown = (filters.itemIds ?? []).filter((id) => !corpus.items.some((i) => i.id === id));
   if (unknown.length) throw new UsageError(`--item: no item "${unknown.join('", "')}" in ${corpus.root}`);
-  const { index, report } = await CorpusIndex.open(corpus, undefined, ctx.signal);
+  const { index, report } = await opened.searchIndex();
   ctx.err.write(`index ${report.mode} in ${report.ms} ms (${report.reindexed.length} items indexed, ${index.size.chunks} windows)\n`);
   const results = budgetWords !== undefined
     ? passages(index, corpus, query, filters, budgetWords)
@@ -68,8 +65,10 @@ export async function searchCommand(ctx: CliContext): Promise<number> {
 
 function ranked(index: CorpusIndex, corpus: Corpus, query: string, filters: SearchFilters, k: number, expand: number): SearchResultJson[] {
   const res = retrieve(index, query, { ...filters, budgetWords: 0 });
+  const items = itemsById(corpus);
   return res.ranked.slice(0, k).map((r, i) => {
     let { start, end, words } = r.chunk;
+    let chunkIds = [r.id];
     if (expand > 0 && r.chunk.part === 'transcript') {
       const ids = index.itemChunkIds(r.chunk.itemId);
       const lo = index.chunk(ids[Math.max(0, r.chunk.seq - expand)]!);
@@ -79,21 +78,28 @@ function ranked(index: CorpusIndex, corpus: Corpus, query: string, filters: Sear
       end = last.end;
       words = 0;
       for (let s = Math.max(0, r.chunk.seq - expand); s <= last.seq; s++) words += index.chunk(ids[s]!)?.words ?? 0;
+      chunkIds = ids.slice(Math.max(0, r.chunk.seq - expand), last.seq + 1);
     }
-    return toJson(corpus, i + 1, r.chunk.itemId, r.chunk.part, start, end, words, r.listScore);
+    return toJson(index, corpus.root, items.get(r.chunk.itemId)!, chunkIds, i + 1, r.chunk.part, start, end, words, r.listScore);
   });
 }
 
 function passages(index: CorpusIndex, corpus: Corpus, query: string, filters: SearchFilters, budgetWords: number): SearchResultJson[] {
-  return retrieve(index, query, { ...filters, budgetWords }).spans.map((s, i) => toJson(corpus, i + 1, s.itemId, s.part, s.start, s.end, s.words, s.score));
+  const items = itemsById(corpus);
+  return retrieve(index, query, { ...filters, budgetWords }).spans.map((s, i) => toJson(index, corpus.root, items.get(s.itemId)!, s.chunkIds, i + 1, s.part, s.start, s.end, s.words, s.score));
 }
 
-function toJson(corpus: Corpus, rank: number, itemId: string, part: PartKind, start: number, end: number, words: number, score: number): SearchResultJson {
-  const item = corpus.items.find((it) => it.id === itemId)!;
+function itemsById(corpus: Corpus): Map<string, CorpusItem> {
+  return new Map(corpus.items.map((it) => [it.id, it]));
+}
+
+/** A hit as printed: its text and place from what the index kept of its chunks (the item is parsed only when the index did not keep them). */
+function toJson(index: CorpusIndex, root: string, item: CorpusItem, chunkIds: readonly number[], rank: number, part: PartKind, start: number, end: number, words: number, score: number): SearchResultJson {
+  const span = { part, start, end };
   return {
-    rank, itemId, title: item.title, part, start, end, words, score: Math.round(score * 1000) / 1000,
-    source: mapSpan(item, { part, start, end }) ?? null,
-    text: chunkText(item, { part, start, end }),
+    rank, itemId: item.id, title: item.title, part, start, end, words, score: Math.round(score * 1000) / 1000,
+    source: spanSourceOf(root, item, index, chunkIds, span) ?? null,
+    text: spanTextOf(index, item, chunkIds, span),
   };
 }
 

@@ -9,15 +9,16 @@ import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Corpus, CorpusItem } from '../core/corpus/types';
 import { formatProblem } from '../core/corpus/types';
-import { loadCorpus, type ItemCache } from '../core/corpus/loader';
-import { PartStore } from '../core/corpus/partStore';
+import type { ItemCache } from '../core/corpus/loader';
+import { boundedPartStore, openCorpus, openSearchIndex } from '../core/corpus/openCorpus';
+import type { PartStore } from '../core/corpus/partStore';
 import { LlmError } from '../core/llm/types';
 import { condenseCorpus } from '../core/markers/condense';
 import { createMarkerEngine, promptSource } from '../core/markers/engineFactory';
 import { generateMarkers, type GenerateReport, type ItemReport, type MarkerEngine } from '../core/markers/generate';
 import type { ItemMarkers } from '../core/markers/schema';
 import { markerFileName, markersDir, readItemMarkers, type ReadResult } from '../core/markers/store';
-import { CorpusIndex } from '../core/search/corpusIndex';
+import type { CorpusIndex } from '../core/search/corpusIndex';
 import { isNotFound, pooledRead, readErrorText } from '../core/storage/readPool';
 import { CancelledError, type ProgressSink } from '../core/util/abort';
 import type { Logger } from '../core/util/log';
@@ -69,13 +70,6 @@ function describeRun(r: GenerateReport): string {
   return `markers (${r.engine}${r.model ? ` ${r.model}` : ''}): ${r.items.length} items — ${r.generated} generated, ${r.cached} cached, ${r.failed} failed; ${markers} markers, ${grounded} grounded; ${r.usage.calls} model calls${r.usage.failedCalls ? ` succeeded, ${r.usage.failedCalls} failed after their retries` : ''}, ${r.usage.promptTokens}+${r.usage.completionTokens} tokens; ${r.ms} ms`;
 }
 
-/**
- * Words of parsed transcripts and comments the engine keeps in memory (about
- * 110 MB per million words); other items are parsed again when used. A
- * researcher's working set (the items of a run, the sidebar's page) fits.
- */
-export const PARSED_WORDS_KEPT = 2_000_000;
-
 /** Marker files as last read, by item id, with the size and mtime they had then. */
 type MarkerFileCache = Map<string, { stamp: string; result: ReadResult<ItemMarkers> }>;
 
@@ -109,7 +103,7 @@ export class CorpusEngine implements EngineState {
   /**
    * Items of the last load of the current root, and the store of their parsed
    * parts: unchanged items are not parsed again, and at most
-   * {@link PARSED_WORDS_KEPT} words of parsed text are held.
+   * `PARSED_WORDS_KEPT` (core/corpus/openCorpus.ts) words of parsed text are held.
    */
   private itemCache: { root: string; cache: ItemCache; parts: PartStore } | undefined;
   private readonly loaded = listeners<Corpus>();
@@ -180,10 +174,10 @@ export class CorpusEngine implements EngineState {
     this.log.info(`indexing corpus ${root}`);
     const abs = path.resolve(root);
     if (this.itemCache?.root !== abs) {
-      const parts = new PartStore(PARSED_WORDS_KEPT, (id) => this.log.warn(`corpus: the files of item ${id} changed since it was indexed; index the corpus again to use the new content.`));
+      const parts = boundedPartStore((id) => this.log.warn(`corpus: the files of item ${id} changed since it was indexed; index the corpus again to use the new content.`));
       this.itemCache = { root: abs, cache: new Map(), parts };
     }
-    const corpus = await loadCorpus(abs, { signal, onProgress, itemCache: this.itemCache.cache, parts: this.itemCache.parts });
+    const corpus = await openCorpus(abs, { signal, onProgress, itemCache: this.itemCache.cache, parts: this.itemCache.parts });
     this.filesParsed += corpus.stats.filesRead;
     const s = corpus.stats;
     this.log.info(`indexed ${s.items} items (${s.words} words, ${s.comments} comments) in ${Date.now() - started} ms; ${corpus.problems.length} problems, ${s.skipped} skipped`);
@@ -261,7 +255,7 @@ export class CorpusEngine implements EngineState {
     if (this.index?.corpus === corpus) return this.index.index;
     const before = this.index;
     const open = (): Promise<CorpusIndex> =>
-      CorpusIndex.open(corpus).then(({ index, report }) => {
+      openSearchIndex(corpus).then(({ index, report }) => {
         this.log.info(`search index ${report.mode} (${report.reindexed.length} items re-indexed) in ${report.ms} ms`);
         return index;
       });

@@ -40,6 +40,13 @@ export interface LoadCorpusOptions {
    * when anything changed.
    */
   parts?: PartStore;
+  /**
+   * Called with each item of the corpus in the corpus's order, as soon as it
+   * and the items before it are loaded (an item parsed in this load still has
+   * its parts in the store then): a caller that indexes the corpus does it in
+   * the same pass, without parsing an item twice.
+   */
+  onItem?: (item: CorpusItem) => void;
 }
 
 /** What {@link LoadCorpusOptions.itemCache} keeps per item: the item, its own problems, and the file stamps it was read with. */
@@ -159,10 +166,20 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
   let outlineChanged = false;
   let done = 0;
   options.onProgress?.({ done, total: found.length, message: `found ${found.length} items` });
+  // Items loaded out of order wait here until the ones before them are (for onItem).
+  const waiting = new Map<number, LoadedItem>();
+  let nextInOrder = 0;
+  const inOrder = (i: number, r: LoadedItem): void => {
+    waiting.set(i, r);
+    for (let w = waiting.get(nextInOrder); w; w = waiting.get(nextInOrder)) {
+      waiting.delete(nextInOrder++);
+      if (w.item) options.onItem!(w.item);
+    }
+  };
   const loaded = await mapLimit(
     found,
     options.concurrency ?? 8,
-    async (f) => {
+    async (f, i) => {
       const cache = options.itemCache;
       const stamp = cache || parts ? await itemStamp(f) : undefined;
       const hit = stamp !== undefined ? cache?.get(f.id) : undefined;
@@ -188,6 +205,7 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
       problems.push(...own);
       if (parts && stamp !== undefined) nextOutline.set(f.id, outlineEntryOf(stamp, r, own));
       options.onProgress?.({ done: ++done, total: found.length, message: f.id });
+      if (options.onItem) inOrder(i, r);
       return r;
     },
     options.signal,
