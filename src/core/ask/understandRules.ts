@@ -4,7 +4,7 @@
  * citation forms, time phrases, entities linked against the entity index, and
  * coreference from the session. Same output as the model engine.
  */
-import type { Corpus } from '../corpus/types';
+import { hasPart, type Corpus } from '../corpus/types';
 import { findCitationNumbers } from './citationForms';
 import { resolvePronoun, resolveWith, sessionEntityLists } from './coreference';
 import { chooseIntent, PEOPLE_CUES } from './intentChoice';
@@ -90,7 +90,7 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
   const own = mentions.map((m) => m.entity);
   const sessionEntities = sessionEntityLists(input.session ?? [], (s) => findMentions(s, ctx.entities, ctx.corpus, { itemIds: scope }).map((m) => m.entity), input.itemId);
   let entities = [...own];
-  const hasComments = (ctx.corpus?.items ?? []).some((i) => !!i.comments && (!scope || scope.includes(i.id)));
+  const hasComments = (ctx.corpus?.items ?? []).some((i) => hasPart(i, 'comments') && (!scope || scope.includes(i.id)));
   const { intent, confidence: intentConfidence, scores: intentScores } = chooseIntent(question, bareQuestion(question, [...citations.ranges, ...(time ? [time.match] : [])]), citations.numbers, mentions, resolveWith(question, own, sessionEntities, citations.numbers.length > 0, input.itemId), hasComments, !!time);
   if (intent !== 'citation_lookup') entities = resolveWith(question, own, sessionEntities, false, input.itemId);
   else entities = [];

@@ -173,6 +173,15 @@ export interface Corpus {
   stats: CorpusStats;
 }
 
+/**
+ * Whether `item` has the part: from its facts when it has them (a lazily held
+ * item is not parsed to tell), else from the part itself.
+ */
+export function hasPart(item: CorpusItem, part: PartKind): boolean {
+  if (item.facts) return (part === 'transcript' ? item.facts.segments : item.facts.comments) !== null;
+  return (part === 'transcript' ? item.transcript : item.comments) !== undefined;
+}
+
 /** The facts of an item, from its parts. */
 export function factsOf(transcript: TranscriptPart | undefined, comments: CommentsPart | undefined): ItemFacts {
   const speakers = new Set<string>();

@@ -4,6 +4,7 @@
  * judge; without one (or when no comment mentions it, which a note says), by engagement alone.
  * Links and self-promotion ("subscribe to my channel") never speak for the audience.
  */
+import { hasPart } from '../../corpus/types';
 import { polarity } from '../../markers/extractive';
 import { corpusSpam } from '../../markers/spamFree';
 import { queryWeights } from '../../search/retrieve';
@@ -74,7 +75,7 @@ export const receptionStrategy: RetrievalStrategy = {
       for (const h of index.searchWeighted(weights, filters).slice(0, MAX_SCORED)) {
         bm25.set(h.id, h.score);
         // Said in the comment itself (the item's title matches every comment of it).
-        const text = index.item(h.chunk.itemId)?.comments?.text.slice(h.chunk.start, h.chunk.end) ?? '';
+        const text = index.chunkTextOf(h.id) ?? '';
         const said = new Set(tokenize(text).filter((t) => weights.has(t)));
         if (said.size) cover.set(h.id, [...said].reduce((a, t) => a + idf.get(t)!, 0) / total);
       }
@@ -82,7 +83,7 @@ export const receptionStrategy: RetrievalStrategy = {
     const maxBm = Math.max(1, ...bm25.values());
     // With a topic ("what do viewers say about coffee prices?") the audience of the items the topic is in speaks; without one, every item's.
     const topicalItems = new Set([...cover.keys()].map((id) => index.chunk(id)!.itemId));
-    const items = scope.itemIds ?? ctx.corpus.items.filter((i) => i.comments && (!topicalItems.size || topicalItems.has(i.id))).map((i) => i.id);
+    const items = scope.itemIds ?? ctx.corpus.items.filter((i) => (!topicalItems.size || topicalItems.has(i.id)) && hasPart(i, 'comments')).map((i) => i.id);
     // Candidates: the most-liked comments of each item (all of them for one item) and the on-topic ones.
     const pre: { id: number; score: number }[] = [];
     const seen = new Set<number>();
@@ -114,9 +115,10 @@ export const receptionStrategy: RetrievalStrategy = {
     for (const { id, score: base } of pre.slice(0, MAX_SCORED)) {
       const c = index.chunk(id)!;
       const item = index.item(c.itemId);
-      if (!item?.comments) continue;
+      if (!item || !hasPart(item, 'comments')) continue;
       if (scope.minLikes !== undefined && (c.likes ?? 0) < scope.minLikes) continue;
-      const text = item.comments.text.slice(c.start, c.end);
+      // The comment's text as the index kept it (its item is not parsed for it).
+      const text = index.chunkTextOf(id) ?? '';
       // Spam as decided for every reader (`spamFree.ts`), and the promotion this strategy leaves out besides.
       if (PROMO.test(text) || (c.commentId !== undefined && (spam.get(item.id)?.ids.has(c.commentId) ?? false))) {
         promo++;
