@@ -44,6 +44,9 @@ export const BENCHES: readonly { name: string; script: string; quick: boolean }[
   { name: 'spamQuality', script: 'bench/spamQuality.ts', quick: true },
   { name: 'engine', script: 'bench/engine.ts', quick: true },
   { name: 'qdpxExport', script: 'bench/qdpxExport.ts', quick: false },
+  { name: 'cliScale', script: 'bench/cliScale.ts', quick: true },
+  { name: 'vectorScale', script: 'bench/vectorScale.ts', quick: true },
+  { name: 'scale100m', script: 'bench/scale100m.ts', quick: true },
 ];
 
 const USAGE = `Usage: node --import tsx bench/all.ts [options]
