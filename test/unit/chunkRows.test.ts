@@ -2,7 +2,9 @@
  * The chunk columns of the index's chunks file (src/core/search/chunkRows.ts,
  * binarySections.ts): chunks come back as a JSON round trip of the objects
  * gives them (the demo corpus's, and generated ones with every optional
- * property present or not), and a damaged, truncated or foreign file is refused.
+ * property present or not), and a damaged, truncated or foreign file is refused;
+ * a table read from a file takes removals and additions, and writes only the
+ * live chunks and the strings they use.
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -10,7 +12,7 @@ import { describe, test } from 'node:test';
 import { loadCorpus } from '../../src/core/corpus/loader';
 import { decodeSections, encodeSections, SectionsFormatError } from '../../src/core/search/binarySections';
 import { chunkItem, type Chunk } from '../../src/core/search/chunker';
-import { fromColumns, toColumns } from '../../src/core/search/chunkRows';
+import { ChunkTable, fromColumns, toColumns } from '../../src/core/search/chunkRows';
 
 const DEMO = path.join(__dirname, '..', '..', 'samples', 'demo-corpus');
 
@@ -95,5 +97,40 @@ describe('chunk columns', () => {
     assert.throws(() => decodeSections(file, 'test-chunks', 'not-its-checksum'), SectionsFormatError);
     const ok = decodeSections(file, 'test-chunks', checksum);
     assert.equal(fromColumns(ok.meta, ok.sections).length, 300);
+  });
+
+  test('a loaded table takes removals and additions; its columns hold the live chunks and only the strings they use', () => {
+    for (const seed of [6, 7, 8]) {
+      const chunks = generatedChunks(400, seed);
+      const { meta, sections } = toColumns(chunks);
+      const file = Buffer.concat(encodeSections('test-chunks', meta, sections).parts);
+      const decoded = decodeSections(file, 'test-chunks');
+      const table = ChunkTable.fromColumns(decoded.meta, decoded.sections);
+      const expected = new Map(chunks.map(([id, c]) => [id, JSON.parse(JSON.stringify(c)) as Chunk]));
+      // Every other chunk removed, then new ones (above every id) added: the file's views are copied, not written into.
+      for (const [i, [id]] of chunks.entries()) if (i % 2 === 0) {
+        table.delete(id);
+        expected.delete(id);
+      }
+      const before = Buffer.from(file);
+      const more = generatedChunks(300, seed + 100).map(([id, c]): [number, Chunk] => [id + chunks[chunks.length - 1]![0], { ...c, speakers: [`new speaker ${seed}`] }]);
+      for (const [id, c] of more) {
+        table.add(id, c);
+        expected.set(id, JSON.parse(JSON.stringify(c)) as Chunk);
+      }
+      assert.ok(file.equals(before), 'the file bytes are unchanged');
+      assert.throws(() => table.add(1, more[0]![1]), /not above/);
+      assert.equal(table.size, expected.size);
+      assert.equal(table.get(chunks[0]![0]), undefined);
+      assert.deepEqual(table.entries(), [...expected]);
+      const again = table.columns();
+      assert.deepEqual(fromColumns(again.meta, new Map(Object.entries(again.sections))), [...expected]);
+      // Only the strings the live chunks use: every string of the table is some live chunk's.
+      const used = new Set([...expected.values()].flatMap((c) => [...(c.speakers ?? []), c.commentId, c.parentId, c.publishedAt].filter((s) => s !== undefined)));
+      const table2 = ChunkTable.fromColumns(again.meta, new Map(Object.entries(again.sections)));
+      const offsets = again.sections['stringOffsets']!;
+      assert.equal(offsets.length - 1, used.size, `seed ${seed}: ${offsets.length - 1} strings stored, ${used.size} used`);
+      assert.equal(table2.size, expected.size);
+    }
   });
 });

@@ -3,11 +3,11 @@
  * (after a 4-byte length) naming the file's kind and the sections (name,
  * element type, length), then a JSON `meta` value and each section's bytes,
  * 8-byte aligned, so reading is one read and typed-array views. The header
- * carries a SHA-1 of the body (meta included; against damage, not tampering): a truncated or damaged file throws
+ * carries a checksum of the body (meta included; bodyChecksum.ts: against damage, not tampering, a large body hashed by sample): a truncated or damaged file throws
  * {@link SectionsFormatError}, and the checksum pairs the file with the
  * manifest saved with it.
  */
-import { createHash } from 'node:crypto';
+import { bodyChecksum, newSalt } from './bodyChecksum';
 
 const TYPES = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array } as const;
 type TypeName = keyof typeof TYPES;
@@ -22,6 +22,8 @@ interface Header {
   magic: string;
   littleEndian: boolean;
   sections: [name: string, type: TypeName, length: number][];
+  /** Random per save, hashed with the body. */
+  salt: string;
   sha1: string;
 }
 
@@ -44,7 +46,6 @@ function typeOf(a: SectionArray): TypeName {
 /** The file's parts (written one after the other) and its checksum. */
 export function encodeSections(magic: string, meta: unknown, sections: Record<string, SectionArray>): { parts: Uint8Array[]; checksum: string } {
   const body: Uint8Array[] = [];
-  const hash = createHash('sha1');
   const list: Header['sections'] = [];
   const metaBytes = Buffer.from(JSON.stringify(meta), 'utf8');
   for (const [name, a] of [[META, metaBytes] as const, ...Object.entries(sections)]) {
@@ -53,9 +54,9 @@ export function encodeSections(magic: string, meta: unknown, sections: Record<st
     const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
     const pad = new Uint8Array(align8(bytes.length) - bytes.length);
     body.push(bytes, pad);
-    hash.update(bytes).update(pad);
   }
-  const header: Header = { magic, littleEndian: LITTLE_ENDIAN, sections: list, sha1: hash.digest('hex') };
+  const salt = newSalt();
+  const header: Header = { magic, littleEndian: LITTLE_ENDIAN, sections: list, salt, sha1: bodyChecksum(body, salt) };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const prefix = new Uint8Array(align8(4 + json.length));
   new DataView(prefix.buffer).setUint32(0, json.length, true);
@@ -80,7 +81,7 @@ export function decodeSections(input: Uint8Array, magic: string, checksum?: stri
   } catch {
     throw new SectionsFormatError('unreadable header');
   }
-  if (header === null || typeof header !== 'object' || header.magic !== magic || !Array.isArray(header.sections) || typeof header.sha1 !== 'string') throw new SectionsFormatError(`not a ${magic} file`);
+  if (header === null || typeof header !== 'object' || header.magic !== magic || !Array.isArray(header.sections) || typeof header.sha1 !== 'string' || typeof header.salt !== 'string') throw new SectionsFormatError(`not a ${magic} file`);
   if (checksum !== undefined && header.sha1 !== checksum) throw new SectionsFormatError('not the file saved with the manifest (checksum differs)');
   if (header.littleEndian !== LITTLE_ENDIAN) throw new SectionsFormatError('written on a machine of the other byte order');
   const bodyStart = align8(4 + length);
@@ -90,7 +91,7 @@ export function decodeSections(input: Uint8Array, magic: string, checksum?: stri
     size += align8(s[2] * TYPES[s[1]].BYTES_PER_ELEMENT);
   }
   if (bytes.length !== size) throw new SectionsFormatError(`${bytes.length} bytes, the header says ${size}`);
-  if (createHash('sha1').update(bytes.subarray(bodyStart)).digest('hex') !== header.sha1) throw new SectionsFormatError('checksum mismatch (damaged file)');
+  if (bodyChecksum([bytes.subarray(bodyStart)], header.salt) !== header.sha1) throw new SectionsFormatError('checksum mismatch (damaged file)');
   const sections = new Map<string, SectionArray>();
   let at = bodyStart;
   for (const [name, type, n] of header.sections) {

@@ -19,22 +19,19 @@ import { checkStateDir, readStateFile } from '../storage/safePath';
 import { throwIfAborted, type ProgressSink } from '../util/abort';
 import { chunkItem, chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOptions } from './chunker';
 import { decodeSections, encodeSections, section } from './binarySections';
-import { fromColumns, toColumns } from './chunkRows';
+import { ChunkTable } from './chunkRows';
 import { ChunkTexts, type ChunkTextsRecord } from './chunkTexts';
 import { PostingsIndex, type PostingsOptions, type QueryTerm } from './postings';
 import { tokenize, tokenizeQuery } from './tokenize';
 
 /** Bumped whenever tokenisation, chunking or the stored format changes. */
-export const INDEX_FORMAT_VERSION = 9;
+export const INDEX_FORMAT_VERSION = 10;
 
 export interface IndexOptions {
   chunk: ChunkOptions;
   /** BM25+ parameters of the postings index. */
   bm25: { k: number; b: number; d: number };
 }
-
-/** Distinct speaker names an index keeps one copy of before it starts again. */
-const MAX_KEPT_STRINGS = 100_000;
 
 /** Weighted searches whose results {@link CorpusIndex.searchWeighted} keeps. */
 const RECENT_SEARCHES = 8;
@@ -134,14 +131,13 @@ const OLD_FILES = ['minisearch.jsonl', 'minisearch.json'];
 
 export class CorpusIndex {
   private readonly postings: PostingsIndex;
-  private readonly chunks = new Map<number, Chunk>();
+  /** The chunks as columns (a Chunk is made when asked for). */
+  private chunks = new ChunkTable();
   private readonly byItem = new Map<string, { hash: string; ids: number[] }>();
   private readonly itemMap = new Map<string, CorpusItem>();
   /** Results of recent weighted searches (cleared whenever the index changes). */
   private readonly recent = new Map<string, SearchHit[]>();
   private readonly texts = new ChunkTexts();
-  /** Speaker names kept once (see {@link ownStrings}). */
-  private readonly strings = new Map<string, string>();
   private nextId = 0;
 
   private constructor(readonly options: IndexOptions, postings?: PostingsIndex) {
@@ -221,7 +217,7 @@ export class CorpusIndex {
     const rows = await read(CHUNKS_FILE, (b) => {
       const { meta, sections } = decodeSections(b, CHUNKS_MAGIC, manifest.chunks);
       const m = meta as ChunksFileMeta;
-      const chunks = fromColumns(m.rows, sections);
+      const chunks = ChunkTable.fromColumns(m.rows, sections);
       const texts: ChunkTextsRecord | undefined =
         typeof m.textsToken === 'string'
           ? { token: m.textsToken, ids: section(sections, 'textIds', Int32Array), offsets: section(sections, 'textOffsets', Float64Array), lengths: section(sections, 'textLengths', Uint32Array) }
@@ -236,13 +232,14 @@ export class CorpusIndex {
       index.byItem.set(id, { hash, ids: [] });
     }
     // The checksums pair the files; this guards against a manifest that was wrong when written.
-    if (!Number.isSafeInteger(index.nextId) || rows.chunks.length !== postings.documentCount) return undefined;
-    for (const [id, c] of rows.chunks) {
-      const item = index.byItem.get(c.itemId);
-      if (!item || !postings.has(id) || id >= index.nextId || index.chunks.has(id)) return undefined;
+    if (!Number.isSafeInteger(index.nextId) || rows.chunks.size !== postings.documentCount) return undefined;
+    // Ids ascending and each once (checked by the table): each item's ids come in order.
+    for (const id of rows.chunks.liveIds()) {
+      const item = index.byItem.get(rows.chunks.itemOf(id)!);
+      if (!item || !postings.has(id) || id >= index.nextId) return undefined;
       item.ids.push(id);
-      index.chunks.set(id, c);
     }
+    index.chunks = rows.chunks;
     // The texts are a convenience: without them (missing, or not saved with this manifest) hits parse their items.
     index.texts.attach(path.join(dir, TEXTS_FILE), rows.texts);
     return index;
@@ -253,14 +250,13 @@ export class CorpusIndex {
     const dir = indexDir(root);
     const { parts, checksum } = this.postings.serialize();
     // The chunks as they are now (ids ascending: the order they were added in); the texts file is written for these.
-    const chunks = [...this.chunks].sort((a, b) => a[0] - b[0]);
+    const columns = this.chunks.columns();
     // A text not kept (an index loaded without its texts file) is taken from its item when the index has it: the file is whole again.
-    const texts = this.texts.serialize(chunks.map(([id]) => id), (id) => this.chunkTextOf(id));
+    const texts = this.texts.serialize(columns.sections['ids']!, (id) => this.chunkTextOf(id));
     // The postings, the texts and the chunks first: a manifest names the files saved with it, so a save cut off before it is seen at the next load.
     await writeFileAtomic(path.join(dir, POSTINGS_FILE), parts);
     await writeFileAtomic(path.join(dir, TEXTS_FILE), texts.parts);
     const record = texts.record();
-    const columns = toColumns(chunks);
     const meta: ChunksFileMeta = { rows: columns.meta, textsToken: record.token };
     const rows = encodeSections(CHUNKS_MAGIC, meta, { ...columns.sections, textIds: record.ids, textOffsets: record.offsets, textLengths: record.lengths });
     await writeFileAtomic(path.join(dir, CHUNKS_FILE), rows.parts);
@@ -339,36 +335,14 @@ export class CorpusIndex {
       const part = c.part === 'transcript' ? item.transcript : item.comments;
       const src = part && mapSpanInPart(part, c.start, c.end);
       if (src) c.range = [src.range.startLine, src.range.startColumn, src.range.endLine, src.range.endColumn];
-      this.ownStrings(c);
-      this.chunks.set(id, c);
+      // The table copies the chunk's strings (a speaker label cut from an item's file can be a slice keeping the whole file alive).
+      this.chunks.add(id, c);
       ids.push(id);
       const text = chunkText(item, c);
       this.texts.set(id, text);
       this.postings.add(id, [tokenize(text), title, tokenize(c.speakers?.join(' ') ?? '')]);
     }
     this.byItem.set(item.id, { hash: item.contentHash, ids });
-  }
-
-  /**
-   * Replaces the chunk's strings by copies kept once per index: a string cut
-   * from an item's file (a speaker label found by a pattern) can be a slice
-   * that keeps the whole file's text alive for as long as the chunk lives.
-   */
-  private ownStrings(c: Chunk): void {
-    const own = (s: string): string => {
-      let kept = this.strings.get(s);
-      if (kept === undefined) {
-        kept = Buffer.from(s, 'utf8').toString('utf8');
-        this.strings.set(kept, kept);
-        if (this.strings.size > MAX_KEPT_STRINGS) this.strings.clear();
-      }
-      return kept;
-    };
-    if (c.speakers) c.speakers = c.speakers.map(own);
-    // Unique per comment: copied, not kept in the table.
-    if (c.commentId !== undefined) c.commentId = Buffer.from(c.commentId, 'utf8').toString('utf8');
-    if (c.parentId !== undefined) c.parentId = Buffer.from(c.parentId, 'utf8').toString('utf8');
-    if (c.publishedAt !== undefined) c.publishedAt = Buffer.from(c.publishedAt, 'utf8').toString('utf8');
   }
 
   private removeItem(itemId: string): void {
@@ -434,35 +408,35 @@ export class CorpusIndex {
     const queries = tokenizeQuery(query)
       .filter((term) => term)
       .map((term): QueryTerm => ({ term, boost: 1 }));
-    return this.run(queries, options).slice(0, options.k ?? 10);
+    return this.run(queries, options, options.k ?? 10);
   }
 
-  /** Scores `queries` and keeps the chunks `filters` accept. */
-  private run(queries: readonly QueryTerm[], filters: SearchFilters): SearchHit[] {
-    const filter = this.filterFor(filters);
-    const hits = this.postings.search(queries, filter ? (id) => filter(this.chunks.get(id)) : undefined);
+  /** Scores `queries` and keeps the `k` best chunks `filters` accept. */
+  private run(queries: readonly QueryTerm[], filters: SearchFilters, k = Number.POSITIVE_INFINITY): SearchHit[] {
+    const hits = this.postings.search(queries, this.chunks.matcher(filters), k);
     return hits.map((h) => ({ id: h.id, chunk: this.chunks.get(h.id)!, score: h.score, terms: h.terms }));
   }
 
   /**
    * Searches with already tokenised terms, each with its own weight (query
-   * expansion). All scored matches, best first.
+   * expansion). All scored matches, best first; with `k`, the first `k` of
+   * them (the same hits and scores, found without sorting them all).
    */
-  searchWeighted(weights: ReadonlyMap<string, number>, filters: SearchFilters = {}): SearchHit[] {
+  searchWeighted(weights: ReadonlyMap<string, number>, filters: SearchFilters = {}, k = Number.POSITIVE_INFINITY): SearchHit[] {
     // Several strategies of one question run the same weighted search: the last few results are kept.
-    const key = JSON.stringify([[...weights], filters]);
+    const key = JSON.stringify([[...weights], filters, k === Number.POSITIVE_INFINITY ? null : k]);
     const cached = this.recent.get(key);
     if (cached) return cached;
-    const hits = this.searchWeightedUncached(weights, filters);
+    const hits = this.searchWeightedUncached(weights, filters, k);
     this.recent.set(key, hits);
     if (this.recent.size > RECENT_SEARCHES) this.recent.delete(this.recent.keys().next().value!);
     return hits;
   }
 
-  private searchWeightedUncached(weights: ReadonlyMap<string, number>, filters: SearchFilters): SearchHit[] {
+  private searchWeightedUncached(weights: ReadonlyMap<string, number>, filters: SearchFilters, k: number): SearchHit[] {
     const queries: QueryTerm[] = [];
     for (const [term, boost] of weights) if (term) queries.push({ term, boost });
-    return this.run(queries, filters);
+    return this.run(queries, filters, k);
   }
 
   /** Chunks whose text contains `term` (a token), across the whole index. */
@@ -482,24 +456,5 @@ export class CorpusIndex {
   /** All scored matches (no cut), for retrieval that re-ranks. */
   searchAll(query: string, filters: SearchFilters = {}): SearchHit[] {
     return this.search(query, { ...filters, k: Number.POSITIVE_INFINITY });
-  }
-
-  private filterFor(f: SearchFilters): ((c: Chunk | undefined) => boolean) | undefined {
-    const ids = f.itemIds ? new Set(f.itemIds) : undefined;
-    const speaker = f.speaker?.toLowerCase();
-    if (!ids && !f.part && !f.timeRange && !speaker && f.minLikes === undefined) return undefined;
-    return (c) => {
-      if (!c) return false;
-      if (ids && !ids.has(c.itemId)) return false;
-      if (f.part && c.part !== f.part) return false;
-      if (f.timeRange) {
-        if (c.startTime === undefined) return false;
-        const end = c.endTime ?? c.startTime;
-        if (end < f.timeRange[0] || c.startTime > f.timeRange[1]) return false;
-      }
-      if (speaker && !c.speakers?.some((s) => s.toLowerCase().includes(speaker))) return false;
-      if (f.minLikes !== undefined && (c.likes ?? 0) < f.minLikes) return false;
-      return true;
-    };
   }
 }

@@ -25,12 +25,12 @@
  * The binary file ({@link PostingsIndex.serialize} / {@link PostingsIndex.fromBytes})
  * is the sealed tier as is, so loading is one read, typed-array views and one
  * pass building the term map; every size and offset is checked against the
- * header and a SHA-1 of the body (a check against damage, not against tampering: three times faster than SHA-256 on the ~600 MB of a 100 M-word index), so a truncated or damaged file throws
+ * header and a checksum of the body (bodyChecksum.ts: a check against damage, not against tampering; a large body is hashed by sample), so a truncated or damaged file throws
  * {@link PostingsFormatError} instead of answering wrongly.
  *
  * No corpus knowledge here: callers tokenise, and map ids to what they index.
  */
-import { createHash } from 'node:crypto';
+import { bodyChecksum, newSalt } from './bodyChecksum';
 
 /** BM25+ parameters: term-frequency saturation `k`, length normalisation `b`, lower bound `d`. */
 export interface Bm25Params {
@@ -85,7 +85,7 @@ const DISCARDED = 2;
 const SEAL_MIN_CHANGE = 1 << 20;
 
 const FILE_MAGIC = 'marker-research-postings';
-const FILE_VERSION = 2;
+const FILE_VERSION = 3;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** A growable Int32Array. */
@@ -147,7 +147,9 @@ interface FileHeader {
   termBytes: number;
   /** Postings per field. */
   postings: number[];
-  /** SHA-1 (hex) of everything after the header. */
+  /** Random per save, hashed with the body. */
+  salt: string;
+  /** The body's checksum (see bodyChecksum.ts: SHA-1 of the whole body, or of a sample of a large one). */
   sha1: string;
 }
 
@@ -286,8 +288,13 @@ export class PostingsIndex {
    * boost × field boost × BM25+, summed per term, then over terms; the sum is
    * multiplied by the number of distinct query terms the document matched.
    * Documents `filter` rejects are left out. Best first, ties by id.
+   *
+   * With `limit`, the first `limit` of that list, the same hits and scores: every
+   * posting is still scored (exact), but the hits are chosen with a bounded
+   * heap, so only the `limit` best are sorted and given terms, and `filter` is
+   * asked only about documents that would enter the heap.
    */
-  search(queries: readonly QueryTerm[], filter?: (id: number) => boolean): PostingsHit[] {
+  search(queries: readonly QueryTerm[], filter?: (id: number) => boolean, limit = Number.POSITIVE_INFINITY): PostingsHit[] {
     const { k, b, d } = this.options.bm25;
     const F = this.fieldCount;
     const n = this.idLimit;
@@ -360,9 +367,15 @@ export class PostingsIndex {
       }
       touched.length = 0;
     }
-    const kept = Int32Array.from(filter ? hits.filter((doc) => filter(doc)) : hits);
-    for (const doc of kept) total[doc]! *= quality[doc]!;
-    kept.sort((x, y) => total[y]! - total[x]! || x - y);
+    let kept: Int32Array;
+    if (limit < hits.length) {
+      for (const doc of hits) total[doc]! *= quality[doc]!;
+      kept = topK(hits, total, Math.max(0, Math.floor(limit)), filter);
+    } else {
+      kept = Int32Array.from(filter ? hits.filter((doc) => filter(doc)) : hits);
+      for (const doc of kept) total[doc]! *= quality[doc]!;
+      kept.sort((x, y) => total[y]! - total[x]! || x - y);
+    }
     const out: PostingsHit[] = new Array<PostingsHit>(kept.length);
     for (let r = 0; r < kept.length; r++) {
       const doc = kept[r]!;
@@ -447,8 +460,7 @@ export class PostingsIndex {
     const pad = (n: number): Uint8Array => new Uint8Array(align4(n) - n);
     const body: Uint8Array[] = [termBytes, pad(termBytes.length), this.state.slice(0, this.idLimit), pad(this.idLimit), bytes(this.lengths.slice(0, this.idLimit * this.fieldCount))];
     for (const field of this.fields) body.push(bytes(field.offsets), bytes(field.docs), bytes(field.freqs));
-    const hash = createHash('sha1');
-    for (const part of body) hash.update(part);
+    const salt = newSalt();
     const header: FileHeader = {
       magic: FILE_MAGIC,
       version: FILE_VERSION,
@@ -459,7 +471,8 @@ export class PostingsIndex {
       termCount: terms.length,
       termBytes: termBytes.length,
       postings: this.fields.map((f) => f.docs.length),
-      sha1: hash.digest('hex'),
+      salt,
+      sha1: bodyChecksum(body, salt),
     };
     const json = new TextEncoder().encode(JSON.stringify(header));
     const prefix = new Uint8Array(align4(4 + json.length));
@@ -487,8 +500,7 @@ export class PostingsIndex {
     let size = bodyStart + align4(termBytes) + align4(idLimit) + 4 * idLimit * F;
     for (const p of postings) size += 4 * (termCount + 1) + 8 * p;
     if (bytes.length !== size) throw new PostingsFormatError(`${bytes.length} bytes, the header says ${size}`);
-    const hash = createHash('sha1').update(bytes.subarray(bodyStart)).digest('hex');
-    if (hash !== header.sha1) throw new PostingsFormatError('checksum mismatch (damaged file)');
+    if (bodyChecksum([bytes.subarray(bodyStart)], header.salt) !== header.sha1) throw new PostingsFormatError('checksum mismatch (damaged file)');
 
     let at = bodyStart;
     const take = <A>(make: (buffer: ArrayBufferLike, offset: number, length: number) => A, length: number, width: number): A => {
@@ -601,6 +613,50 @@ export class PostingsIndex {
 }
 
 /**
+ * The `k` best of `docs` by `score` (higher first, ties by lower id) that
+ * `filter` accepts, best first: the order a full sort gives, cut at `k`. A
+ * min-heap of the `k` best so far (its root the worst of them); `filter` is
+ * asked only about a document better than the root (or while the heap fills).
+ */
+function topK(docs: readonly number[], score: Float64Array, k: number, filter?: (id: number) => boolean): Int32Array {
+  const heap = new Int32Array(k);
+  let size = 0;
+  /** Whether document `a` ranks below document `b`. */
+  const worse = (a: number, b: number): boolean => score[a]! < score[b]! || (score[a] === score[b] && a > b);
+  for (const doc of docs) {
+    if (size === k) {
+      if (k === 0 || !worse(heap[0]!, doc)) continue;
+      if (filter && !filter(doc)) continue;
+      // Replaces the root and sifts it down.
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const r = l + 1;
+        const c = r < size && worse(heap[r]!, heap[l]!) ? r : l;
+        if (!worse(heap[c]!, doc)) break;
+        heap[i] = heap[c]!;
+        i = c;
+      }
+      heap[i] = doc;
+    } else {
+      if (filter && !filter(doc)) continue;
+      let i = size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!worse(doc, heap[parent]!)) break;
+        heap[i] = heap[parent]!;
+        i = parent;
+      }
+      heap[i] = doc;
+    }
+  }
+  const out = heap.slice(0, size);
+  out.sort((x, y) => score[y]! - score[x]! || x - y);
+  return out;
+}
+
+/**
  * One field's postings sealed: per term (`terms` of them, the first
  * `sealedTerms` with sealed postings), its sealed postings then its delta
  * chain, in order of addition, without those of documents no longer live
@@ -694,6 +750,6 @@ function readHeader(bytes: Uint8Array): { header: FileHeader; bodyStart: number 
   }
   if (header === null || typeof header !== 'object' || header.magic !== FILE_MAGIC) throw new PostingsFormatError('not a postings file');
   if (header.version !== FILE_VERSION) throw new PostingsFormatError(`version ${header.version}, expected ${FILE_VERSION}`);
-  if (!Array.isArray(header.fields) || !Array.isArray(header.postings) || typeof header.sha1 !== 'string') throw new PostingsFormatError('incomplete header');
+  if (!Array.isArray(header.fields) || !Array.isArray(header.postings) || typeof header.sha1 !== 'string' || typeof header.salt !== 'string') throw new PostingsFormatError('incomplete header');
   return { header, bodyStart: align4(4 + length) };
 }

@@ -51,13 +51,16 @@ export function queryWeights(index: CorpusIndex, query: string): Map<string, num
 /**
  * Scores chunks for `query`; with feedback on, a second pass adds the terms
  * that best characterise the first pass's top chunks (RM3-style expansion).
+ * With `limit`, the first `limit` hits of that list (the same ones, found
+ * without sorting every match).
  */
-export function scoreChunks(index: CorpusIndex, query: string, options: RetrieveOptions = {}): SearchHit[] {
-  const first = index.searchWeighted(queryWeights(index, query), options);
+export function scoreChunks(index: CorpusIndex, query: string, options: RetrieveOptions = {}, limit = Number.POSITIVE_INFINITY): SearchHit[] {
   const fbDocs = options.feedbackDocs ?? DEFAULT_RETRIEVE.feedbackDocs;
-  if (fbDocs <= 0 || first.length === 0) return first;
+  // Feedback reads the first pass's best `fbDocs` hits.
+  const first = index.searchWeighted(queryWeights(index, query), options, Math.max(limit, fbDocs));
+  if (fbDocs <= 0 || first.length === 0) return first.slice(0, limit);
   // The second search scores the whole index (filters apply after scoring), so its cost follows the index, not the scope.
-  if (index.documentCount > (options.feedbackMaxWindows ?? DEFAULT_RETRIEVE.feedbackMaxWindows)) return first;
+  if (index.documentCount > (options.feedbackMaxWindows ?? DEFAULT_RETRIEVE.feedbackMaxWindows)) return first.slice(0, limit);
   const weights = queryWeights(index, query);
   const tf = new Map<string, number>();
   for (const h of first.slice(0, fbDocs)) {
@@ -81,7 +84,7 @@ export function scoreChunks(index: CorpusIndex, query: string, options: Retrieve
   const max = top[0]?.[1] ?? 1;
   const weight = options.feedbackWeight ?? DEFAULT_RETRIEVE.feedbackWeight;
   for (const [t, w] of top) weights.set(t, weight * (w / max));
-  return index.searchWeighted(weights, options);
+  return index.searchWeighted(weights, options, limit);
 }
 
 export interface RankedChunk {
@@ -128,7 +131,7 @@ export function rankChunks(index: CorpusIndex, query: string, options: RetrieveO
   const weight = options.neighbourWeight ?? DEFAULT_RETRIEVE.neighbourWeight;
   const radius = options.neighbourRadius ?? DEFAULT_RETRIEVE.neighbourRadius;
   // Only the best hits take part in smoothing: further down the list neighbours cannot lift a window into the budget.
-  const hits = scoreChunks(index, query, options).slice(0, SMOOTHING_CANDIDATES);
+  const hits = scoreChunks(index, query, options, SMOOTHING_CANDIDATES);
   const bm25 = new Map<number, number>(hits.map((h) => [h.id, h.score]));
   const candidates = new Map<number, Chunk>();
   for (const h of hits) {
@@ -150,14 +153,19 @@ export function rankChunks(index: CorpusIndex, query: string, options: RetrieveO
     if (chunk.part === 'transcript') {
       // Transcript windows come first among an item's chunk ids, in order: ids[seq] is this chunk.
       const ids = index.itemChunkIds(chunk.itemId);
-      const at = (d: number): number => bm25.get(ids[chunk.seq + d] ?? -1) ?? 0;
-      for (let d = 1; d <= radius; d++) score += (weight / d) * (at(-d) + at(d));
-      listScore += LIST_NEIGHBOUR_WEIGHT * (at(-1) + at(1));
+      const seq = chunk.seq;
+      for (let d = 1; d <= radius; d++) score += (weight / d) * (scoreAt(bm25, ids, seq - d) + scoreAt(bm25, ids, seq + d));
+      listScore += LIST_NEIGHBOUR_WEIGHT * (scoreAt(bm25, ids, seq - 1) + scoreAt(bm25, ids, seq + 1));
     }
     ranked.push({ id, chunk, bm25: own, score, listScore });
   }
   ranked.sort((a, b) => b.score - a.score || a.id - b.id);
   return ranked;
+}
+
+/** The BM25 score of the chunk at position `seq` of `ids` (0 when none or not a hit). A function, not a closure per chunk: rankChunks runs it for thousands of chunks a query. */
+function scoreAt(bm25: ReadonlyMap<number, number>, ids: readonly number[], seq: number): number {
+  return bm25.get(ids[seq] ?? -1) ?? 0;
 }
 
 /**
@@ -168,17 +176,20 @@ export function rankChunks(index: CorpusIndex, query: string, options: RetrieveO
  */
 export function diversify(ranked: RankedChunk[], radius: number): RankedChunk[] {
   if (radius <= 0) return ranked;
-  const blocked = new Set<string>();
+  // Per item and part, the blocked positions.
+  const blocked = new Map<string, Set<number>>();
   const first: RankedChunk[] = [];
   const rest: RankedChunk[] = [];
   for (const r of ranked) {
-    const key = `${r.chunk.itemId}\u0000${r.chunk.part}\u0000`;
-    if (blocked.has(key + r.chunk.seq)) {
+    const key = `${r.chunk.itemId}\u0000${r.chunk.part}`;
+    let seqs = blocked.get(key);
+    if (seqs?.has(r.chunk.seq)) {
       rest.push(r);
       continue;
     }
     first.push(r);
-    for (let d = -radius; d <= radius; d++) blocked.add(key + (r.chunk.seq + d));
+    if (!seqs) blocked.set(key, (seqs = new Set()));
+    for (let d = -radius; d <= radius; d++) seqs.add(r.chunk.seq + d);
   }
   return first.concat(rest);
 }
