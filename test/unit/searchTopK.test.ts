@@ -45,6 +45,8 @@ function generated(seed: number, n: number, vocab: number, mode: 'sealed' | 'del
 }
 
 function query(next: () => number, vocab: number): QueryTerm[] {
+  // Now and then more than 32 distinct terms (two words of matched-term bits per document).
+  if (next() < 0.1) return Array.from({ length: 40 }, (_, i) => ({ term: `w${i % vocab}`, boost: 1 + (i % 3) }));
   const terms = 1 + Math.floor(next() * 6);
   // Repeated terms and weights in a few values only: equal scores are common.
   return Array.from({ length: terms }, () => ({ term: next() < 0.05 ? 'absent' : `w${Math.floor(vocab * next() ** 2)}`, boost: [1, 1, 0.5, 2, 0.25][Math.floor(next() * 5)]! }));

@@ -384,9 +384,14 @@ export class PostingsIndex {
       out[r] = { id: doc, score: total[doc]!, terms };
     }
     // The scratch arrays go back clean (zero) where this search wrote; scores are overwritten on first touch.
-    for (const doc of hits) {
-      quality[doc] = 0;
-      matched.fill(0, doc * words, doc * words + words);
+    if (words === 1) {
+      // The usual case (up to 32 distinct terms): no call per hit.
+      for (const doc of hits) quality[doc] = matched[doc] = 0;
+    } else {
+      for (const doc of hits) {
+        quality[doc] = 0;
+        matched.fill(0, doc * words, doc * words + words);
+      }
     }
     this.scratch = scratch;
     return out;
