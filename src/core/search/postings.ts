@@ -534,7 +534,7 @@ export class PostingsIndex {
     }
     if (live !== liveCount) throw new PostingsFormatError(`${live} live documents, the header says ${liveCount}`);
     for (const [f, field] of fields.entries()) {
-      const problem = checkPostings(field.offsets, field.docs, field.freqs, state);
+      const problem = checkPostings(field.offsets, field.docs, field.freqs, idLimit);
       if (problem) throw new PostingsFormatError(`field ${f}: ${problem}`);
     }
     for (let t = 0; t < termCount; t++) {
@@ -726,19 +726,24 @@ function sealField(field: FieldPostings, sealedTerms: number, terms: number, sta
 /**
  * What is wrong with one field's sealed postings, if anything: offsets must
  * run from 0 to the end without decreasing, and every posting must be of a
- * live document with a frequency of at least 1. (A function of its own: the
- * loops over millions of postings are compiled tight.)
+ * document id below the file's id limit with a frequency of at least 1.
+ * Whether that document is live is not checked here: it is a random read per
+ * posting (~0.9 s of a 100 M-word index's ~70 M postings, against ~0.3 s for
+ * this sequential pass), and a search skips a posting of a document that is
+ * not live anyway (such damage would only skew a term's document frequency).
+ * (A function of its own: the loops over millions of postings are compiled tight.)
  */
-function checkPostings(offsets: Uint32Array, docs: Int32Array, freqs: Uint32Array, state: Uint8Array): string | undefined {
+function checkPostings(offsets: Uint32Array, docs: Int32Array, freqs: Uint32Array, idLimit: number): string | undefined {
   const last = offsets.length - 1;
   if (offsets[0] !== 0 || offsets[last] !== docs.length) return 'offsets do not span the postings';
   for (let t = 0; t < last; t++) if (offsets[t + 1]! < offsets[t]!) return `offsets decrease at term ${t}`;
-  const idLimit = state.length;
-  for (let i = 0; i < docs.length; i++) {
-    const doc = docs[i]!;
-    // `doc >>> 0` folds a negative id into a huge one: one comparison for both bounds.
-    if (doc >>> 0 >= idLimit || state[doc] !== LIVE || freqs[i] === 0) return `bad posting ${i}`;
-  }
+  // Branch-free: flags or-ed over every posting, the place looked for only when one is bad.
+  // `doc >>> 0` folds a negative id into a huge one: one comparison for both bounds.
+  let bad = 0;
+  const n = docs.length;
+  for (let i = 0; i < n; i++) bad |= (docs[i]! >>> 0 >= idLimit ? 1 : 0) | (freqs[i] === 0 ? 1 : 0);
+  if (!bad) return undefined;
+  for (let i = 0; i < n; i++) if (docs[i]! >>> 0 >= idLimit || freqs[i] === 0) return `bad posting ${i}`;
   return undefined;
 }
 
