@@ -58,6 +58,14 @@ export interface CommentScore {
   reasons: string[];
 }
 
+/**
+ * The rules' version: bumped whenever what {@link detectSpam} decides for the same comments
+ * changes without the model changing (a cue, a weight, near-duplicate grouping, text
+ * normalisation, the thresholds). Part of the saved decision's key (spamStore.ts): a decision
+ * made by other rules is never used.
+ */
+export const SPAM_RULES_VERSION = 1;
+
 /** Score at or above which a comment is spam. */
 export const SPAM_THRESHOLD = 1;
 /** What a comment's author having posted spam elsewhere in the corpus adds to it. */

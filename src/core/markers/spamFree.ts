@@ -71,6 +71,27 @@ export function corpusSpam(corpus: SpamCorpus, options: DetectOptions = {}): Map
   return spam;
 }
 
+/**
+ * The corpus's spam decision when it is known for its current content (decided, or adopted from the
+ * saved one): nothing is decided or parsed for it.
+ */
+export function knownCorpusSpam(corpus: SpamCorpus): Map<string, SpamDecision> | undefined {
+  const known = decided.get(corpus.items);
+  return known && known.signature === signatureOf(corpus.items) ? known.spam : undefined;
+}
+
+/**
+ * Takes `spam` as the corpus's decision for its current content (one read from the saved
+ * decision, see spamStore.ts, made for this content): {@link corpusSpam} gives it without deciding.
+ */
+export function adoptCorpusSpam(corpus: SpamCorpus, spam: Map<string, SpamDecision>): void {
+  decided.set(corpus.items, { signature: signatureOf(corpus.items), spam });
+  for (const item of corpus.items) {
+    const d = spam.get(item.id);
+    if (d) ofItem.set(item, d);
+  }
+}
+
 const NO_SPAM: SpamDecision = { ids: new Set(), reasons: new Map(), scores: new Map() };
 
 /**
