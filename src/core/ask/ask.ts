@@ -7,6 +7,7 @@ import type { ModelClient } from '../llm/client';
 import { formatClock } from '../text/clock';
 import { extractiveAnswer, type AnswerSentence } from './answer';
 import { hybridRetrieve, type Passage } from './hybridRetriever';
+import { keptItemTexts } from './indexSpans';
 import type { AskInput, ParsedQuery } from './query';
 import { termPhrases } from './questionTerms';
 import { rerankHits, RERANK_DEPTH } from './rerank';
@@ -57,7 +58,7 @@ export async function askCorpus(ctx: AskContext, input: AskInput, options: AskOp
   let cache = caches.get(ctx);
   const cached = cache?.get(cacheKey);
   if (cached) return { ...cached, ms: performance.now() - started };
-  const { query, fallback } = await understand(input, { entities: ctx.entities, corpus: ctx.corpus, index: ctx.index, vectors: !!ctx.vectors }, options);
+  const { query, fallback } = await understand(input, { entities: ctx.entities, corpus: ctx.corpus, index: ctx.index, vectors: !!ctx.vectors, itemTexts: (id) => keptItemTexts(ctx.index, id) }, options);
   const k = options.k ?? 10;
   const res = await hybridRetrieve(query, ctx, { k: options.rerank && options.model ? Math.max(k, RERANK_DEPTH) : k, budgetWords: options.budgetWords, signal: options.signal });
   const notes = [...(fallback ? [fallback] : []), ...(query.notes ?? []), ...roleNotes(query), ...res.notes];

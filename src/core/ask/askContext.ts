@@ -6,6 +6,7 @@
 import type { Corpus } from '../corpus/types';
 import type { ItemMarkers } from '../markers/schema';
 import { readItemMarkers } from '../markers/store';
+import { loadSavedCorpusSpam } from '../markers/spamStore';
 import type { CorpusIndex } from '../search/corpusIndex';
 import { throwIfAborted } from '../util/abort';
 import { tagChinese } from './chineseTagger';
@@ -41,6 +42,8 @@ export async function openAskContext(corpus: Corpus, index: CorpusIndex, opts: O
   const { index: entities } = await EntityIndex.open(corpus);
   throwIfAborted(opts.signal);
   const markers = opts.markers ?? (await readAllMarkers(corpus));
+  // The corpus's saved spam decision, when it is current: every reader of comments then finds it (nothing parsed to decide it).
+  await loadSavedCorpusSpam(corpus);
   return { corpus, index, entities, markers, ...(opts.vectors ? { vectors: opts.vectors } : {}), ...(opts.citations ? { citations: opts.citations } : {}) };
 }
 

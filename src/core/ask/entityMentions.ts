@@ -11,7 +11,7 @@
  * (`speakerItems`: the item in focus, the one item the question names, or —
  * not yet told — every item that has it).
  */
-import type { Corpus } from '../corpus/types';
+import type { Corpus, CorpusItem } from '../corpus/types';
 import { addNames, tagChinese } from './chineseTagger';
 import { coreName, CJK_SURNAMES, nameKey, type EntityIndex, type KnownName } from './entityIndex';
 import { fold } from './intentCues';
@@ -43,6 +43,19 @@ const PROPER_TAGS = new Set(['nr', 'nrt', 'nrfg', 'ns', 'nt', 'nz']);
 interface Options {
   /** Items whose speakers and names count first (the item in focus, or undefined = all). */
   itemIds?: readonly string[];
+  /**
+   * An item's texts (transcript, comments) as the search index kept them, or undefined when it did
+   * not: looked in instead of the item's parsed parts (a lazily held item is not parsed for it).
+   */
+  itemTexts?: ItemTexts;
+}
+
+/** An item's texts as the search index kept them ({@link Options.itemTexts}). */
+export type ItemTexts = (itemId: string) => readonly string[] | undefined;
+
+/** The texts of an item: as the index kept them, else its parsed parts'. */
+function textsOf(item: CorpusItem, itemTexts: ItemTexts | undefined): readonly (string | undefined)[] {
+  return itemTexts?.(item.id) ?? [item.transcript?.text, item.comments?.text];
 }
 
 /** A word-boundary, case- and accent-insensitive search for `needle` (Latin) or a substring search (CJK). */
@@ -181,7 +194,7 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
     if (overlaps(r, taken)) continue;
     // Acronyms are terms ("VAD", "UFC"), not names; and a word the corpus writes in lower case is a common word.
     if (words.every((w) => /^[\p{Lu}\d]{1,5}s?$/u.test(w))) continue;
-    if (words.length === 1 && corpusWritesLower(words[0]!, lookup, corpus, scope)) continue;
+    if (words.length === 1 && corpusWritesLower(words[0]!, lookup, corpus, scope, options.itemTexts)) continue;
     // After a quantifier or article of a plural ("other YouTubers", "otros Youtubers", "many Democrats"), a capitalised word is a class, not a name.
     if (/(?<![\p{L}])(?:other|others|some|many|most|these|those|all|several|few|otros|otras|algunos|algunas|muchos|muchas|varios|varias|unos|unas|los|las|estos|estas|demás)\s+$/iu.test(question.slice(0, start))) continue;
     push({ text, label: text, kind: 'unlinked', itemIds: [], fromSession: false }, r);
@@ -204,8 +217,8 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
         const next = tagged[wi + 1]?.word ?? '';
         const longer = word + next;
         if (/^\p{Script=Han}{1,4}$/u.test(next) && longer.length <= 6) {
-          const base = countIn(corpus, word, scope);
-          const ext = countIn(corpus, longer, scope);
+          const base = countIn(corpus, word, scope, options.itemTexts);
+          const ext = countIn(corpus, longer, scope, options.itemTexts);
           if (ext >= 2 && ext >= 0.8 * base) {
             word = longer;
             at = start + word.length;
@@ -220,7 +233,7 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
       const concept = /[化性度率力感]$/u.test(word) && !isKnown;
       const proper = PROPER_TAGS.has(tag) && !concept && (tag !== 'nr' || word.length > 2 || CJK_SURNAMES.has(word[0]!) || isKnown);
       if (!proper && !isKnown) continue;
-      const itemIds = itemsContaining(corpus, word, scope);
+      const itemIds = itemsContaining(corpus, word, scope, options.itemTexts);
       if (!isKnown && itemIds.length === 0) continue;
       push({ text: word, label: word, kind: 'name', itemIds, fromSession: false }, r);
     }
@@ -257,7 +270,7 @@ function knownWord(word: string, lookup: ReadonlyMap<string, KnownName[]>): bool
  * capitalised (auto-captions write names in lower case too, so a few
  * lower-case uses prove nothing).
  */
-function corpusWritesLower(word: string, lookup: ReadonlyMap<string, KnownName[]>, corpus: Corpus | undefined, scope: readonly string[] | undefined): boolean {
+function corpusWritesLower(word: string, lookup: ReadonlyMap<string, KnownName[]>, corpus: Corpus | undefined, scope: readonly string[] | undefined, itemTexts: ItemTexts | undefined): boolean {
   const k = nameKey(word);
   if (k && (lookup.get(k) ?? []).some((n) => fold(n.name).split(/\s+/).includes(fold(word)))) return false;
   if (!corpus) return false;
@@ -267,7 +280,7 @@ function corpusWritesLower(word: string, lookup: ReadonlyMap<string, KnownName[]
   // Bounded: the items in scope, or the first 100 items of a large corpus.
   const items = scope ? corpus.items.filter((i) => scope.includes(i.id)) : corpus.items.slice(0, 100);
   for (const item of items) {
-    for (const part of [item.transcript?.text, item.comments?.text]) {
+    for (const part of textsOf(item, itemTexts)) {
       if (!part || !caseReliable(part)) continue;
       for (const m of part.matchAll(re)) {
         if (m[0] === m[0].toLowerCase()) lower++;
@@ -337,11 +350,11 @@ function namesItem(question: string, itemId: string): boolean {
 }
 
 /** Occurrences of `word` in the transcripts and comments of the scope (or the first 100 items). */
-function countIn(corpus: Corpus, word: string, scope: readonly string[] | undefined): number {
+function countIn(corpus: Corpus, word: string, scope: readonly string[] | undefined, itemTexts: ItemTexts | undefined): number {
   let n = 0;
   const items = scope ? corpus.items.filter((i) => scope.includes(i.id)) : corpus.items.slice(0, 100);
   for (const item of items) {
-    for (const text of [item.transcript?.text, item.comments?.text]) {
+    for (const text of textsOf(item, itemTexts)) {
       if (!text) continue;
       for (let at = text.indexOf(word); at >= 0 && n < 1000; at = text.indexOf(word, at + word.length)) n++;
     }
@@ -350,11 +363,11 @@ function countIn(corpus: Corpus, word: string, scope: readonly string[] | undefi
 }
 
 /** Items (in scope first, else anywhere) whose text contains `word`. */
-function itemsContaining(corpus: Corpus | undefined, word: string, scope: readonly string[] | undefined): string[] {
+function itemsContaining(corpus: Corpus | undefined, word: string, scope: readonly string[] | undefined, itemTexts: ItemTexts | undefined): string[] {
   if (!corpus) return [];
   const has = (id: string): boolean => {
     const item = corpus.items.find((i) => i.id === id);
-    return !!item && (!!item.transcript?.text.includes(word) || !!item.comments?.text.includes(word) || item.title.includes(word));
+    return !!item && (textsOf(item, itemTexts).some((t) => !!t?.includes(word)) || item.title.includes(word));
   };
   const inScope = (scope ?? []).filter(has);
   if (inScope.length) return inScope;

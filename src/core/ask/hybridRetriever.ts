@@ -9,11 +9,13 @@
 import { mapSpan, type SpanSource } from '../corpus/spans';
 import type { CorpusItem, PartKind } from '../corpus/types';
 import { chunkText } from '../search/chunker';
+import { keptSpanSource } from '../search/keptSpans';
 import { tokenizeQuery } from '../search/tokenize';
 import { throwIfAborted } from '../util/abort';
 import type { ParsedQuery, StrategyName } from './query';
 import { focusedSpan, hitFocus, type FocusTerms } from './hitFocus';
 import { DisjointSpans } from './disjointSpans';
+import { exactRun, keptTextOfSpan, spanTimeFromWindows } from './indexSpans';
 import { spanWords } from './partMemos';
 import { fusionWeight } from './strategyPlan';
 import { citationStrategy } from './strategies/citation';
@@ -24,7 +26,6 @@ import { markerStrategy } from './strategies/marker';
 import { receptionStrategy } from './strategies/reception';
 import { relationStrategy } from './strategies/relation';
 import { summaryStrategy } from './strategies/summary';
-import { timeOfSpan } from './strategies/timeMap';
 import { vectorStrategy } from './strategies/vector';
 import type { AskContext, AskHit, AskScope, Candidate, RetrievalStrategy } from './types';
 
@@ -210,9 +211,9 @@ function timeFilter(q: ParsedQuery, ctx: AskContext): { keep: (c: Candidate) => 
   const estimated = new Set<string>();
   const keep = (c: Candidate): boolean => {
     if (c.part !== 'transcript') return true;
-    const item = ctx.index.item(c.itemId);
-    if (!item) return true;
-    const t = timeOfSpan(item, ctx.entities.item(c.itemId), c.start, c.end);
+    if (!ctx.index.item(c.itemId)) return true;
+    // From the index's windows: every candidate's item is not parsed to tell its time.
+    const t = spanTimeFromWindows(ctx.index, ctx.entities.item(c.itemId), c.itemId, c.start, c.end);
     if (!t) {
       untimed.add(c.itemId);
       return true;
@@ -273,10 +274,8 @@ function choosePassages(ctx: AskContext, fused: Fused[], budget: number): Passag
     const k = key(f.c);
     const same = chosenIn.get(k);
     if (same?.some((c) => c.start < f.c.end && f.c.start < c.end)) continue;
-    const item = ctx.index.item(f.c.itemId);
-    const part = item && partOf(item, f.c.part);
     // Counted only as far as the budget left: a span longer than that is passed over whatever its length.
-    const w = part ? spanWords(part, f.c.start, f.c.end, budget - words) : 0;
+    const w = passageWords(ctx, f.c, budget - words);
     if (words + w > budget) continue;
     chosen.push({ f, words: w });
     if (same) same.push(f.c);
@@ -297,7 +296,18 @@ function choosePassages(ctx: AskContext, fused: Fused[], budget: number): Passag
   }
   for (const p of out) {
     const item = ctx.index.item(p.itemId);
-    p.source = item ? (mapSpan(item, p) ?? null) : null;
+    // A run of whole windows is placed from what the index kept of them; another span through its item's parts.
+    const run = item && exactRun(ctx.index, p.itemId, p.part, p.start, p.end);
+    p.source = item ? ((run && keptSpanSource(ctx.corpus.root, item, ctx.index, run)) ?? mapSpan(item, p) ?? null) : null;
   }
   return out;
+}
+
+/** Words of a candidate span, counted on the text the index kept of it (its item is not parsed), else on its item's part. */
+function passageWords(ctx: AskContext, c: Candidate, limit: number): number {
+  const kept = keptTextOfSpan(ctx.index, c.itemId, c.part, c.start, c.end);
+  if (kept !== undefined) return spanWords({ text: kept }, 0, kept.length, limit);
+  const item = ctx.index.item(c.itemId);
+  const part = item && partOf(item, c.part);
+  return part ? spanWords(part, c.start, c.end, limit) : 0;
 }

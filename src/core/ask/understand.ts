@@ -5,6 +5,7 @@
  * with what the rules are sure of (citation forms). A failed model call
  * falls back to the rules and says so.
  */
+import { hasPart } from '../corpus/types';
 import type { ModelClient } from '../llm/client';
 import type { Usage } from '../llm/types';
 import { isCancellation } from '../llm/types';
@@ -41,7 +42,7 @@ export async function understand(input: AskInput, ctx: UnderstandContext, option
     knownEntities: known.slice(0, 200).map((n) => n.name),
     corpusLanguage: corpusLanguage(ctx),
     ...(ents?.durationS !== undefined ? { durationS: ents.durationS } : {}),
-    hasComments: (ctx.corpus?.items ?? []).some((i) => (!scope || scope.includes(i.id)) && !!i.comments),
+    hasComments: (ctx.corpus?.items ?? []).some((i) => (!scope || scope.includes(i.id)) && hasPart(i, 'comments')),
   };
   try {
     const { reply, usage } = await understandWithModel(options.model, input, hints, { promptsDir: options.promptsDir, signal: options.signal });
@@ -49,7 +50,7 @@ export async function understand(input: AskInput, ctx: UnderstandContext, option
     const entities: LinkedEntity[] = [];
     for (const name of reply.entities) {
       const fromRules = rules.entities.find((e) => e.label.toLowerCase() === name.toLowerCase() || e.text.toLowerCase() === name.toLowerCase());
-      const linked = fromRules ?? findMentions(name, ctx.entities, ctx.corpus, { itemIds: scope })[0]?.entity;
+      const linked = fromRules ?? findMentions(name, ctx.entities, ctx.corpus, { itemIds: scope, itemTexts: ctx.itemTexts })[0]?.entity;
       entities.push(linked ? { ...linked, text: name } : { text: name, label: name, kind: 'unlinked', itemIds: [], fromSession: false });
     }
     const keywords = [...new Set([...reply.keywords, ...reply.corpus_keywords])];

@@ -11,6 +11,7 @@ import { chooseIntent, PEOPLE_CUES } from './intentChoice';
 import { coreName, type EntityIndex } from './entityIndex';
 import { classifySpeakerLabel } from './speakerLabels';
 import { findMentions } from './entityMentions';
+import type { ItemTexts } from './entityMentions';
 import { AUDIENCE_CUES, CLIP_CUES, COMMENT_CUES, cueMatches, fold, hasCue, PLATFORMS, TRANSCRIPT_CUES } from './intentCues';
 import type { AskInput, ParsedQuery, QueryFilters } from './query';
 import { chooseStrategies, hasTopic } from './strategyPlan';
@@ -26,6 +27,8 @@ export interface UnderstandContext {
   vectors?: boolean;
   /** The search index: the corpus's languages and word frequencies, for translating the question's terms (crossLanguage/). */
   index?: TranslationIndex;
+  /** An item's texts as the search index kept them: where names are looked for instead of its parsed parts ({@link findMentions}). */
+  itemTexts?: ItemTexts;
 }
 
 
@@ -84,11 +87,11 @@ export function understandWithRules(input: AskInput, ctx: UnderstandContext): Pa
   const time = findTimeConstraint(question, durationS);
   // Citation and time phrases, and the platform words of a clip request ("TikTok", "Reels"), are not entities.
   const blocked: [number, number][] = [...citations.ranges, ...(time ? [time.match] : []), ...cueMatches(question, CLIP_CUES).map((c) => c.range)];
-  const mentions = findMentions(question, ctx.entities, ctx.corpus, { itemIds: scope }).filter(
+  const mentions = findMentions(question, ctx.entities, ctx.corpus, { itemIds: scope, itemTexts: ctx.itemTexts }).filter(
     (m) => !blocked.some((r) => m.range[0] < r[1] && r[0] < m.range[1]),
   );
   const own = mentions.map((m) => m.entity);
-  const sessionEntities = sessionEntityLists(input.session ?? [], (s) => findMentions(s, ctx.entities, ctx.corpus, { itemIds: scope }).map((m) => m.entity), input.itemId);
+  const sessionEntities = sessionEntityLists(input.session ?? [], (s) => findMentions(s, ctx.entities, ctx.corpus, { itemIds: scope, itemTexts: ctx.itemTexts }).map((m) => m.entity), input.itemId);
   let entities = [...own];
   const hasComments = (ctx.corpus?.items ?? []).some((i) => hasPart(i, 'comments') && (!scope || scope.includes(i.id)));
   const { intent, confidence: intentConfidence, scores: intentScores } = chooseIntent(question, bareQuestion(question, [...citations.ranges, ...(time ? [time.match] : [])]), citations.numbers, mentions, resolveWith(question, own, sessionEntities, citations.numbers.length > 0, input.itemId), hasComments, !!time);

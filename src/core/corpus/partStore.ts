@@ -28,6 +28,8 @@ export class PartStore {
   private keptWords = 0;
   /** Items parsed again on demand since the store was made. */
   reparsed = 0;
+  /** Called with the item's id each time an item is parsed again on demand (a caller counting which items a piece of work reads). */
+  onReparse: ((itemId: string) => void) | undefined;
 
   /**
    * @param maxWords Words of parsed parts kept (the most recently used item is always kept).
@@ -71,6 +73,7 @@ export class PartStore {
       return hit.parts;
     }
     this.reparsed++;
+    this.onReparse?.(id);
     const r = parseItemSync(found, []);
     if (r.item?.contentHash !== hash) this.onStale?.(id);
     const parts = { transcript: r.item?.transcript, comments: r.item?.comments };

@@ -5,6 +5,7 @@
  * ("12:34 😂") count as engaging.
  */
 import { DIGIT_NUMBER, OPINION_CUES_EN, OPINION_CUES_ES, OPINION_CUES_ZH, ZH_NUMBER } from '../../markers/lexicons';
+import { hasPart, type CorpusItem } from '../../corpus/types';
 import { polarity } from '../../markers/extractive';
 import { queryWeights } from '../../search/retrieve';
 import { parseClock } from '../timePhrases';
@@ -26,6 +27,11 @@ interface BaseClip {
   reasons: string[];
   /** The search window the passage starts in. */
   chunkId: number | undefined;
+}
+
+/** The item's comment records, from its facts (a lazily held item is not parsed to count them). */
+function commentCount(item: CorpusItem | undefined): number {
+  return (item?.facts ? item.facts.comments : item?.comments?.comments.length) ?? 0;
 }
 
 /** The clip candidates of an item without the question's topic: computed once per index and item. */
@@ -108,7 +114,7 @@ export const clipStrategy: RetrievalStrategy = {
     const bm25 = new Map<number, number>();
     if (weights.size && q.keywords.length) for (const h of index.searchWeighted(weights, { ...scopeFilters(scope), part: 'transcript' }).slice(0, 2000)) bm25.set(h.id, h.score);
     const maxBm = Math.max(1, ...bm25.values());
-    let items = scope.itemIds ?? ctx.corpus.items.filter((i) => i.transcript).map((i) => i.id);
+    let items = scope.itemIds ?? ctx.corpus.items.filter((i) => hasPart(i, 'transcript')).map((i) => i.id);
     let note: string | undefined;
     if (items.length > MAX_ITEMS) {
       // Corpus-wide: the items the question's words point at, else the ones with the most comments.
@@ -119,7 +125,7 @@ export const clipStrategy: RetrievalStrategy = {
       }
       const ranked = byTopic.size
         ? [...byTopic].sort((a, b) => b[1] - a[1]).map(([id]) => id)
-        : [...items].sort((a, b) => (index.item(b)?.comments?.comments.length ?? 0) - (index.item(a)?.comments?.comments.length ?? 0));
+        : [...items].sort((a, b) => commentCount(index.item(b)) - commentCount(index.item(a)));
       note = `clips looked for in the ${MAX_ITEMS} ${byTopic.size ? 'items most on topic' : 'most-commented items'} of ${items.length}; ask within an item for all of its clips`;
       items = ranked.slice(0, MAX_ITEMS);
     }

@@ -5,6 +5,7 @@
  * hit says which item's speaker it is ("speaker Project Manager · ES2009b").
  */
 import { queryWeights } from '../../search/retrieve';
+import { tokenize } from '../../search/tokenize';
 import { speakerInItem } from '../roleEntities';
 import type { Candidate, RetrievalStrategy } from '../types';
 import { entityChunks, ownTopicTurns } from './entityChunks';
@@ -13,6 +14,8 @@ import { topicTerms } from './topic';
 
 /** Windows whose own-turn terms are counted per question (the best by the other evidence first). */
 const MAX_OWN_CHECKED = 400;
+/** Items whose transcripts are read for those turns per question (a lazily held item is parsed for it): the best windows' items. */
+const MAX_OWN_ITEMS = 10;
 
 export const entityStrategy: RetrievalStrategy = {
   name: 'entity',
@@ -51,8 +54,19 @@ export const entityStrategy: RetrievalStrategy = {
       const n = ctx.index.documentCount;
       const idf = new Map([...terms].map((t) => [t, Math.log(1 + n / (1 + ctx.index.documentFrequency(t)))]));
       const total = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
+      const parsed = new Set<string>();
       for (const [id, s] of list.slice(0, MAX_OWN_CHECKED)) {
         if (!s.speaker) continue;
+        // Only windows the speaker talks in that hold a topic term (the index's fields and kept text tell); their turns are read
+        // from the item's parsed transcript, for the items of the best windows only.
+        const c = ctx.index.chunk(id)!;
+        if (c.speakers && !c.speakers.includes(s.speaker)) continue;
+        const kept = ctx.index.storedChunkText(id);
+        if (kept !== undefined && !tokenize(kept).some((t) => terms.has(t))) continue;
+        if (!parsed.has(c.itemId)) {
+          if (parsed.size >= MAX_OWN_ITEMS) continue;
+          parsed.add(c.itemId);
+        }
         const turns = ownTopicTurns(ctx.index, ctx.index.chunk(id)!, s.speaker, terms);
         if (!turns.length) continue;
         const best = turns.reduce((a, t) => (t.terms.size > a.terms.size ? t : a));

@@ -76,7 +76,8 @@ export function entityChunks(e: LinkedEntity, scope: AskScope, ctx: AskContext, 
     for (const h of hits) {
       if (!h.terms.length) continue;
       const item = index.item(h.chunk.itemId);
-      if (!item || !fold(chunkText(item, h.chunk)).includes(needle)) continue;
+      // The window's text as the index kept it (its item is not parsed for it).
+      if (!item || !fold(index.chunkTextOf(h.id) ?? chunkText(item, h.chunk)).includes(needle)) continue;
       const prev = out.get(h.id);
       out.set(h.id, { speaks: prev?.speaks ?? false, mentions: true });
     }

@@ -6,7 +6,7 @@
  */
 import { hasPart } from '../../corpus/types';
 import { polarity } from '../../markers/extractive';
-import { corpusSpam } from '../../markers/spamFree';
+import { persistedCorpusSpam } from '../../markers/spamStore';
 import { queryWeights } from '../../search/retrieve';
 import { tokenize } from '../../search/tokenize';
 import { LruMap } from '../../util/lruMap';
@@ -57,7 +57,7 @@ const ON_TOPIC = 100;
 
 export const receptionStrategy: RetrievalStrategy = {
   name: 'reception',
-  run(q, scope, ctx) {
+  async run(q, scope, ctx) {
     const { index } = ctx;
     const filters = { ...scopeFilters(scope), part: 'comments' as const };
     // The question's topic, whatever it asks of the audience ("¿qué opinan los comentarios sobre la pelea?": "pelea"); without
@@ -110,8 +110,9 @@ export const receptionStrategy: RetrievalStrategy = {
     const out: Candidate[] = [];
     let promo = 0;
     let onTopic = 0;
-    // The corpus's spam decision, looked up once a question (finding it hashes every item's content).
-    const spam = corpusSpam(ctx.corpus);
+    // The corpus's spam decision, looked up once a question: known, else the saved one (spamStore.ts), else decided (every
+    // item with comments parsed, once per corpus content) and saved for the next process.
+    const { spam } = await persistedCorpusSpam(ctx.corpus);
     for (const { id, score: base } of pre.slice(0, MAX_SCORED)) {
       const c = index.chunk(id)!;
       const item = index.item(c.itemId);
