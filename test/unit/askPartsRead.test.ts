@@ -186,4 +186,14 @@ describe('the corpus spam decision is persisted', () => {
     await writeFile(spamFile(dir), '{"version":1');
     assert.equal((await persistedCorpusSpam(await openCorpus(dir, { parts: new PartStore(1) }))).source, 'decided');
   });
+
+  test('a corpus that is no folder (made in memory) gets its decision without a file, and a question never fails for it', async () => {
+    const c = await openCorpus(dir, { parts: new PartStore(1) });
+    const root = path.join(dir, 'no-such-folder');
+    const r = await persistedCorpusSpam({ ...c, root });
+    assert.equal(r.source, 'decided');
+    assert.equal(r.saveError, undefined);
+    assert.equal([...r.spam].filter(([, d]) => d.ids.has('spam')).length, 29);
+    await assert.rejects(readFile(spamFile(root), 'utf8'), { code: 'ENOENT' }, 'nothing written, no folder made');
+  });
 });
