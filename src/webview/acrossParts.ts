@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { AcrossMarker, KindCounts, MarkerPlace } from '../shared/acrossModel';
 import type { AcrossToHost } from '../shared/acrossWebviewProtocol';
 import type { MarkerKindName } from '../shared/webviewProtocol';
-import { button, el } from './dom';
+import { button, el, onActivate } from './dom';
 import { num } from './vscodeApi';
 
 export const KINDS: readonly MarkerKindName[] = ['FACT', 'OPINION', 'DATA', 'ENGAGEMENT'];
@@ -98,13 +98,7 @@ export function markerRow(m: AcrossMarker, post: Post, opts: { context?: string 
   if (!m.grounded) where.append(el('span', 'ungrounded', l10n.t('ungrounded')));
   if (where.childNodes.length) li.append(where);
   const open = (): void => post({ type: 'openMarker', itemId: m.itemId, markerId: m.markerId });
-  li.addEventListener('click', open);
-  li.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      open();
-    }
-  });
+  onActivate(li, open);
   return li;
 }
 

@@ -7,7 +7,7 @@
 import { ASK_MAX_QUESTION_CHARS, ASK_STRATEGIES } from '../shared/webviewProtocol';
 import type { AskAnswerSentenceView, AskAnswerView, AskHitView, AskResultView, CorpusHostToWebview, CorpusToHost } from '../shared/webviewProtocol';
 import * as l10n from '@vscode/l10n';
-import { button, el } from './dom';
+import { button, el, onActivate } from './dom';
 import { pinButton } from './pinButton';
 import { num } from './vscodeApi';
 
@@ -338,13 +338,7 @@ export class AskBox {
       li.dataset['vscodeContext'] = JSON.stringify({ webviewSection: 'askSentence', ...target, preventDefaultContextMenuItems: true });
       li.title = `${a.title} · ${a.location}${a.where ? `\n${a.where}` : ''}\n\n${l10n.t('Click to open the sentence, highlighted in its item')}`;
       li.setAttribute('aria-label', l10n.t('Answer sentence {0}: {1} ({2}, {3})', a.n, a.text, a.title, a.location));
-      li.addEventListener('click', () => this.openSentence(a, li));
-      li.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault();
-          this.openSentence(a, li);
-        }
-      });
+      onActivate(li, () => this.openSentence(a, li));
       list.append(li);
     }
     box.append(list);

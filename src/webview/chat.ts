@@ -12,7 +12,7 @@ import './l10nSetup';
 import { CHAT_MAX_QUESTION_CHARS, parseAnswer, type AnswerBlock, type ChatCitationView, type ChatConversationView, type ChatHistoryEntry, type ChatPendingView, type ChatState, type ChatToHost, type ChatTurnView, type HostToChat, type InlinePiece } from '../shared/chatProtocol';
 import * as l10n from '@vscode/l10n';
 import * as counted from './counts';
-import { button, el } from './dom';
+import { button, el, onActivate } from './dom';
 import { pinButton } from './pinButton';
 
 /** What the webview remembers across being hidden (vscode.getState/setState). */
@@ -324,13 +324,7 @@ function renderHistory(list: readonly ChatHistoryEntry[], currentId: string | nu
       historyBtn.setAttribute('aria-expanded', 'false');
       vscode.postMessage({ type: 'openConversation', conversationId: h.id });
     };
-    li.addEventListener('click', open);
-    li.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') {
-        e.preventDefault();
-        open();
-      }
-    });
+    onActivate(li, open);
     ul.append(li);
   }
   historyEl.append(ul);

@@ -20,3 +20,14 @@ export function button(cls: string, label: string, title: string, onClick: () =>
   });
   return b;
 }
+
+/** Runs `action` when a focusable row is clicked or activated from the keyboard (Enter or Space). */
+export function onActivate(target: HTMLElement, action: () => void): void {
+  target.addEventListener('click', action);
+  target.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      action();
+    }
+  });
+}

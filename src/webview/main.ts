@@ -12,7 +12,7 @@ import * as l10n from '@vscode/l10n';
 import { ALL_KINDS, ITEM_SORTS, type ItemSort } from '../shared/sidebarModel';
 import type { AskResultView, CorpusHostToWebview, CorpusToHost, MarkerKindName, ProblemSummary, SidebarState } from '../shared/webviewProtocol';
 import { ASK_HISTORY_KEPT, AskBox } from './askBox';
-import { button, el } from './dom';
+import { button, el, onActivate } from './dom';
 import { FilterBar } from './filterBar';
 import { helpPanel } from './legend';
 import { MarkerTree } from './markerTree';
@@ -103,13 +103,7 @@ function renderProblem(p: ProblemSummary, index: number): HTMLLIElement {
   li.append(el('span', 'problem-path', p.file), el('span', 'problem-line', p.line === null ? '' : `:${p.line}`), el('div', 'problem-message', p.message));
   li.title = `${p.file}${p.line === null ? '' : `:${p.line}`}\n${p.message}`;
   const open = (): void => post({ type: 'openProblem', index });
-  li.addEventListener('click', open);
-  li.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      open();
-    }
-  });
+  onActivate(li, open);
   return li;
 }
 

@@ -14,7 +14,7 @@ import { foldedMatches } from '../shared/textFold';
 import type { CorpusToHost, ItemSummary, MarkerGroup, MarkerSummary, SidebarState } from '../shared/webviewProtocol';
 import * as l10n from '@vscode/l10n';
 import * as counted from './counts';
-import { button, el } from './dom';
+import { button, el, onActivate } from './dom';
 import { pinButton } from './pinButton';
 import { kindBadge, kindTitle } from './legend';
 
@@ -270,13 +270,7 @@ export class MarkerTree {
       this.host.focusItem(it.id);
       this.host.post({ type: 'openMarker', itemId: it.id, markerId: m.id });
     };
-    li.addEventListener('click', open);
-    li.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') {
-        e.preventDefault();
-        open();
-      }
-    });
+    onActivate(li, open);
     return { li, textEl, marker: m, marked: '' };
   }
 

@@ -6,7 +6,7 @@
 import type { GoalView, ResearchCorpusView, ResearchState, ResearchStepStatus, ResearchToHost, RunView, StepView } from '../shared/webviewProtocol';
 import * as l10n from '@vscode/l10n';
 import * as counted from './counts';
-import { button, el } from './dom';
+import { button, el, onActivate } from './dom';
 
 /** Run statuses after which no step changes any more. */
 const FINISHED: ReadonlySet<string> = new Set(['done', 'partial', 'failed', 'cancelled']);
@@ -246,13 +246,7 @@ export class ResearchPanel {
         if (resumable(x.status, x.runId, r)) li.append(this.resumeButton(x.runId, x.status, busy));
         li.title = `${x.runId} · ${x.createdAt}\nClick: show this run`;
         const show = (): void => this.post({ type: 'showRun', runId: x.runId });
-        li.addEventListener('click', show);
-        li.addEventListener('keydown', (e) => {
-          if (e.key === 'Enter' || e.key === ' ') {
-            e.preventDefault();
-            show();
-          }
-        });
+        onActivate(li, show);
         ul.append(li);
       }
       details.append(ul);
