@@ -14,8 +14,9 @@
  * - sealed: `offsets[t]..offsets[t+1]` into `docs` (Int32Array) and `freqs`
  *   (Uint32Array), the postings of term t, in ascending order of addition;
  * - delta: documents added since the last {@link PostingsIndex.seal}, one
- *   growable Int32Array of (doc, freq, previous) triples chained per term, so
- *   an add costs no allocation per posting.
+ *   growable Int32Array of (doc, freq, previous, term) records chained per
+ *   term, so an add costs no allocation per posting (a search follows a
+ *   term's chain; a seal reads the records in order, by their term).
  * Discarding a document only marks it (a state byte per id): scoring, document
  * frequencies and averages skip it at once, and the next seal drops its
  * postings. A seal rewrites every posting, so it happens when the changes since
@@ -95,15 +96,16 @@ class IntBuffer {
   constructor(capacity = 1024) {
     this.data = new Int32Array(capacity);
   }
-  push3(a: number, b: number, c: number): void {
-    if (this.length + 3 > this.data.length) {
-      const next = new Int32Array(Math.max(this.data.length * 2, this.length + 3));
+  push4(a: number, b: number, c: number, d: number): void {
+    if (this.length + 4 > this.data.length) {
+      const next = new Int32Array(Math.max(this.data.length * 2, this.length + 4));
       next.set(this.data.subarray(0, this.length));
       this.data = next;
     }
     this.data[this.length++] = a;
     this.data[this.length++] = b;
     this.data[this.length++] = c;
+    this.data[this.length++] = d;
   }
 }
 
@@ -113,11 +115,11 @@ interface FieldPostings {
   offsets: Uint32Array;
   docs: Int32Array;
   freqs: Uint32Array;
-  /** Delta tier: per term, the index (in triples) of its newest delta posting, or -1. */
+  /** Delta tier: per term, the index (in records) of its newest delta posting, or -1. */
   head: Int32Array;
   /** Per term, its delta postings (live or not). */
   deltaCount: Int32Array;
-  /** Triples (doc, freq, previous posting of the same term or -1). */
+  /** Records of 4 (doc, freq, previous posting of the same term or -1, term). */
   delta: IntBuffer;
 }
 
@@ -191,6 +193,10 @@ export class PostingsIndex {
   /** About how many postings those documents have (their distinct tokens). */
   private discardedPostings = 0;
   private scratch: Scratch | undefined;
+  /** Per term, its count in the field being added ({@link add}; zero between adds). */
+  private tf = new Int32Array(1024);
+  /** The distinct terms of the field being added, in order of first appearance. */
+  private touched = new Int32Array(1024);
 
   constructor(readonly options: PostingsOptions) {
     if (options.fields.length === 0 || options.boosts.length !== options.fields.length) throw new Error('postings: one boost per field, at least one field');
@@ -231,19 +237,34 @@ export class PostingsIndex {
     this.ensureId(id);
     if (this.state[id] !== UNUSED) throw new Error(`postings: document id ${id} used before`);
     for (let f = 0; f < this.fieldCount; f++) {
-      const freqs = new Map<string, number>();
-      for (const token of fieldTokens[f]!) freqs.set(token, (freqs.get(token) ?? 0) + 1);
-      this.lengths[id * this.fieldCount + f] = freqs.size;
-      this.lengthSums[f]! += freqs.size;
-      const field = this.fields[f]!;
-      for (const [token, tf] of freqs) {
-        if (!token) continue;
+      // Each distinct token's count, in the order of first appearance (the order new terms are numbered in), without a map per document.
+      const tokens = fieldTokens[f]!;
+      if (this.touched.length < tokens.length) this.touched = new Int32Array(Math.max(tokens.length, this.touched.length * 2));
+      const touched = this.touched;
+      let distinct = 0;
+      let empty = 0;
+      for (const token of tokens) {
+        if (!token) {
+          // Not indexed, but counts once in the field's length.
+          empty = 1;
+          continue;
+        }
         const t = this.termId(token);
-        field.delta.push3(id, tf, field.head[t]!);
-        field.head[t] = field.delta.length / 3 - 1;
-        field.deltaCount[t]!++;
-        this.deltaPostings++;
+        if (t >= this.tf.length) this.growTf(t);
+        if (this.tf[t]++ === 0) touched[distinct++] = t;
       }
+      this.lengths[id * this.fieldCount + f] = distinct + empty;
+      this.lengthSums[f]! += distinct + empty;
+      const field = this.fields[f]!;
+      const tf = this.tf;
+      for (let k = 0; k < distinct; k++) {
+        const t = touched[k]!;
+        field.delta.push4(id, tf[t]!, field.head[t]!, t);
+        field.head[t] = (field.delta.length >> 2) - 1;
+        field.deltaCount[t]!++;
+        tf[t] = 0;
+      }
+      this.deltaPostings += distinct;
     }
     this.state[id] = LIVE;
     this.liveCount++;
@@ -321,7 +342,7 @@ export class PostingsIndex {
         const weight = boost * this.options.boosts[f]!;
         const avgLength = this.lengthSums[f]! / this.liveCount;
         const field = this.fields[f]!;
-        // The sealed postings of the term, then its delta chain (doc, freq, previous).
+        // The sealed postings of the term, then its delta chain (doc, freq, previous, term).
         const sealed = t < this.sealedTerms;
         const data = field.delta.data;
         let i = sealed ? field.offsets[t]! : 0;
@@ -334,9 +355,9 @@ export class PostingsIndex {
             doc = field.docs[i]!;
             tf = field.freqs[i++]!;
           } else if (p >= 0) {
-            doc = data[p * 3]!;
-            tf = data[p * 3 + 1]!;
-            p = data[p * 3 + 2]!;
+            doc = data[p * 4]!;
+            tf = data[p * 4 + 1]!;
+            p = data[p * 4 + 2]!;
           } else break;
           if (state[doc] !== LIVE) continue;
           const length = lengths[doc * F + f]!;
@@ -566,7 +587,7 @@ export class PostingsIndex {
   private countLive(field: FieldPostings, t: number): number {
     let n = 0;
     if (t < this.sealedTerms) for (let i = field.offsets[t]!, end = field.offsets[t + 1]!; i < end; i++) if (this.state[field.docs[i]!] === LIVE) n++;
-    if (t < field.head.length) for (let p = field.head[t]!, data = field.delta.data; p >= 0; p = data[p * 3 + 2]!) if (this.state[data[p * 3]!] === LIVE) n++;
+    if (t < field.head.length) for (let p = field.head[t]!, data = field.delta.data; p >= 0; p = data[p * 4 + 2]!) if (this.state[data[p * 4]!] === LIVE) n++;
     return n;
   }
 
@@ -601,6 +622,15 @@ export class PostingsIndex {
       }
     }
     return t;
+  }
+
+  /** Room in {@link tf} for term `t`. */
+  private growTf(t: number): void {
+    let capacity = this.tf.length;
+    while (capacity <= t) capacity *= 2;
+    const tf = new Int32Array(capacity);
+    tf.set(this.tf);
+    this.tf = tf;
   }
 
   /** Room in the per-id arrays for `id`. */
@@ -664,15 +694,24 @@ function topK(docs: readonly number[], score: Float64Array, k: number, filter?: 
 /**
  * One field's postings sealed: per term (`terms` of them, the first
  * `sealedTerms` with sealed postings), its sealed postings then its delta
- * chain, in order of addition, without those of documents no longer live
- * (`filter`: there may be some). One pass; the arrays are trimmed by a block copy.
+ * postings, in order of addition, without those of documents no longer live
+ * (`filter`: there may be some). The sealed tier is copied term by term (a
+ * block copy where nothing is dropped); the delta is read once in order, each
+ * posting put after the ones of its term before it (a counting sort by term:
+ * no walk along the chains, whose postings lie all over the delta).
  */
 function sealField(field: FieldPostings, sealedTerms: number, terms: number, state: Uint8Array, filter: boolean): { offsets: Uint32Array; docs: Int32Array; freqs: Uint32Array } {
   // Locals, not property reads, in the loops over millions of postings.
-  const { offsets: oldOffsets, docs: oldDocs, freqs: oldFreqs, head, deltaCount } = field;
+  const { offsets: oldOffsets, docs: oldDocs, freqs: oldFreqs } = field;
   const data = field.delta.data;
+  const records = field.delta.length >> 2;
+  // Per term, the live delta postings (then, below, where the next one goes).
+  const next = new Uint32Array(terms);
+  if (filter) {
+    for (let p = 0; p < records; p++) if (state[data[p * 4]!] === LIVE) next[data[p * 4 + 3]!]!++;
+  } else for (let t = 0; t < terms && t < field.deltaCount.length; t++) next[t] = field.deltaCount[t]!;
   let capacity = oldDocs.length;
-  for (let t = 0; t < terms; t++) capacity += deltaCount[t]!;
+  for (let t = 0; t < terms; t++) capacity += next[t]!;
   const offsets = new Uint32Array(terms + 1);
   let docs = new Int32Array(capacity);
   let freqs = new Uint32Array(capacity);
@@ -701,19 +740,16 @@ function sealField(field: FieldPostings, sealedTerms: number, terms: number, sta
         }
       }
     }
-    const first = head[t]!;
-    if (first < 0) continue;
-    // The chain runs newest first: its live postings are counted, then written backwards.
-    let live = 0;
-    for (let p = first; p >= 0; p = data[p * 3 + 2]!) if (state[data[p * 3]!] === LIVE) live++;
+    const live = next[t]!;
+    next[t] = at;
     at += live;
-    let back = at;
-    for (let p = first; p >= 0; p = data[p * 3 + 2]!) {
-      const doc = data[p * 3]!;
-      if (state[doc] !== LIVE) continue;
-      docs[--back] = doc;
-      freqs[back] = data[p * 3 + 1]!;
-    }
+  }
+  for (let p = 0; p < records; p++) {
+    const doc = data[p * 4]!;
+    if (filter && state[doc] !== LIVE) continue;
+    const i = next[data[p * 4 + 3]!]!++;
+    docs[i] = doc;
+    freqs[i] = data[p * 4 + 1]!;
   }
   offsets[terms] = at;
   if (at < capacity) {

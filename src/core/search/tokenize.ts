@@ -5,6 +5,8 @@
  * character bigrams (a single character stays a unigram).
  */
 
+import { foldHash, SpanMemo } from './spanMemo';
+
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
 const TOKEN_RUN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}]+)?/gu;
 /** Splits a letter run into its CJK and non-CJK parts ("ev续航500" → "ev", "续航", "500"). */
@@ -63,13 +65,178 @@ function cjkTokens(run: string, out: string[]): void {
   for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
 }
 
+/** Bits of a character's class for the token scanner: a letter, digit or mark (a word character), a letter, CJK script. */
+const WORD_CHAR = 1;
+const LETTER = 2;
+const CJK_CHAR = 4;
+/** Set on a class that was found (0: not yet). */
+const KNOWN = 8;
+const WORD_CHAR_RE = /[\p{L}\p{N}\p{M}]/u;
+const LETTER_RE = /\p{L}/u;
+const CJK_CHAR_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** The classes of the Basic Multilingual Plane's characters (and of lone surrogates), each found once when first met. */
+const BMP_CLASS = new Uint8Array(0x10000);
+/** The classes of characters beyond it, found once; bounded. */
+const ASTRAL_CLASS = new Map<number, number>();
+
+function classOf(ch: string): number {
+  return KNOWN | (WORD_CHAR_RE.test(ch) ? WORD_CHAR : 0) | (LETTER_RE.test(ch) ? LETTER : 0) | (CJK_CHAR_RE.test(ch) ? CJK_CHAR : 0);
+}
+
+function astralClass(code: number): number {
+  let c = ASTRAL_CLASS.get(code);
+  if (c === undefined) {
+    c = classOf(String.fromCodePoint(code));
+    if (ASTRAL_CLASS.size >= MEMO_WORDS) ASTRAL_CLASS.clear();
+    ASTRAL_CLASS.set(code, c);
+  }
+  return c;
+}
+
+/** The class of the character at `i` of `s` (a code point, as a `u` regex reads it); its width in code units goes to {@link width}. */
+let width = 1;
+function classAt(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    const d = s.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) {
+      width = 2;
+      return astralClass((c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000);
+    }
+  }
+  width = 1;
+  return BMP_CLASS[c] || (BMP_CLASS[c] = classOf(String.fromCharCode(c)));
+}
+
 /**
  * Tokens of `text` for indexing.
+ *
+ * The words are the matches of {@link TOKEN_RUN} (a run of letters, digits
+ * and marks, with an apostrophe and the letters after it), found by one scan
+ * over the characters with their classes looked up in a table rather than by
+ * the regular expression: the same words, without a match object per word.
  *
  * @example tokenize('Remote controls cost 12.5 euros') → ['remote', 'control', 'cost', '12', '5', 'euro']
  * @example tokenize('电动车续航') → ['电动', '动车', '车续', '续航']
  */
 export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  const norm = text.normalize('NFKC').toLowerCase();
+  const n = norm.length;
+  let i = 0;
+  while (i < n) {
+    let c = norm.charCodeAt(i);
+    // Letters and digits of ASCII (most characters of most texts) need no table.
+    let cls = c < 0x80 ? ASCII_CLASS[c]! : classAt(norm, i);
+    if (!(cls & WORD_CHAR)) {
+      i += c < 0x80 ? 1 : width;
+      continue;
+    }
+    const start = i;
+    let cjk = cls & CJK_CHAR;
+    let hash = 0;
+    for (;;) {
+      const w = c < 0x80 ? 1 : width;
+      hash = foldHash(hash, c);
+      if (w === 2) hash = foldHash(hash, norm.charCodeAt(i + 1));
+      i += w;
+      if (i >= n) break;
+      c = norm.charCodeAt(i);
+      cls = c < 0x80 ? ASCII_CLASS[c]! : classAt(norm, i);
+      if (!(cls & WORD_CHAR)) break;
+      cjk |= cls & CJK_CHAR;
+    }
+    if (i + 1 < n && (c === 0x27 || c === 0x2019) && classAt(norm, i + 1) & LETTER) {
+      // The apostrophe and the letters after it.
+      hash = foldHash(hash, c);
+      i++;
+      while (i < n && (cls = classAt(norm, i)) & LETTER) {
+        cjk |= cls & CJK_CHAR;
+        hash = foldHash(hash, norm.charCodeAt(i));
+        if (width === 2) hash = foldHash(hash, norm.charCodeAt(i + 1));
+        i += width;
+      }
+    }
+    if (!cjk) wordAt(norm, start, i, hash, out);
+    else scriptParts(norm, start, i, out);
+  }
+  return out;
+}
+
+/** Classes of the ASCII characters (the table filled for them up front). */
+const ASCII_CLASS = new Uint8Array(0x80);
+for (let c = 0; c < 0x80; c++) ASCII_CLASS[c] = classOf(String.fromCharCode(c));
+
+/** The token of each word met so far (null: a stopword), and of each CJK character pair; bounded. */
+const MEMO_WORDS = 100_000;
+const spanTokens = new SpanMemo<string | null>(MEMO_WORDS);
+/** One string per token (a word's token made again after the memo started over is the same string). */
+const tokenStrings = new Map<string, string>();
+
+function internToken(t: string | null): string | null {
+  if (t === null) return null;
+  const known = tokenStrings.get(t);
+  if (known !== undefined) return known;
+  if (tokenStrings.size >= MEMO_WORDS * 2) tokenStrings.clear();
+  tokenStrings.set(t, t);
+  return t;
+}
+
+const makeWordToken = (run: string): string | null => internToken(tokenOfWord(run));
+const makeCjkToken = (chars: string): string | null => internToken(chars);
+
+/** The token of the non-CJK word `norm[start, end)` (hashed as {@link foldHash}), unless a stopword. */
+function wordAt(norm: string, start: number, end: number, hash: number, out: string[]): void {
+  const t = spanTokens.get(norm, start, end, hash, makeWordToken);
+  if (t !== null) out.push(t);
+}
+
+/**
+ * The tokens of a word with CJK characters, split by script ({@link SCRIPT_PARTS}:
+ * "ev续航500" → "ev", "续航", "500"): a CJK part's overlapping pairs of
+ * characters (its character when alone), a non-CJK part's word token.
+ */
+function scriptParts(norm: string, start: number, end: number, out: string[]): void {
+  let i = start;
+  while (i < end) {
+    const partStart = i;
+    const cjk = classAt(norm, i) & CJK_CHAR;
+    let hash = 0;
+    // Where each of the part's characters starts (for the pairs), when CJK.
+    let prev = -1;
+    let pairs = 0;
+    do {
+      if (cjk) {
+        if (prev >= 0) {
+          // The pair of the previous character and this one.
+          let h = 0;
+          for (let k = prev; k < i + width; k++) h = foldHash(h, norm.charCodeAt(k));
+          const t = spanTokens.get(norm, prev, i + width, h, makeCjkToken);
+          out.push(t!);
+          pairs++;
+        }
+        prev = i;
+      } else {
+        hash = foldHash(hash, norm.charCodeAt(i));
+        if (width === 2) hash = foldHash(hash, norm.charCodeAt(i + 1));
+      }
+      i += width;
+    } while (i < end && (classAt(norm, i) & CJK_CHAR) === cjk);
+    if (!cjk) wordAt(norm, partStart, i, hash, out);
+    else if (pairs === 0) {
+      // A single character: its own token.
+      let h = 0;
+      for (let k = partStart; k < i; k++) h = foldHash(h, norm.charCodeAt(k));
+      out.push(spanTokens.get(norm, partStart, i, h, makeCjkToken)!);
+    }
+  }
+}
+
+/**
+ * {@link tokenize} as it was written with the regular expressions: the
+ * reference the scanner is checked against (tests), not used to index.
+ */
+export function tokenizeByRegex(text: string): string[] {
   const out: string[] = [];
   const norm = text.normalize('NFKC').toLowerCase();
   // A text without CJK characters (most of them) has no word to split by script.
@@ -87,18 +254,9 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
-/** The token of each word met so far (null: a stopword), found once; bounded. */
-const wordTokens = new Map<string, string | null>();
-const MEMO_WORDS = 100_000;
-
-/** A non-CJK word: dropped when a stopword, otherwise stemmed (the part before an apostrophe). */
+/** A non-CJK word: dropped when a stopword, otherwise stemmed (the part before an apostrophe); for {@link tokenizeByRegex}. */
 function wordToken(run: string, out: string[]): void {
-  let t = wordTokens.get(run);
-  if (t === undefined) {
-    t = tokenOfWord(run);
-    if (wordTokens.size >= MEMO_WORDS) wordTokens.clear();
-    wordTokens.set(run, t);
-  }
+  const t = tokenOfWord(run);
   if (t !== null) out.push(t);
 }
 
