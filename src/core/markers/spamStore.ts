@@ -9,6 +9,12 @@
  * used: the decision is made again and the file replaced. Only the default detector (the shipped
  * model, the default threshold) is saved.
  *
+ * What is kept is what gives the same decision back, and no more: the id of each comment that is
+ * spam or showed a cue (its score is read by the extractive marker engine: a suspect comment is
+ * never evidence, a weak cue lowers a comment's weight), once, under its verdict (score, and why
+ * when spam), the verdicts listed once for the file; an item with neither is not listed. The
+ * file grows with the flagged and cued comments, not with the comments or the items.
+ *
  * @example
  * const { spam } = await persistedCorpusSpam(corpus); // read when saved for this content, else decided and saved
  */
@@ -25,23 +31,98 @@ import { SPAM_FEATURES_VERSION } from './spamFeatures';
 import { adoptCorpusSpam, corpusSpam, knownCorpusSpam, type SpamCorpus } from './spamFree';
 import { shippedSpamModel } from './spamModel';
 
-/** Bumped when what the file holds changes. */
-const SPAM_FILE_FORMAT = 1;
+/** Bumped when what the file holds changes (2: one line per comment that showed a cue, verdicts shared; 1: three lists per item). */
+const SPAM_FILE_FORMAT = 2;
 
-const decisionSchema = z.object({
-  ids: z.array(z.string()),
-  reasons: z.array(z.tuple([z.string(), z.array(z.string())])),
-  scores: z.array(z.tuple([z.string(), z.number()])),
+/**
+ * What the detector said of a comment: spam or not, its score (absent: it showed no cue), and
+ * why when it is spam. Many comments share one (a template's copies, the same learned-model term).
+ */
+const verdictSchema = z.object({
+  spam: z.boolean(),
+  score: z.number().optional(),
+  reasons: z.array(z.string()).optional(),
 });
+type Verdict = z.infer<typeof verdictSchema>;
 
-const spamFileSchema = z.object({
-  version: z.literal(SPAM_FILE_FORMAT),
-  /** The detector that decided ({@link detectorVersion}). */
-  detector: z.string(),
-  /** The corpus content it was decided for ({@link contentKey}). */
-  key: z.string(),
-  items: z.record(z.string(), decisionSchema),
-});
+const spamFileSchema = z
+  .object({
+    version: z.literal(SPAM_FILE_FORMAT),
+    /** The detector that decided ({@link detectorVersion}). */
+    detector: z.string(),
+    /** The corpus content it was decided for ({@link contentKey}). */
+    key: z.string(),
+    /** Every distinct verdict, referred to by its place in this list. */
+    verdicts: z.array(verdictSchema),
+    /**
+     * By item id: the ids of its comments that are spam or showed a cue, by verdict (the verdict's
+     * place in `verdicts`, as the key). An item with comments of which none is either is not listed.
+     */
+    items: z.record(z.string(), z.record(z.string(), z.array(z.string()))),
+  })
+  .superRefine((file, ctx) => {
+    for (const [itemId, byVerdict] of Object.entries(file.items)) {
+      for (const k of Object.keys(byVerdict)) {
+        if (!/^(0|[1-9]\d*)$/.test(k) || Number(k) >= file.verdicts.length) ctx.addIssue({ code: 'custom', path: ['items', itemId, k], message: `no verdict ${k}` });
+      }
+    }
+  });
+
+/** The content of the spam file. */
+export type SpamFile = z.infer<typeof spamFileSchema>;
+
+/**
+ * The file's content for a decision: each comment id that is spam or has a score once, under its
+ * verdict; items with neither left out. {@link decisionOfSpamFile} gives back the same decision.
+ */
+export function spamFileOf(spam: ReadonlyMap<string, SpamDecision>, detector: string, key: string): SpamFile {
+  const verdicts: Verdict[] = [];
+  const verdictAt = new Map<string, number>();
+  const items: [string, Record<string, string[]>][] = [];
+  for (const [itemId, d] of spam) {
+    const byVerdict = new Map<number, string[]>();
+    for (const id of new Set([...d.ids, ...d.scores.keys(), ...d.reasons.keys()])) {
+      const score = d.scores.get(id);
+      const reasons = d.reasons.get(id);
+      const v: Verdict = { spam: d.ids.has(id), ...(score !== undefined ? { score } : {}), ...(reasons ? { reasons: [...reasons] } : {}) };
+      const text = JSON.stringify(v);
+      let at = verdictAt.get(text);
+      if (at === undefined) {
+        at = verdicts.length;
+        verdicts.push(v);
+        verdictAt.set(text, at);
+      }
+      const list = byVerdict.get(at);
+      if (list) list.push(id);
+      else byVerdict.set(at, [id]);
+    }
+    if (byVerdict.size) items.push([itemId, Object.fromEntries([...byVerdict].map(([at, ids]) => [String(at), ids]))]);
+  }
+  return { version: SPAM_FILE_FORMAT, detector, key, verdicts, items: Object.fromEntries(items) };
+}
+
+/**
+ * The decision a file holds, for the corpus it was made for: every item with comments gets its
+ * decision (an empty one when the file does not list it), in corpus order.
+ */
+export function decisionOfSpamFile(file: SpamFile, corpus: SpamCorpus): Map<string, SpamDecision> {
+  const spam = new Map<string, SpamDecision>();
+  const listed = new Map(Object.entries(file.items));
+  for (const item of corpus.items) {
+    if (!hasPart(item, 'comments') || spam.has(item.id)) continue;
+    const d: SpamDecision = { ids: new Set(), reasons: new Map(), scores: new Map() };
+    for (const [at, ids] of Object.entries(listed.get(item.id) ?? {})) {
+      const v = file.verdicts[Number(at)]!;
+      for (const id of ids) {
+        if (v.spam) d.ids.add(id);
+        if (v.score !== undefined) d.scores.set(id, v.score);
+        if (v.reasons) d.reasons.set(id, [...v.reasons]);
+      }
+    }
+    spam.set(item.id, d);
+  }
+  return spam;
+}
 
 /** Where the decision of the corpus at `root` is kept. */
 export function spamFile(root: string): string {
@@ -83,9 +164,8 @@ export async function persistedCorpusSpam(corpus: SpamCorpus & { root: string })
   const source = known ? 'known' : 'decided';
   // A corpus that is no folder (one made in memory) keeps its decision in memory only.
   if (!(await isFolder(corpus.root))) return { spam, source };
-  const items = Object.fromEntries([...spam].map(([id, d]) => [id, { ids: [...d.ids], reasons: [...d.reasons], scores: [...d.scores] }]));
   try {
-    await writeFileAtomic(spamFile(corpus.root), JSON.stringify({ version: SPAM_FILE_FORMAT, detector: detectorVersion(), key: contentKey(corpus), items }));
+    await writeFileAtomic(spamFile(corpus.root), JSON.stringify(spamFileOf(spam, detectorVersion(), contentKey(corpus))));
   } catch (e) {
     // Not saved (a read-only folder, a refused state path): the decision stands for this process; the next decides again.
     return { spam, source, saveError: (e as Error).message };
@@ -112,8 +192,7 @@ export async function loadSavedCorpusSpam(corpus: SpamCorpus & { root: string })
   if (known && saved.has(known)) return known;
   const read = await readStateJson(spamFile(corpus.root), spamFileSchema);
   if (!read.result.ok || read.result.value.detector !== detectorVersion() || read.result.value.key !== contentKey(corpus)) return undefined;
-  const spam = new Map<string, SpamDecision>();
-  for (const [id, d] of Object.entries(read.result.value.items)) spam.set(id, { ids: new Set(d.ids), reasons: new Map(d.reasons), scores: new Map(d.scores) });
+  const spam = decisionOfSpamFile(read.result.value, corpus);
   adoptCorpusSpam(corpus, spam);
   saved.add(spam);
   return spam;
