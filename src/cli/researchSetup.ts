@@ -119,7 +119,7 @@ export async function prepareResearch(ctx: CliContext, opts: PrepareOptions): Pr
   // Only the items in scope are researched: only theirs are generated (a model is paid per item).
   const wanted = opts.scope ? new Set(opts.scope) : undefined;
   const toMark = wanted ? { ...corpus, items: corpus.items.filter((i) => wanted.has(i.id)) } : corpus;
-  const markers = await generateMarkers(toMark, { engine, signal: ctx.signal, log: opts.log });
+  const markers = await generateMarkers(toMark, { engine, spamCorpus: corpus, signal: ctx.signal, log: opts.log });
   if (markers.generated) ctx.err.write(`markers: ${markers.generated} generated, ${markers.cached} cached, ${markers.failed} failed\n`);
   return {
     corpus,

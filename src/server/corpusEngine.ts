@@ -362,6 +362,8 @@ export class CorpusEngine implements EngineState {
       const report = await generateMarkers(target, {
         engine,
         windows: { windowWords: settings.windowWords, overlapWords: settings.overlapWords, windowLimit: settings.windowLimit },
+        // Spam is decided over the whole corpus also when only its missing items are made (the saved decision is the corpus's).
+        spamCorpus: corpus,
         signal,
         onProgress,
         log: this.log,
@@ -378,7 +380,7 @@ export class CorpusEngine implements EngineState {
       this.log.info(describeRun(report));
       if (settings.condensation) {
         if (!settings.condenseModel.trim()) notes.push(l10n.t('condensation is on but no Ollama model is set ("markerResearch.condenseModel").'));
-        else await this.condense(target, settings, signal, onProgress);
+        else await this.condense(target, corpus, settings, signal, onProgress);
       }
       return {
         engine: report.engine,
@@ -403,7 +405,7 @@ export class CorpusEngine implements EngineState {
   }
 
   /** The optional local condensation pass (setting `markerResearch.condensation`). */
-  private async condense(target: Corpus, settings: Settings, signal?: AbortSignal, onProgress?: ProgressSink): Promise<void> {
+  private async condense(target: Corpus, corpus: Corpus, settings: Settings, signal?: AbortSignal, onProgress?: ProgressSink): Promise<void> {
     const { client } = createMarkerEngine(
       {
         provider: 'ollama',
@@ -419,6 +421,7 @@ export class CorpusEngine implements EngineState {
       model: client!,
       prompts: promptSource(this.promptsDir),
       windows: { windowWords: settings.windowWords, overlapWords: settings.overlapWords, windowLimit: settings.windowLimit },
+      spamCorpus: corpus,
       signal,
       onProgress,
       log: this.log,

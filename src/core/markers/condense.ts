@@ -23,7 +23,8 @@ import { readStateJson } from '../storage/readStateJson';
 import { CancelledError, mapLimit, type ProgressSink } from '../util/abort';
 import { claimSimilarity, evidenceFor } from './build';
 import { alignerFor, ContextLimit, readPart, type MarkerModel, type PromptSource } from './modelEngine';
-import { corpusSpam, spamFreeComments } from './spamFree';
+import { spamFreeComments, type SpamCorpus } from './spamFree';
+import { persistedCorpusSpam } from './spamStore';
 import { coverageSchema, evidenceSchema } from './schema';
 import { markerFileName, type ReadResult } from './store';
 import { DEFAULT_WINDOW_SETTINGS, type WindowSettings } from './windows';
@@ -98,6 +99,8 @@ export interface CondenseOptions {
   signal?: AbortSignal;
   onProgress?: ProgressSink;
   log?: { info(m: string): void; warn(m: string): void };
+  /** The corpus spam is decided over when `corpus` is a part of it (see generateMarkers' option). Default: `corpus`. */
+  spamCorpus?: SpamCorpus & { root: string };
 }
 
 export interface CondenseReport {
@@ -196,7 +199,14 @@ export async function condenseCorpus(corpus: Corpus, opts: CondenseOptions): Pro
   let done = 0;
   // What the pass learns about the model's context carries to every later window and item.
   const context = new ContextLimit();
-  corpusSpam(corpus); // spam is decided over the corpus (templates across items), once, before any item is read
+  // Spam is decided over the corpus (templates across items), before the first item is condensed: the saved decision
+  // when it was made for this content (spamStore.ts: nothing parsed), else decided and saved. A pass with every item
+  // cached needs none.
+  let spamReady: Promise<unknown> | undefined;
+  const decideSpam = (): Promise<unknown> =>
+    (spamReady ??= persistedCorpusSpam(opts.spamCorpus ?? corpus).then(({ saveError }) => {
+      if (saveError) opts.log?.warn(`condense: the spam decision was not saved (${saveError})`);
+    }));
 
   await mapLimit(
     corpus.items,
@@ -211,6 +221,7 @@ export async function condenseCorpus(corpus: Corpus, opts: CondenseOptions): Pro
         report.cached++;
       } else {
         try {
+          await decideSpam();
           result = await condenseItem(item, opts, key, versions, context);
           await writeFileAtomic(condensedFile(corpus.root, item.id), `${JSON.stringify(condensedItemSchema.parse(result), null, 1)}\n`);
           report.generated++;

@@ -13,7 +13,8 @@ import { CancelledError, mapLimit, throwIfAborted, type ProgressSink } from '../
 import { extractItem } from './extractive';
 import { DEFAULT_DENSITY } from './extractiveTranscript';
 import type { SpamDecision } from './spam';
-import { corpusSpam, spamFreeComments } from './spamFree';
+import { spamFreeComments, type SpamCorpus } from './spamFree';
+import { persistedCorpusSpam } from './spamStore';
 import { storedTopics, TopicStats, topicCounts } from './keyphrases';
 import { ContextLimit, modelMarkersForItem, type MarkerModel, type PromptSource } from './modelEngine';
 import type { EngineName, ItemMarkers, MarkersIndex } from './schema';
@@ -36,6 +37,12 @@ export interface GenerateOptions {
   /** Regenerate even when the cache is valid. */
   force?: boolean;
   log?: { info(m: string): void; warn(m: string): void };
+  /**
+   * The corpus spam is decided over, when `corpus` is a part of it (the items of a run that makes
+   * only the missing markers, or those of a scope): spam is decided over the whole corpus (a template
+   * repeated under other items counts), and the decision saved for it is the one read. Default: `corpus`.
+   */
+  spamCorpus?: SpamCorpus & { root: string };
 }
 
 export interface ItemReport {
@@ -140,23 +147,30 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
   );
   // Spam is decided over the whole corpus (a template repeated under several videos counts), so an item's verdict is
   // part of its cache key. When no item was added, removed or changed since the last run, the verdicts stored with the
-  // markers are still the verdicts: the detection (work over every comment) runs only when something changed.
-  let spam: Map<string, SpamDecision> | undefined;
-  const spamOf = (): Map<string, SpamDecision> => (spam ??= corpusSpam(corpus));
+  // markers are still the verdicts: the detection (work over every comment) runs only when something changed. Otherwise
+  // the corpus's saved decision is read when it was made for its current content (spamStore.ts: nothing parsed), else
+  // it is decided (every item with comments parsed) and saved for the next run and for Ask.
+  let spamRead: Promise<Map<string, SpamDecision>> | undefined;
+  const spamOf = (): Promise<Map<string, SpamDecision>> =>
+    (spamRead ??= persistedCorpusSpam(opts.spamCorpus ?? corpus).then(({ spam, saveError }) => {
+      if (saveError) opts.log?.warn(`markers: the spam decision was not saved (${saveError}); the next run decides it again`);
+      return spam;
+    }));
   const unchanged =
     Object.keys(index.items).length === corpus.items.length &&
     corpus.items.every((item) => index.items[item.id] !== undefined && existing.get(item.id)?.content_hash === item.contentHash);
   // Both engines read the comments without spam (a model is never sent spam), so the verdict is part of both keys.
-  const spamIds = (item: CorpusItem): string[] => {
+  const spamIds = async (item: CorpusItem): Promise<string[]> => {
     const stored = existing.get(item.id);
     if (unchanged && stored?.engine === engine && (stored.comments_summary?.spam || !stored.comments_summary)) return stored.comments_summary?.spam?.comment_ids ?? [];
-    return [...(spamOf().get(item.id)?.ids ?? [])];
+    return [...((await spamOf()).get(item.id)?.ids ?? [])];
   };
-  const plan = corpus.items.map((item) => {
-    const key = cacheKey(item, engine, model, versions, windows, spamIds(item));
+  const plan: { item: CorpusItem; key: string; cached: ItemMarkers | undefined }[] = [];
+  for (const item of corpus.items) {
+    const key = cacheKey(item, engine, model, versions, windows, await spamIds(item));
     const cached = existing.get(item.id);
-    return { item, key, cached: cached && cached.cache_key === key ? cached : undefined };
-  });
+    plan.push({ item, key, cached: cached && cached.cache_key === key ? cached : undefined });
+  }
   let stats: TopicStats | undefined;
   if (opts.engine.kind === 'extractive' && plan.some((p) => !p.cached)) {
     stats = new TopicStats();
@@ -192,10 +206,11 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
       try {
         throwIfAborted(opts.signal);
         let result: Pick<ItemMarkers, 'transcript_summary' | 'comments_summary' | 'coverage'>;
+        const itemSpam = (await spamOf()).get(item.id);
         if (opts.engine.kind === 'extractive') {
-          result = extractItem(item, stats!, { ...(opts.engine.density !== undefined ? { density: opts.engine.density } : {}), ...(spamOf().get(item.id) ? { spam: spamOf().get(item.id)! } : {}) });
+          result = extractItem(item, stats!, { ...(opts.engine.density !== undefined ? { density: opts.engine.density } : {}), ...(itemSpam ? { spam: itemSpam } : {}) });
         } else {
-          result = await modelMarkersForItem(item, { model: meteredModel(opts.engine.model, usage, failures), prompts: opts.engine.prompts, windows, signal: opts.signal, lang: itemLanguage(item), context, log: (m) => opts.log?.info(m), comments: spamFreeComments(item, corpus) });
+          result = await modelMarkersForItem(item, { model: meteredModel(opts.engine.model, usage, failures), prompts: opts.engine.prompts, windows, signal: opts.signal, lang: itemLanguage(item), context, log: (m) => opts.log?.info(m), comments: spamFreeComments(item, opts.spamCorpus ?? corpus) });
         }
         for (const [part, cov] of Object.entries(result.coverage)) {
           if (cov && !cov.complete) throw new Error(`markers: coverage check failed for ${item.id} ${part}: read ${cov.wordsSeen} of ${cov.totalWords} words${cov.missingRanges?.length ? `; words never sent: ${cov.missingRanges.map(([a, b]) => `${a}–${b}`).join(', ')}` : ''}`);
