@@ -32,6 +32,8 @@ const NOISE = 0.8;
 const K = 50;
 /** recall@10 of the approximate index against the exact scan must reach this. */
 const RECALL_FLOOR = 0.9;
+/** The ANN build logs a line each time this many more vectors are in. */
+const PROGRESS_EVERY = 50_000;
 
 interface Case {
   windows: number;
@@ -146,7 +148,16 @@ async function bench(report: BenchReport, argv: string[]): Promise<void> {
     const annCases = new Set(values['ann-cases'].split(','));
     if (!values['no-ann'] && (values.quick || annCases.has(`${windows}x${dims}`))) {
       let started2 = Date.now();
-      const status = await s.prepareAnn({ threads: Number(values.threads), log: { debug: () => undefined, info: (m) => console.log(`  ${m}`), warn: (m) => console.log(`  ${m}`), error: (m) => console.log(`  ${m}`) } });
+      // One line per PROGRESS_EVERY vectors: a build of hours shows how far it got.
+      let nextLine = PROGRESS_EVERY;
+      const onProgress = ({ done, total }: { done: number; total?: number }): void => {
+        if (done < nextLine && done !== total) return;
+        nextLine = (Math.floor(done / PROGRESS_EVERY) + 1) * PROGRESS_EVERY;
+        const sec = (Date.now() - started2) / 1000;
+        const left = total !== undefined && done > 0 ? ((total - done) * sec) / done : NaN;
+        console.log(`  ANN build ${done}/${total ?? '?'} vectors, ${Math.round(sec)} s, ${Math.round(done / Math.max(sec, 1e-3))} vectors/s, ~${Math.round(left / 60)} min left, rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB (${new Date().toISOString()})`);
+      };
+      const status = await s.prepareAnn({ threads: Number(values.threads), onProgress, log: { debug: () => undefined, info: (m) => console.log(`  ${m}`), warn: (m) => console.log(`  ${m}`), error: (m) => console.log(`  ${m}`) } });
       const buildMs = Date.now() - started2;
       console.log(`  ANN build ${buildMs} ms (${values.threads} threads), mode ${status.mode}, rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`);
       if (status.mode !== 'ann') {
