@@ -12,10 +12,12 @@
  */
 import * as l10n from '@vscode/l10n';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { availableParallelism } from 'node:os';
 import { CancellationTokenSource } from 'vscode-languageserver/node';
 import { openAskContext } from '../core/ask/askContext';
 import { createVectorSearcher } from '../core/ask/strategies/vector';
 import type { AskContext, VectorSearcher } from '../core/ask/types';
+import { FlatVectorStore, type FlatVectorStoreOptions } from '../core/ask/vectorStore';
 import { syncVectors } from '../core/ask/vectorSync';
 import type { Corpus } from '../core/corpus/types';
 import type { ModelClient } from '../core/llm/client';
@@ -32,6 +34,14 @@ import { EngineError } from './engineState';
 import type { HandlerContext } from './handlerContext';
 
 const DEFAULT_BASE_URL = { openai: 'https://api.openai.com/v1', ollama: 'http://127.0.0.1:11434' } as const;
+/**
+ * For tests: options of the vector stores the engine opens (e.g. a lower `annMinWork`, so a small
+ * corpus gets an approximate index), and a wait before each background index build starts.
+ */
+export const vectorTesting: { storeOptions: FlatVectorStoreOptions; beforeIndexBuild?: () => Promise<void> } = { storeOptions: {} };
+
+/** Threads of the background index build: all cores but one (the engine's own work and the editor keep one). */
+const ANN_THREADS = Math.max(1, availableParallelism() - 1);
 
 /** Who asks: tags the vector progress of the context it causes to be built. */
 export interface Asker {
@@ -75,11 +85,14 @@ export class AskResources {
   private markersVersion = 0;
   /** Stops the embedding in flight ({@link cancelVectors}). */
   private embedding: CancellationTokenSource | undefined;
+  /** The approximate index being built in the background for the kept vector store ({@link buildIndexInBackground}). */
+  private indexing: { store: FlatVectorStore; source: CancellationTokenSource; done: Promise<void>; keep: boolean } | undefined;
 
   constructor(private readonly c: HandlerContext) {
     c.state.onDidLoad(() => {
       this.context = undefined;
       this.vectors = undefined;
+      this.stopIndexing(false);
     });
     c.state.onDidChangeMarkers(() => {
       this.markersVersion++;
@@ -100,11 +113,27 @@ export class AskResources {
     this.context = undefined;
   }
 
-  /** Stops embedding the corpus, if it is going on; true when it was. */
+  /** Stops embedding the corpus and building its approximate index, if either is going on; true when one was. */
   cancelVectors(): boolean {
-    if (!this.embedding) return false;
-    this.embedding.cancel();
+    const embedding = this.embedding !== undefined;
+    this.embedding?.cancel();
+    return this.stopIndexing(true) || embedding;
+  }
+
+  /**
+   * Stops the background index build, if one runs; true when it did. `keep`: save what it built
+   * (the user stopped it); not when another store takes over the folder (a reload, other settings).
+   */
+  private stopIndexing(keep: boolean): boolean {
+    if (!this.indexing) return false;
+    this.indexing.keep = keep;
+    this.indexing.source.cancel();
     return true;
+  }
+
+  /** The background index build in flight, if any: settles when it ended (built, stopped or failed). For tests and shutdown. */
+  indexBuild(): Promise<void> | undefined {
+    return this.indexing?.done;
   }
 
   /** Runs `fn` with `apiKey` as the key of this request (the vector searcher embeds questions with it). */
@@ -144,6 +173,8 @@ export class AskResources {
   /** The vector searcher of `corpus` (cached per embedding settings). */
   private searcherFor(corpus: Corpus, key: string, access: ModelAccess, asker: Asker): Promise<VectorSearcher | undefined> {
     if (this.vectors?.corpus === corpus && this.vectors.key === key) return this.vectors.searcher;
+    // Another store replaces the kept one: its index build stops (without saving: the new store may share its folder).
+    this.stopIndexing(false);
     const searcher = this.buildSearcher(corpus, access, asker);
     const entry = { corpus, key, searcher };
     this.vectors = entry;
@@ -171,15 +202,21 @@ export class AskResources {
       void this.c.connection.sendNotification(vectorProgressNotification, { ...asker, model: emb.model, kind, done, total, message });
     const source = new CancellationTokenSource();
     this.embedding = source;
+    let built: FlatVectorStore | undefined;
     progress('begin', 0, 0);
     try {
       // The sync's own client, with the key of the request that started it; dropped afterwards.
       const client = createEmbeddingClient({ ...emb, apiKey: access.apiKey }, { log: this.log });
       const index = await this.c.state.searchIndex(corpus);
       let last = 0;
-      const { store, report } = await this.c.running.run(source.token, (signal) =>
-        syncVectors(corpus, index, client, {
+      const { store, report } = await this.c.running.run(source.token, async (signal) => {
+        // The approximate index of a large store is built after the sync, in the background
+        // (buildIndexInBackground): the question that waits for the sync never waits for it.
+        const opened = await FlatVectorStore.open(corpus.root, { provider: client.provider, model: client.model, dimensions: client.dimensions }, { ...vectorTesting.storeOptions, annInBackground: true });
+        for (const p of opened.problems) this.log.warn(p);
+        return syncVectors(corpus, index, client, {
           signal,
+          store: opened.store,
           log: this.log,
           onProgress: ({ done, total, message }) => {
             const now = Date.now();
@@ -187,10 +224,11 @@ export class AskResources {
             last = now;
             progress('report', done, total, message);
           },
-        }),
-      );
+        });
+      });
       this.log.info(`vectors (${client.model}): ${report.embedded} windows embedded, ${report.reused} reused, ${report.removed} removed in ${report.ms} ms`);
       for (const p of report.problems) this.log.warn(`vectors: ${p}`);
+      built = store;
       return createVectorSearcher(store, index, this.keyedClient(emb, client));
     } catch (e) {
       const why = (e as Error).message.replace(/^llm: /, '');
@@ -204,7 +242,63 @@ export class AskResources {
       if (this.embedding === source) this.embedding = undefined;
       source.dispose();
       progress('end', 0, 0);
+      // After the embedding's progress ended: the index build has its own.
+      if (built) this.buildIndexInBackground(built, progress);
     }
+  }
+
+  /**
+   * Brings the approximate index of a large `store` up to date after its sync, without anyone
+   * waiting for it: questions meanwhile search the vectors not yet indexed by exact scan. Steps of
+   * ~50 ms with the event loop running in between (vectorAnn.ts); progress as vector progress
+   * (message `vector index`), stopped by {@link cancelVectors}, "Marker Research: Cancel" or a
+   * reload; the index is saved when the build ends or is stopped while the store is still the
+   * one kept (a stopped build resumes from what it saved).
+   */
+  private buildIndexInBackground(store: FlatVectorStore, progress: (kind: VectorProgressParams['kind'], done: number, total: number, message?: string) => void): void {
+    const before = store.annStatus;
+    if (before.pending === 0 || before.unavailable !== undefined) return;
+    this.stopIndexing(false);
+    const source = new CancellationTokenSource();
+    const save = async (): Promise<void> => {
+      await store.save().catch((e: Error) => this.log.warn(`vectors: saving the approximate index failed: ${e.message}`));
+    };
+    let last = 0;
+    progress('begin', 0, before.pending, 'vector index');
+    const started = Date.now();
+    const done = this.c.running
+      .run(source.token, async (signal) => {
+        await vectorTesting.beforeIndexBuild?.();
+        return store.buildAnn({
+          signal,
+          log: this.log,
+          threads: ANN_THREADS,
+          onProgress: ({ done: added, total }) => {
+            const now = Date.now();
+            if (now - last < 500 && added < total) return;
+            last = now;
+            progress('report', added, total, 'vector index');
+          },
+        });
+      })
+      .then(async (status) => {
+        this.log.info(`vectors: approximate index of ${status.indexed} vectors ready in ${Date.now() - started} ms (${status.mode})`);
+        if (this.indexing?.store === store && this.indexing.keep) await save();
+      })
+      .catch(async (e: unknown) => {
+        const status = store.annStatus;
+        if (e instanceof CancelledError) {
+          this.log.info(`vectors: approximate index build stopped at ${status.indexed} of ${status.indexed + status.pending} vectors; questions scan the rest`);
+          // Stopped by the user: keep what was built. Replaced or reloaded: another store owns the folder now.
+          if (this.indexing?.store === store && this.indexing.keep) await save();
+        } else this.log.warn(`vectors: building the approximate index failed: ${(e as Error).message}`);
+      })
+      .finally(() => {
+        if (this.indexing?.store === store) this.indexing = undefined;
+        source.dispose();
+        progress('end', 0, 0, 'vector index');
+      });
+    this.indexing = { store, source, done, keep: true };
   }
 
   /**

@@ -25,8 +25,19 @@ const ANN_FORMAT_VERSION = 1;
 export const ANN_DIR = 'ann';
 const ANN_MANIFEST = 'ann.json';
 const INDEX_EXT = '.usearch';
-/** Vectors added per step of a catch-up, between which the event loop runs. */
-const BATCH = 2048;
+/**
+ * A catch-up adds vectors in steps with the event loop running in between (a search, a question's
+ * other work). A step is sized to take about {@link STEP_MS} ms: one `add` of usearch runs
+ * synchronously, and its cost per vector grows with the dimensions and the index
+ * (bench/vectorScale.ts, 1 M × 768, 2 threads on a busy 2-core machine: 155 vectors/s at 50k
+ * indexed, so a fixed 2,048 would hold the loop ~13 s). The first step is {@link FIRST_STEP}
+ * vectors; each next one is scaled by how long the last took (at most doubled), between
+ * {@link MIN_STEP} and {@link MAX_STEP}.
+ */
+const STEP_MS = 50;
+const FIRST_STEP = 64;
+const MIN_STEP = 8;
+const MAX_STEP = 2048;
 
 const annManifestSchema = z.object({
   version: z.literal(ANN_FORMAT_VERSION),
@@ -68,6 +79,11 @@ export class VectorAnn {
   readonly #keySlot = new Map<number, number>();
   /** Items with vectors that are not in the index yet. */
   readonly #pending = new Set<string>();
+  /**
+   * A pending item whose first `added` vectors are in the index under keys `first …` (a catch-up
+   * adds a large item over several steps); its keys map to no slot until all are in.
+   */
+  #partial: { itemId: string; first: number; slots: readonly number[]; keys: readonly string[]; added: number } | undefined;
   /** Vectors of each pending item when it became pending. */
   readonly #pendingCount = new Map<string, number>();
   #pendingVectors = 0;
@@ -177,8 +193,8 @@ export class VectorAnn {
       this.#indexed.delete(itemId);
       this.#unsaved += old.count;
     }
-    if (this.#pending.delete(itemId)) this.#pendingVectors -= this.#pendingCount.get(itemId) ?? 0;
-    this.#pendingCount.delete(itemId);
+    if (this.#partial?.itemId === itemId) this.#dropPartial();
+    this.#unpend(itemId);
     this.#markPending(itemId);
   }
 
@@ -201,45 +217,95 @@ export class VectorAnn {
   }
 
   /**
-   * Adds the pending items' vectors, {@link BATCH} at a time with the event loop running in
-   * between (searches meanwhile scan what is still pending).
+   * Adds the pending items' vectors in steps of about {@link STEP_MS} ms with the event loop
+   * running in between (searches meanwhile scan what is still pending exactly). An item larger
+   * than a step is added over several steps and stays pending — scanned, its keys not mapped to
+   * slots — until all of its vectors are in. Items that become pending during the catch-up are
+   * added too; progress counts vectors added of those added plus still pending.
    * @throws CancelledError when `signal` aborts (what was added stays).
    */
   async catchUp(options: { signal?: AbortSignal; onProgress?: ProgressSink; threads?: number } = {}): Promise<number> {
-    const total = this.#pendingVectors;
     let added = 0;
-    const data = (): Float32Array => this.#host.vectorData();
+    let step = FIRST_STEP;
     const dims = this.#index.dims;
     while (this.#pending.size > 0 && !this.#disposed) {
       throwIfAborted(options.signal);
       const keys: number[] = [];
       const slots: number[] = [];
+      /** Items all of whose vectors are in once this step's are added. */
+      const completed: { itemId: string; first: number; slots: readonly number[]; keys: readonly string[] }[] = [];
+      const take = (first: number, itemSlots: readonly number[], from: number, to: number): void => {
+        for (let i = from; i < to; i++) {
+          keys.push(first + i);
+          slots.push(itemSlots[i]!);
+        }
+      };
+      // First the rest of an item begun in an earlier step, then whole pending items, then a part of one.
+      const partial = this.#partial;
+      if (partial !== undefined) {
+        const to = Math.min(partial.slots.length, partial.added + step);
+        take(partial.first, partial.slots, partial.added, to);
+        partial.added = to;
+        if (to === partial.slots.length) {
+          completed.push(partial);
+          this.#partial = undefined;
+        }
+      }
       for (const itemId of this.#pending) {
+        if (keys.length >= step) break;
+        if (itemId === partial?.itemId) continue;
         const v = this.#host.itemVectors(itemId);
-        this.#pending.delete(itemId);
-        this.#pendingVectors -= this.#pendingCount.get(itemId) ?? 0;
-        this.#pendingCount.delete(itemId);
-        if (!v || v.slots.length === 0) continue;
+        if (!v || v.slots.length === 0) {
+          this.#unpend(itemId);
+          continue;
+        }
         const first = this.#nextKey;
         this.#nextKey += v.slots.length;
-        this.#indexed.set(itemId, { first, count: v.slots.length, keysHash: keysHash(v.keys) });
-        v.slots.forEach((slot, i) => {
-          keys.push(first + i);
-          slots.push(slot);
-        });
-        if (keys.length >= BATCH) break;
+        const room = step - keys.length;
+        if (v.slots.length <= room) {
+          take(first, v.slots, 0, v.slots.length);
+          completed.push({ itemId, first, slots: v.slots, keys: v.keys });
+        } else {
+          // The arrays are the store's record of the item: an upsert makes new ones and calls itemChanged.
+          this.#partial = { itemId, first, slots: v.slots, keys: v.keys, added: room };
+          take(first, v.slots, 0, room);
+        }
       }
-      const all = data();
+      // Asked again each step: the store's array is replaced as it grows.
+      const all = this.#host.vectorData();
       const matrix = new Float32Array(slots.length * dims);
       slots.forEach((slot, i) => matrix.set(all.subarray(slot * dims, (slot + 1) * dims), i * dims));
+      const started = performance.now();
       this.#index.add(keys, matrix, options.threads ?? 1);
-      keys.forEach((key, i) => this.#keySlot.set(key, slots[i]!));
+      const ms = performance.now() - started;
+      for (const c of completed) {
+        this.#unpend(c.itemId);
+        this.#indexed.set(c.itemId, { first: c.first, count: c.slots.length, keysHash: keysHash(c.keys) });
+        c.slots.forEach((slot, i) => this.#keySlot.set(c.first + i, slot));
+      }
       this.#unsaved += keys.length;
       added += keys.length;
-      options.onProgress?.({ done: added, total, message: 'vector index' });
+      // The next step from how long this one took: at most twice as many, never below MIN_STEP.
+      step = Math.round(Math.min(MAX_STEP, step * 2, Math.max(MIN_STEP, (keys.length * STEP_MS) / Math.max(ms, 1))));
+      options.onProgress?.({ done: added, total: added + this.#pendingVectors - (this.#partial?.added ?? 0), message: 'vector index' });
       await yieldToLoop();
     }
     return added;
+  }
+
+  /** `itemId` is no longer pending. */
+  #unpend(itemId: string): void {
+    if (this.#pending.delete(itemId)) this.#pendingVectors -= this.#pendingCount.get(itemId) ?? 0;
+    this.#pendingCount.delete(itemId);
+  }
+
+  /** Takes the vectors added so far of a partly added item out of the index again (it stays pending). */
+  #dropPartial(): void {
+    const partial = this.#partial;
+    if (partial === undefined) return;
+    this.#index.remove(Array.from({ length: partial.added }, (_, i) => partial.first + i));
+    this.#unsaved += partial.added;
+    this.#partial = undefined;
   }
 
   /** The store no longer uses this index (cleared, or it failed). */
@@ -249,6 +315,8 @@ export class VectorAnn {
 
   /** Writes the index (a new file) and then its manifest under `vectorsDir`; older index files go. */
   async save(vectorsDir: string): Promise<void> {
+    // The manifest names whole items only: a partly added item's vectors leave (it stays pending).
+    this.#dropPartial();
     const dir = await checkStateDir(path.join(vectorsDir, ANN_DIR), { create: true });
     const file = `${randomBytes(8).toString('hex')}${INDEX_EXT}`;
     const snapshotItems = Object.fromEntries([...this.#indexed].map(([id, r]) => [id, [r.first, r.count, r.keysHash] as [number, number, string]]));

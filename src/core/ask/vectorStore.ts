@@ -122,6 +122,13 @@ const ANN_SAVE_MIN = 1000;
 export interface FlatVectorStoreOptions {
   /** Vectors × dimensions above which the approximate index is used (default {@link ANN_MIN_WORK}). */
   annMinWork?: number;
+  /**
+   * The owner builds the approximate index in the background with {@link FlatVectorStore.buildAnn}
+   * (the engine, after the store opens): {@link FlatVectorStore.prepareAnn} — what
+   * `syncVectors` calls — then only sets the index up (or finds out why there can be none) and
+   * returns, so nothing that waits for a sync waits for an index build.
+   */
+  annInBackground?: boolean;
 }
 
 /** How a store searches: what {@link FlatVectorStore.annStatus} says. */
@@ -133,6 +140,8 @@ export interface AnnStatus {
   pending: number;
   /** Why there is no index although the store is large enough (e.g. the addon does not load). */
   unavailable?: string;
+  /** Present while a {@link FlatVectorStore.buildAnn} runs. */
+  building?: true;
 }
 
 interface ItemRecord {
@@ -182,6 +191,9 @@ export class FlatVectorStore implements VectorStore {
   /** Whether {@link prepareAnn} has logged why there is no index. */
   #annNoted = false;
   readonly #annMinWork: number;
+  readonly #annInBackground: boolean;
+  /** The {@link buildAnn} in flight. */
+  #building: Promise<AnnStatus> | undefined;
   readonly #host: AnnHost = {
     dimensions: () => this.#dims,
     vectorData: () => this.#data,
@@ -199,6 +211,7 @@ export class FlatVectorStore implements VectorStore {
     options: FlatVectorStoreOptions = {},
   ) {
     this.#annMinWork = options.annMinWork ?? ANN_MIN_WORK;
+    this.#annInBackground = options.annInBackground ?? false;
   }
 
   /**
@@ -273,42 +286,90 @@ export class FlatVectorStore implements VectorStore {
   get annStatus(): AnnStatus {
     const ann = this.#ann;
     const mode = ann !== undefined && this.#annUsable(ann) ? 'ann' : 'scan';
-    return { mode, indexed: ann?.size ?? 0, pending: ann?.pendingVectors ?? 0, ...(this.#annUnavailable !== undefined && { unavailable: this.#annUnavailable }) };
+    return {
+      mode,
+      indexed: ann?.size ?? 0,
+      pending: ann?.pendingVectors ?? 0,
+      ...(this.#annUnavailable !== undefined && { unavailable: this.#annUnavailable }),
+      ...(this.#building !== undefined && { building: true as const }),
+    };
   }
 
   /**
    * Brings the approximate index up to date when the store is large enough for one (more than
    * `annMinWork` vectors × dimensions): builds it the first time, then adds only the vectors of
-   * changed items; the event loop runs between batches and searches meanwhile stay exact for what
+   * changed items; the event loop runs between steps and searches meanwhile stay exact for what
    * is not indexed yet. Without the addon, logs why once and leaves the store on its exact scan.
-   * {@link save} writes the index beside the vectors.
+   * {@link save} writes the index beside the vectors. A store opened with `annInBackground` only
+   * sets the index up here (every vector pending) and returns: its owner calls {@link buildAnn}.
    * @throws CancelledError when `signal` aborts (what was added stays).
    */
   async prepareAnn(options: { signal?: AbortSignal; onProgress?: ProgressSink; threads?: number; log?: Logger } = {}): Promise<AnnStatus> {
+    if (this.#annInBackground) {
+      this.#setUpAnn(options.log ?? nullLogger);
+      return this.annStatus;
+    }
+    return this.buildAnn(options);
+  }
+
+  /**
+   * Adds what is pending to the approximate index, as {@link prepareAnn} does, whatever the
+   * store's options: what an owner that builds in the background runs (not awaited by a
+   * question). A call while one runs joins it. `annStatus.building` is set meanwhile.
+   * @throws CancelledError when `signal` aborts (what was added stays, and searches go on).
+   */
+  buildAnn(options: { signal?: AbortSignal; onProgress?: ProgressSink; threads?: number; log?: Logger } = {}): Promise<AnnStatus> {
+    if (this.#building !== undefined) return this.#building;
+    const building = (async (): Promise<AnnStatus> => {
+      try {
+        await this.#build(options);
+      } finally {
+        this.#building = undefined;
+      }
+      return this.annStatus;
+    })();
+    this.#building = building;
+    return building;
+  }
+
+  async #build(options: { signal?: AbortSignal; onProgress?: ProgressSink; threads?: number; log?: Logger }): Promise<void> {
+    const log = options.log ?? nullLogger;
+    const ann = this.#setUpAnn(log);
+    if (ann !== undefined) {
+      const started = Date.now();
+      try {
+        const added = await ann.catchUp(options);
+        if (added > 0) log.info(`vectors: ${added} vectors added to the approximate index in ${Date.now() - started} ms (${ann.size} indexed)`);
+      } catch (error) {
+        if (error instanceof CancelledError) throw error;
+        this.#dropAnn(`the approximate index failed (${errorText(error)})`);
+        this.#noteUnavailable(log);
+      }
+    }
+  }
+
+  /**
+   * The index to bring up to date, made the first time the store is large enough; undefined
+   * when the store is small or the addon does not load (logged once).
+   */
+  #setUpAnn(log: Logger): VectorAnn | undefined {
     const dims = this.#dims;
-    if (dims === undefined || !this.#wantsAnn()) return this.annStatus;
+    if (dims === undefined || !this.#wantsAnn()) return undefined;
     // An addon that does not load, or an index that failed, is not tried again in this process.
     if (this.#ann === undefined && this.#annUnavailable === undefined) {
       const lib = loadAnn();
       if (typeof lib === 'string') this.#annUnavailable = lib;
       else this.#ann = VectorAnn.create(this.#host, dims);
     }
-    const ann = this.#ann;
-    if (ann !== undefined) {
-      const started = Date.now();
-      try {
-        const added = await ann.catchUp(options);
-        if (added > 0) (options.log ?? nullLogger).info(`vectors: ${added} vectors added to the approximate index in ${Date.now() - started} ms (${ann.size} indexed)`);
-      } catch (error) {
-        if (error instanceof CancelledError) throw error;
-        this.#dropAnn(`the approximate index failed (${errorText(error)})`);
-      }
-    }
+    this.#noteUnavailable(log);
+    return this.#ann;
+  }
+
+  #noteUnavailable(log: Logger): void {
     if (this.#annUnavailable !== undefined && !this.#annNoted) {
       this.#annNoted = true;
-      (options.log ?? nullLogger).warn(`vectors: ${this.#annUnavailable}; searching ${this.#live} vectors by exact scan`);
+      log.warn(`vectors: ${this.#annUnavailable}; searching ${this.#live} vectors by exact scan`);
     }
-    return this.annStatus;
   }
 
   /** Stops using the approximate index (it failed): searches scan, {@link save} deletes the saved one. */
