@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Corpus, CorpusItem } from '../corpus/types';
 import { detectLanguage } from '../llm/langDetect';
 import type { StructuredRequest, StructuredResult } from '../llm/types';
+import { sweepStaleLocks } from '../storage/fileLock';
 import { MISSING_VERSION } from '../storage/readStateJson';
 import { CancelledError, mapLimit, throwIfAborted, type ProgressSink } from '../util/abort';
 import { extractItem } from './extractive';
@@ -18,7 +19,7 @@ import { persistedCorpusSpam } from './spamStore';
 import { storedTopics, TopicStats, topicCounts } from './keyphrases';
 import { ContextLimit, modelMarkersForItem, type MarkerModel, type PromptSource } from './modelEngine';
 import type { EngineName, ItemMarkers, MarkersIndex } from './schema';
-import { allMarkers, markerFileName, readItemMarkersVersioned, readMarkersIndex, updateMarkersIndex, writeItemMarkers } from './store';
+import { allMarkers, markerFileName, markersDir, readItemMarkersVersioned, readMarkersIndex, updateMarkersIndex, writeItemMarkers } from './store';
 import { DEFAULT_WINDOW_SETTINGS, type WindowSettings } from './windows';
 
 /** Bumped when the extractive engine's output changes: part of its cache key. */
@@ -126,6 +127,9 @@ export async function generateMarkers(corpus: Corpus, opts: GenerateOptions): Pr
   const model = opts.engine.kind === 'model' ? opts.engine.model.model : null;
   const windows = opts.windows ?? DEFAULT_WINDOW_SETTINGS;
   const versions = await promptVersions(opts.engine);
+  // The locks a killed run left beside marker files it never finished writing: removed before this run takes its own.
+  const sweptLocks = await sweepStaleLocks(markersDir(corpus.root));
+  if (sweptLocks.length) opts.log?.info(`markers: removed ${sweptLocks.length} lock file${sweptLocks.length === 1 ? '' : 's'} left by processes that no longer exist`);
   const index = await readMarkersIndex(corpus.root);
 
   // Which items need work. Every marker file is read (through the shared read pool), also with

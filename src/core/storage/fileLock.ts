@@ -7,12 +7,18 @@
  * between create and write). {@link tryLock} makes one attempt and names the holder when it
  * fails; {@link withFileLock} waits its turn (a bounded number of short pauses).
  *
+ * A killed process leaves its locks, also beside files no later writer touches: when a lock of a
+ * process that no longer exists is found, the stale locks of its whole folder are removed
+ * ({@link sweepStaleLocks}; a marker run also sweeps the markers folder when it starts). A lock
+ * of a live process, or of another host, is never removed.
+ *
  * For read-compare-write sections that take milliseconds (a compare-and-swap of a marker file,
  * appending a chat turn): callers hold it around the check and the write, never around slow work.
  */
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { lstat, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pidAlive } from '../util/pidAlive';
 import { isNotFound } from './readPool';
@@ -113,23 +119,68 @@ async function readLock(lock: string): Promise<{ info: FileLockInfo | undefined;
   }
 }
 
-/** Moves a stale lock aside (only one taker's rename finds it); puts it back when it turns out to be a live one. */
-async function takeOver(lock: string, stale: FileLockInfo | undefined): Promise<void> {
+/**
+ * Moves a stale lock aside (only one taker's rename finds it); puts it back when it turns out to be a live one.
+ * Whether the stale lock was removed by this call.
+ */
+async function takeOver(lock: string, stale: FileLockInfo | undefined): Promise<boolean> {
   const real = (await checkStatePath(lock)).real;
   const aside = `${real}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
     await rename(real, aside);
   } catch (e) {
-    if (isNotFound(e)) return;
+    if (isNotFound(e)) return false;
     throw e;
   }
   const moved = parseLock(await readStateFile(aside, 'utf8').catch(() => ''));
   if (stale && moved && moved.token !== stale.token && !isStale(moved)) {
     // A faster taker's fresh lock was moved: put it back (unless yet another appeared).
     await rename(aside, real).catch(() => undefined);
-    return;
+    return false;
   }
   await rm(aside, { force: true });
+  return true;
+}
+
+/** Sweeps under way, by folder: a second finder of a stale lock there waits for the running one. */
+const sweeping = new Map<string, Promise<string[]>>();
+
+/**
+ * Removes the stale locks in `dir`: every `*.lock` file (a regular file, not followed through a
+ * link) whose holder is a process of this host that no longer exists, or this process's pid but a
+ * lock it does not hold. A lock of a live process, of another host, or one that cannot be read
+ * (a writer between creating it and writing its line) is left. Returns the names removed; a
+ * folder that does not exist has none.
+ *
+ * @example
+ * await sweepStaleLocks(markersDir(root)); // the locks a killed marker run left
+ */
+export function sweepStaleLocks(dir: string): Promise<string[]> {
+  const running = sweeping.get(dir);
+  if (running) return running;
+  const sweep = sweepFolder(dir).finally(() => sweeping.delete(dir));
+  sweeping.set(dir, sweep);
+  return sweep;
+}
+
+async function sweepFolder(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.lock')) continue;
+    const lock = path.join(dir, name);
+    const st = await lstat(lock).catch(() => undefined);
+    if (!st?.isFile()) continue;
+    const info = parseLock(await readStateFile(lock, 'utf8').catch(() => ''));
+    if (!info || !isStale(info)) continue;
+    if (await takeOver(lock, info).catch(() => false)) removed.push(name);
+  }
+  return removed;
 }
 
 /** A lock this process holds; {@link HeldLock.release} removes its file. */
@@ -166,6 +217,8 @@ export async function tryLock(lock: string, fields: Readonly<Record<string, stri
     const stale = current.info ? isStale(current.info) : current.ageMs > UNREADABLE_STALE_MS;
     if (!stale) return { holder };
     await takeOver(lock, current.info);
+    // The process that left it (killed) may have left others beside files no writer touches again.
+    if (current.info) await sweepStaleLocks(path.dirname((await checkStatePath(lock)).real));
   }
   return { holder };
 }
