@@ -7,7 +7,7 @@
  * the marker files must be made again — some deleted, or all with `force` — and the item parses
  * made for the spam decision (those under corpusSpam) are counted: none, and the markers equal
  * the first run's. A run over a part of the corpus (the missing items) decides spam over the whole
- * corpus and leaves the saved decision in place.
+ * corpus and leaves the saved decision in place. Condensation reads it the same way.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -16,7 +16,11 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openCorpus } from '../../src/core/corpus/openCorpus';
 import { PartStore } from '../../src/core/corpus/partStore';
+import type { StructuredRequest, StructuredResult } from '../../src/core/llm/types';
+import { condenseCorpus } from '../../src/core/markers/condense';
+import { promptSource } from '../../src/core/markers/engineFactory';
 import { generateMarkers } from '../../src/core/markers/generate';
+import type { MarkerModel } from '../../src/core/markers/modelEngine';
 import { loadSavedCorpusSpam, spamFile } from '../../src/core/markers/spamStore';
 import { markersDir } from '../../src/core/markers/store';
 import { writeGeneratedCorpus } from '../support/markerCorpus';
@@ -31,6 +35,17 @@ async function open(dir: string): Promise<{ corpus: Awaited<ReturnType<typeof op
   };
   return { corpus: await openCorpus(dir, { parts }), parses };
 }
+
+const PROMPTS = path.join(__dirname, '..', '..', 'prompts');
+
+/** A local model that finds no claim in any window (what it says does not matter here: which items are read does). */
+const emptyModel: MarkerModel = {
+  provider: 'ollama',
+  model: 'empty',
+  complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
+    return Promise.resolve({ value: req.schema.parse({ claims: [], categories: [] }), usage: { promptTokens: 1, completionTokens: 1, estimated: false }, repaired: false, attempts: 1 });
+  },
+};
 
 /** Every marker file's content, without the time it was written. */
 async function markerFiles(dir: string): Promise<Map<string, unknown>> {
@@ -103,5 +118,23 @@ describe('marker generation reads the saved spam decision', () => {
     // (Topics differ: the extractive engine's topic table covers the part only.)
     const spamOf = (m: unknown): unknown => (m as { comments_summary?: { spam?: unknown } }).comments_summary?.spam;
     for (const name of lost) assert.deepEqual(spamOf(after.get(name)), spamOf(before.get(name)), `${name}: the same spam left out`);
+  });
+
+  test('condensation reads the saved decision: a second pass (force) parses no item to decide spam', async () => {
+    const dir = path.join(root, 'condense');
+    const written = await writeGeneratedCorpus(dir, { items: 12, seed: 23, shape: 'mixed' });
+    const opts = { model: emptyModel, prompts: promptSource(PROMPTS), windows: { windowWords: 400, overlapWords: 20, windowLimit: 0 } };
+    const first = await open(dir);
+    const r1 = await condenseCorpus(first.corpus, opts);
+    assert.equal(r1.generated, written.length, JSON.stringify(r1.failed));
+    assert.ok(first.parses.forSpam >= written.length, `the first pass decides (${first.parses.forSpam})`);
+    const second = await open(dir);
+    const r2 = await condenseCorpus(second.corpus, { ...opts, force: true });
+    assert.equal(r2.generated, written.length);
+    assert.equal(second.parses.forSpam, 0, 'no item parsed for the spam decision');
+    // Nothing to condense: no decision needed at all.
+    const third = await open(dir);
+    assert.equal((await condenseCorpus(third.corpus, opts)).cached, written.length);
+    assert.equal(third.parses.all, 0, 'every item cached: none parsed');
   });
 });
