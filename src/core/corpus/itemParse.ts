@@ -79,6 +79,14 @@ function readBytesSync(f: FoundFile): FileRead {
 }
 
 /** The decoded text of a file (hashed on the way), or undefined with the problem reported. */
+/** Adds a file read to an item's content hash. */
+function hashFile(f: FoundFile, bytes: Uint8Array, hash: Hash): void {
+  hash.update(f.relPath).update('\0').update(bytes);
+  // A parser that reads a format differently now changes the item's hash: its markers and index entries are redone.
+  const version = PARSER_VERSIONS[`${f.part}.${f.ext}`];
+  if (version) hash.update('\0').update(version);
+}
+
 function sourceText(f: FoundFile, read: FileRead, problems: CorpusProblem[], hash: Hash): string | undefined {
   if ('tooLarge' in read) {
     problems.push({ severity: 'error', file: f.relPath, code: 'file-too-large', message: `file is ${read.tooLarge} bytes, over the ${MAX_FILE_BYTES}-byte limit; not read` });
@@ -92,10 +100,7 @@ function sourceText(f: FoundFile, read: FileRead, problems: CorpusProblem[], has
     problems.push({ severity: 'error', file: f.relPath, code: 'unreadable-file', message: `cannot read file: ${read.error}` });
     return undefined;
   }
-  hash.update(f.relPath).update('\0').update(read.bytes);
-  // A parser that reads a format differently now changes the item's hash: its markers and index entries are redone.
-  const version = PARSER_VERSIONS[`${f.part}.${f.ext}`];
-  if (version) hash.update('\0').update(version);
+  hashFile(f, read.bytes, hash);
   const dec = decodeText(read.bytes);
   for (const w of dec.warnings) problems.push({ severity: 'warning', file: f.relPath, code: 'encoding', message: w });
   if (dec.text.trim() === '') {
@@ -281,6 +286,29 @@ export function parseItemSync(found: FoundItem, problems: CorpusProblem[]): Load
   const choice = chooseFiles(found, problems);
   const reads = new Map(chosen(choice).map((f) => [f, readBytesSync(f)] as const));
   return buildItem(found, choice, reads, problems);
+}
+
+/**
+ * One part of an item parsed again on demand, the other part's file only read for the content
+ * hash (hashed as {@link parseItemSync} hashes it: the same item gives the same hash): a lazily
+ * held item whose transcript is asked for does not parse its comments. `part` is undefined when
+ * the item has no such part now, or its file cannot be read or parsed (its problems are in `problems`).
+ */
+export function parseItemPartSync<K extends 'transcript' | 'comments'>(found: FoundItem, kind: K, problems: CorpusProblem[]): { contentHash: string; part: (K extends 'transcript' ? TranscriptPart : CommentsPart) | undefined } {
+  const choice = chooseFiles(found, problems);
+  const hash = createHash('sha256');
+  let part: TranscriptPart | CommentsPart | undefined;
+  for (const f of chosen(choice)) {
+    const read = readBytesSync(f);
+    if (f !== choice[kind]) {
+      if ('bytes' in read) hashFile(f, read.bytes, hash);
+      continue;
+    }
+    const t = sourceText(f, read, problems, hash);
+    if (t === undefined) continue;
+    part = kind === 'transcript' ? parseTranscriptPart(f, t, problems).part : parseCommentsPart(f, t, problems).part;
+  }
+  return { contentHash: hash.digest('hex'), part: part as (K extends 'transcript' ? TranscriptPart : CommentsPart) | undefined };
 }
 
 /**
