@@ -256,6 +256,8 @@ export class EntityIndex {
   private readonly items = new Map<string, ItemEntities>();
   private lookup: Map<string, KnownName[]> | undefined;
   private roles: Map<string, Map<string, 'role' | 'generic'>> | undefined;
+  /** Speaker labels of every item, most turns first (worked out once: the index does not change after it is built). */
+  private allSpeakers: readonly string[] | undefined;
 
   /** Builds (or updates, reusing unchanged items of `previous`) the index of `corpus`. */
   static build(corpus: Corpus, previous?: EntityIndex): { index: EntityIndex; rebuilt: string[] } {
@@ -317,9 +319,12 @@ export class EntityIndex {
 
   /** Speaker labels of the given items (all items when undefined), most turns first. */
   speakers(itemIds?: readonly string[]): string[] {
+    if (!itemIds && this.allSpeakers) return [...this.allSpeakers];
     const counts = new Map<string, number>();
     for (const id of itemIds ?? this.items.keys()) for (const [s, c] of this.items.get(id)?.speakers ?? []) counts.set(s, (counts.get(s) ?? 0) + c);
-    return topCounts(counts, 10_000).map(([s]) => s);
+    const out = topCounts(counts, 10_000).map(([s]) => s);
+    if (!itemIds) this.allSpeakers = [...out];
+    return out;
   }
 
   /**

@@ -15,14 +15,36 @@ import type { CorpusIndex } from '../search/corpusIndex';
 import { keptSpanText } from '../search/keptSpans';
 import type { ItemEntities } from './entityIndex';
 
-/** The item's windows of `part` in order, with their ids. */
-export function partWindows(index: CorpusIndex, itemId: string, part: PartKind): { id: number; c: Chunk }[] {
-  const out: { id: number; c: Chunk }[] = [];
-  for (const id of index.itemChunkIds(itemId)) {
-    const c = index.chunk(id);
-    if (c && c.part === part) out.push({ id, c });
+/** Items' windows by index, the most recently asked last: a question reads the same few items' windows many times. */
+const windowMemo = new WeakMap<CorpusIndex, Map<string, { ids: readonly number[]; byPart: Map<PartKind, { id: number; c: Chunk }[]> }>>();
+/** Items whose windows are kept in the memo (~130 windows each on a 10,000-word item). */
+const MEMO_ITEM_WINDOWS = 64;
+
+/** The item's windows of `part` in order, with their ids (callers do not change them). */
+export function partWindows(index: CorpusIndex, itemId: string, part: PartKind): readonly { id: number; c: Chunk }[] {
+  let memo = windowMemo.get(index);
+  if (!memo) windowMemo.set(index, (memo = new Map()));
+  const ids = index.itemChunkIds(itemId);
+  let known = memo.get(itemId);
+  // An item indexed again has a new list of ids: its windows are read again.
+  if (known && known.ids !== ids) known = undefined;
+  if (known) {
+    memo.delete(itemId);
+    memo.set(itemId, known);
+  } else {
+    const byPart = new Map<PartKind, { id: number; c: Chunk }[]>();
+    for (const id of ids) {
+      const c = index.chunk(id);
+      if (!c) continue;
+      const list = byPart.get(c.part);
+      if (list) list.push({ id, c });
+      else byPart.set(c.part, [{ id, c }]);
+    }
+    known = { ids, byPart };
+    memo.set(itemId, known);
+    if (memo.size > MEMO_ITEM_WINDOWS) memo.delete(memo.keys().next().value!);
   }
-  return out;
+  return known.byPart.get(part) ?? [];
 }
 
 /**

@@ -24,6 +24,8 @@ interface Known {
 }
 
 const known = new WeakMap<Corpus, Map<string, Known>>();
+/** The languages of a whole corpus, for the item list and index they were worked out from (a new load makes a new list). */
+const wholeCorpus = new WeakMap<Corpus, { items: readonly CorpusItem[]; index: ChunkSource | undefined; langs: ReadonlySet<ContentLang> }>();
 
 /** The first characters of each part of `item`: from the index's kept texts when it has them, else from the parsed parts. */
 function samples(item: CorpusItem, index?: ChunkSource): string[] {
@@ -67,10 +69,13 @@ export function itemLanguages(corpus: Corpus, item: CorpusItem, index?: ChunkSou
  */
 export function corpusLanguages(corpus: Corpus, options: { index?: ChunkSource; itemIds?: readonly string[] } = {}): Set<ContentLang> {
   const scope = options.itemIds ? new Set(options.itemIds) : undefined;
+  const whole = scope ? undefined : wholeCorpus.get(corpus);
+  if (whole && whole.items === corpus.items && whole.index === options.index) return new Set(whole.langs);
   const out = new Set<ContentLang>();
   for (const item of corpus.items) {
     if (scope && !scope.has(item.id)) continue;
     for (const l of itemLanguages(corpus, item, options.index)) out.add(l);
   }
+  if (!scope) wholeCorpus.set(corpus, { items: corpus.items, index: options.index, langs: new Set(out) });
   return out;
 }
