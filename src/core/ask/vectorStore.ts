@@ -182,6 +182,8 @@ export class FlatVectorStore implements VectorStore {
   /** Items whose files must be deleted at the next save. */
   readonly #removed = new Set<string>();
   #manifestDirty = false;
+  /** Slots the next growth makes at least (what the manifest of an opened store lists). */
+  #reserve = 0;
   /** Live vectors per part code. */
   readonly #partLive = [0, 0];
   #ann: VectorAnn | undefined;
@@ -233,7 +235,12 @@ export class FlatVectorStore implements VectorStore {
     if (manifestText !== undefined) {
       const parsed = parseManifest(manifestText, info);
       if (typeof parsed === 'string') problems.push(`vectors: manifest ${parsed}; reading the item files`);
-      else listed = Object.entries(parsed.items).map(([itemId, v]) => ({ itemId, file: v.file, contentHash: v.contentHash }));
+      else {
+        listed = Object.entries(parsed.items).map(([itemId, v]) => ({ itemId, file: v.file, contentHash: v.contentHash }));
+        // The arrays are made once at the size the manifest gives: growing by doubling would hold
+        // the old and the new array at once (1.5 × the vectors at the peak) and leave up to half unused.
+        store.#reserve = Object.values(parsed.items).reduce((n, v) => n + v.vectors, 0);
+      }
     }
     if (listed === undefined) {
       // No usable manifest: every item file says which item it is.
@@ -395,6 +402,11 @@ export class FlatVectorStore implements VectorStore {
 
   get size(): number {
     return this.#live;
+  }
+
+  /** Bytes of the store's own arrays: the vectors (float32) and each slot's chunk, item and part, for every slot made. */
+  get arrayBytes(): number {
+    return this.#data.byteLength + this.#slotChunk.byteLength + this.#slotItem.byteLength + this.#slotPart.byteLength;
   }
 
   itemIds(): string[] {
@@ -689,7 +701,10 @@ export class FlatVectorStore implements VectorStore {
     this.#live++;
     const reused = this.#free.pop();
     if (reused !== undefined) return reused;
-    if (this.#used === this.#slotChunk.length) this.#grow(Math.max(1024, this.#slotChunk.length * 2));
+    if (this.#used === this.#slotChunk.length) {
+      this.#grow(this.#reserve > this.#used ? this.#reserve : Math.max(1024, this.#slotChunk.length * 2));
+      this.#reserve = 0;
+    }
     return this.#used++;
   }
 
