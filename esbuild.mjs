@@ -39,6 +39,8 @@ const configs = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
+  // The worker threads a first build of the search index parses and prepares items in (src/core/search/itemPrepPool.ts finds it beside the bundle).
+  { ...node, entryPoints: ['src/core/search/itemPrepWorker.ts'], outfile: 'dist/itemPrepWorker.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/research.ts'], outfile: 'dist/research.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/chat.ts'], outfile: 'dist/chat.js' },

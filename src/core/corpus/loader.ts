@@ -47,6 +47,14 @@ export interface LoadCorpusOptions {
    * the same pass, without parsing an item twice.
    */
   onItem?: (item: CorpusItem) => void;
+  /**
+   * Reads and parses an item that is not taken from the outline or the item
+   * cache, in place of the loader's own parse (parseItemIsolated), with its
+   * problems added to `problems`: a caller that parses elsewhere (worker
+   * threads) may return the item without its parts (a held item is then
+   * parsed again when they are used).
+   */
+  parseItem?: (found: FoundItem, problems: CorpusProblem[]) => Promise<LoadedItem>;
 }
 
 /** What {@link LoadCorpusOptions.itemCache} keeps per item: the item, its own problems, and the file stamps it was read with. */
@@ -195,7 +203,7 @@ export async function loadCorpus(root: string, options: LoadCorpusOptions = {}):
           r = fromOutline(known, f, parts, absRoot);
         } else {
           own = [];
-          r = await parseItemIsolated(f, own);
+          r = await (options.parseItem ?? parseItemIsolated)(f, own);
           if (parts) r = heldIn(parts, r, f);
           outlineChanged = true;
         }
@@ -246,11 +254,12 @@ function emptyStats(): Corpus['stats'] {
   return { items: 0, transcripts: 0, commentParts: 0, words: 0, comments: 0, emptyComments: 0, skipped: 0, filesRead: 0 };
 }
 
-/** A just-parsed item held lazily: its parts go to the store (kept there while they fit). */
+/** A just-parsed item held lazily: its parts go to the store (kept there while they fit); an item loaded without them has them parsed when used. */
 function heldIn(parts: PartStore, r: LoadedItem, found: FoundItem): LoadedItem {
   if (!r.item) return r;
   const { transcript, comments, facts, ...rest } = r.item;
-  return { ...r, item: parts.item({ ...rest, facts: facts ?? factsOf(transcript, comments) }, found, { transcript, comments }) };
+  const shell = { ...rest, facts: facts ?? factsOf(transcript, comments) };
+  return { ...r, item: parts.item(shell, found, transcript || comments ? { transcript, comments } : undefined) };
 }
 
 /** An item taken from the outline: nothing read; its parts are parsed when first used. */

@@ -12,7 +12,8 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CorpusIndex, indexDir, type OpenReport } from '../search/corpusIndex';
-import type { ProgressSink } from '../util/abort';
+import { defaultPrepWorkers, ItemPrepPool, type PreparedLoad } from '../search/itemPrepPool';
+import { throwIfAborted, type ProgressSink } from '../util/abort';
 import { loadCorpus, type ItemCache } from './loader';
 import { PartStore } from './partStore';
 import type { Corpus, CorpusItem } from './types';
@@ -43,6 +44,12 @@ export interface OpenCorpusOptions {
   onStale?: (itemId: string) => void;
   /** Each item in the corpus's order as soon as it is loaded (see {@link loadCorpus}'s `onItem`). */
   onItem?: (item: CorpusItem) => void;
+  /**
+   * Worker threads a first build ({@link openCorpusForSearch} without a
+   * persisted index) reads, parses and prepares items in (default
+   * {@link defaultPrepWorkers}: one per core when there are two or more); 0: all in this thread.
+   */
+  buildWorkers?: number;
 }
 
 /** A store of parsed parts bounded to {@link PARSED_WORDS_KEPT} words. */
@@ -59,7 +66,7 @@ export function boundedPartStore(onStale?: (itemId: string) => void): PartStore 
  * corpus.items[0].transcript; // parsed now, on first use
  */
 export function openCorpus(root: string, options: OpenCorpusOptions = {}): Promise<Corpus> {
-  const { parts, onStale, ...rest } = options;
+  const { parts, onStale, buildWorkers: _workers, ...rest } = options;
   return loadCorpus(path.resolve(root), { ...rest, parts: parts ?? boundedPartStore(onStale) });
 }
 
@@ -99,13 +106,6 @@ export interface CorpusForSearch {
 }
 
 /**
- * Words of items loaded in a row that a build in the same pass indexes at a
- * time: a share of {@link PARSED_WORDS_KEPT}, so the items still have their
- * parts in the store when they are indexed.
- */
-const INDEX_BATCH_WORDS = PARSED_WORDS_KEPT / 4;
-
-/**
  * {@link openCorpus} for a command that searches. When the corpus has no
  * persisted index yet (a first run), the index is built while the items are
  * loaded — each item indexed right after it was parsed, in the corpus's order
@@ -129,22 +129,36 @@ export async function openCorpusForSearch(root: string, options: OpenCorpusOptio
     const corpus = await openCorpus(abs, options);
     return { corpus, searchIndex: once(() => (isMissingCorpus(corpus) ? Promise.reject(missing(abs)) : openSearchIndex(corpus, options.signal))) };
   }
-  // A build in the same pass: the index is brought in line with the items loaded so far, a batch at a time.
-  const items: CorpusItem[] = [];
-  const soFar: Corpus = { root: abs, items, problems: [], stats: { items: 0, transcripts: 0, commentParts: 0, words: 0, comments: 0, emptyComments: 0, skipped: 0, filesRead: 0 } };
-  const index = CorpusIndex.build(soFar);
-  let batchWords = 0;
-  const corpus = await openCorpus(abs, {
-    ...options,
-    onItem: (item) => {
-      options.onItem?.(item);
-      items.push(item);
-      batchWords += item.wordCount;
-      if (batchWords < INDEX_BATCH_WORDS) return;
-      batchWords = 0;
-      index.update(soFar, options.signal);
-    },
-  });
+  // A build in the same pass: each item indexed as soon as it and the ones before it are loaded (its parts still held).
+  // Items read from their files are read, parsed and prepared for the index by worker threads when there are any
+  // (the main thread only adds what they prepared, in order); the same index as a build here.
+  const index = CorpusIndex.build({ root: abs, items: [], problems: [], stats: { items: 0, transcripts: 0, commentParts: 0, words: 0, comments: 0, emptyComments: 0, skipped: 0, filesRead: 0 } });
+  const pool = ItemPrepPool.start(options.buildWorkers ?? defaultPrepWorkers(), index.options.chunk);
+  const prepared = new Map<string, NonNullable<PreparedLoad['prepared']>>();
+  let corpus: Corpus;
+  try {
+    const { parts, onStale, buildWorkers: _workers, ...rest } = options;
+    corpus = await loadCorpus(abs, {
+      ...rest,
+      parts: parts ?? boundedPartStore(onStale),
+      parseItem: pool
+        ? async (found, problems) => {
+            const r = await pool.prepare(found, problems);
+            if (r.prepared) prepared.set(found.id, r.prepared);
+            return r.loaded;
+          }
+        : undefined,
+      onItem: (item) => {
+        options.onItem?.(item);
+        throwIfAborted(options.signal);
+        const p = prepared.get(item.id);
+        prepared.delete(item.id);
+        index.updateItem(item, p);
+      },
+    });
+  } finally {
+    await pool?.close();
+  }
   if (isMissingCorpus(corpus)) return { corpus, searchIndex: () => Promise.reject(missing(abs)) };
   index.update(corpus, options.signal);
   return {

@@ -115,9 +115,14 @@ export class ChunkTexts {
   }
 
   set(id: number, text: string): void {
+    this.setBytes(id, Buffer.from(text, 'utf8'));
+  }
+
+  /** {@link set} with the text's UTF-8 bytes (held as given: a view into a larger buffer keeps that buffer). */
+  setBytes(id: number, utf8: Uint8Array): void {
     this.delete(id);
     this.ensure(id);
-    const bytes = Buffer.from(text, 'utf8');
+    const bytes = Buffer.isBuffer(utf8) ? utf8 : Buffer.from(utf8.buffer, utf8.byteOffset, utf8.byteLength);
     this.held.set(id, bytes);
     this.heldBytes += bytes.length;
     this.where[id] = HELD;

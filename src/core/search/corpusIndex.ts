@@ -12,17 +12,17 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { STORAGE_DIR } from '../storage/storageDir';
-import { mapSpanInPart } from '../corpus/spans';
 import type { Corpus, CorpusItem, PartKind } from '../corpus/types';
 import { writeFileAtomic } from '../storage/atomic';
 import { checkStateDir, readStateFile } from '../storage/safePath';
 import { throwIfAborted, type ProgressSink } from '../util/abort';
-import { chunkItem, chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOptions } from './chunker';
+import { chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOptions } from './chunker';
 import { decodeSections, encodeSections, section } from './binarySections';
 import { ChunkTable } from './chunkRows';
 import { ChunkTexts, type ChunkTextsRecord } from './chunkTexts';
 import { PostingsIndex, type PostingsOptions, type QueryTerm } from './postings';
-import { tokenize, tokenizeQuery } from './tokenize';
+import { NumberedTerms, prepareItem, type PreparedItem } from './itemPrep';
+import { TokenNumbering, tokenizeQuery } from './tokenize';
 
 /** Bumped whenever tokenisation, chunking or the stored format changes. */
 export const INDEX_FORMAT_VERSION = 10;
@@ -96,6 +96,11 @@ export interface OpenReport {
 const FIELDS = ['text', 'title', 'speaker'] as const;
 const FIELD = { text: 0, title: 1, speaker: 2 } as const;
 
+function ownNumbering(): { numbering: TokenNumbering; terms: NumberedTerms } {
+  const numbering = new TokenNumbering();
+  return { numbering, terms: new NumberedTerms(numbering.names) };
+}
+
 function postingsOptions(opts: IndexOptions): PostingsOptions {
   return { fields: FIELDS, boosts: [1, 0.3, 0.3], bm25: opts.bm25 };
 }
@@ -139,6 +144,10 @@ export class CorpusIndex {
   private readonly recent = new Map<string, SearchHit[]>();
   private readonly texts = new ChunkTexts();
   private nextId = 0;
+  /** The numbering of the tokens of items prepared here, made on first use (a loaded index adds nothing, mostly). */
+  private own: { numbering: TokenNumbering; terms: NumberedTerms } | undefined;
+  /** The term numbers of the chunk being added. */
+  private termScratch = new Int32Array(1024);
 
   private constructor(readonly options: IndexOptions, postings?: PostingsIndex) {
     this.postings = postings ?? new PostingsIndex(postingsOptions(options));
@@ -325,22 +334,52 @@ export class CorpusIndex {
   }
 
   private addItem(item: CorpusItem): void {
+    const own = (this.own ??= ownNumbering());
+    this.addPrepared(item, prepareItem(item, this.options.chunk, own.numbering), own.terms);
+  }
+
+  /**
+   * Brings one item in line: indexed (again, when its content hash changed;
+   * from `prepared` when given: what {@link prepareItem} made of it, its
+   * token numbers read by `prepared.terms`), or only taken as the index's
+   * item when unchanged. A caller that gives the items in the corpus's order
+   * gets the index {@link update} gives.
+   */
+  updateItem(item: CorpusItem, prepared?: { item: PreparedItem; terms: NumberedTerms }): void {
+    this.itemMap.set(item.id, item);
+    const known = this.byItem.get(item.id);
+    if (known?.hash === item.contentHash) return;
+    if (known) this.removeItem(item.id);
+    if (prepared && prepared.item.itemId === item.id && prepared.item.contentHash === item.contentHash) this.addPrepared(item, prepared.item, prepared.terms);
+    else this.addItem(item);
+  }
+
+  private addPrepared(item: CorpusItem, p: PreparedItem, terms: NumberedTerms): void {
     this.recent.clear();
     this.itemMap.set(item.id, item);
     const ids: number[] = [];
-    // The item id's words count with the title: folder names are often descriptive ("ev-winter-range"), and in another language than the item.
-    const title = tokenize(`${item.title} ${item.id.replace(/[-_.]+/g, ' ')}`);
-    for (const c of chunkItem(item, this.options.chunk)) {
+    const titleEnd = p.tokenEnds[0]!;
+    const starts = new Int32Array(4);
+    let textAt = 0;
+    let tokenAt = titleEnd;
+    for (const [i, c] of p.chunks.entries()) {
       const id = this.nextId++;
-      const part = c.part === 'transcript' ? item.transcript : item.comments;
-      const src = part && mapSpanInPart(part, c.start, c.end);
-      if (src) c.range = [src.range.startLine, src.range.startColumn, src.range.endLine, src.range.endColumn];
       // The table copies the chunk's strings (a speaker label cut from an item's file can be a slice keeping the whole file alive).
       this.chunks.add(id, c);
       ids.push(id);
-      const text = chunkText(item, c);
-      this.texts.set(id, text);
-      this.postings.add(id, [tokenize(text), title, tokenize(c.speakers?.join(' ') ?? '')]);
+      this.texts.setBytes(id, p.textBytes.subarray(textAt, p.textEnds[i]!));
+      textAt = p.textEnds[i]!;
+      // Fields text, title, speaker: the chunk's text tokens, the item's title tokens, the chunk's speakers' tokens.
+      const textEnd = p.tokenEnds[1 + 2 * i]!;
+      const speakersEnd = p.tokenEnds[2 + 2 * i]!;
+      const need = speakersEnd - tokenAt + titleEnd;
+      if (this.termScratch.length < need) this.termScratch = new Int32Array(Math.max(need, this.termScratch.length * 2));
+      const out = this.termScratch;
+      starts[1] = terms.map(this.postings, p.tokens, tokenAt, textEnd, out, 0);
+      starts[2] = terms.map(this.postings, p.tokens, 0, titleEnd, out, starts[1]);
+      starts[3] = terms.map(this.postings, p.tokens, textEnd, speakersEnd, out, starts[2]);
+      this.postings.addTerms(id, out, starts);
+      tokenAt = speakersEnd;
     }
     this.byItem.set(item.id, { hash: item.contentHash, ids });
   }

@@ -197,6 +197,8 @@ export class PostingsIndex {
   private tf = new Int32Array(1024);
   /** The distinct terms of the field being added, in order of first appearance. */
   private touched = new Int32Array(1024);
+  /** See {@link termEpoch}. */
+  private epoch = 0;
 
   constructor(readonly options: PostingsOptions) {
     if (options.fields.length === 0 || options.boosts.length !== options.fields.length) throw new Error('postings: one boost per field, at least one field');
@@ -232,31 +234,66 @@ export class PostingsIndex {
    * @throws when `id` is not a non-negative integer or was used before.
    */
   add(id: number, fieldTokens: readonly (readonly string[])[]): void {
-    if (!Number.isInteger(id) || id < 0 || id > 0x7fffffff) throw new Error(`postings: bad document id ${id}`);
+    this.checkNewId(id);
     if (fieldTokens.length !== this.fieldCount) throw new Error(`postings: ${fieldTokens.length} token lists for ${this.fieldCount} fields`);
-    this.ensureId(id);
-    if (this.state[id] !== UNUSED) throw new Error(`postings: document id ${id} used before`);
+    let total = 0;
+    for (const tokens of fieldTokens) total += tokens.length;
+    const terms = new Int32Array(total);
+    const starts = new Int32Array(this.fieldCount + 1);
+    let at = 0;
+    // Numbered field by field, each in order: new terms get the numbers of their first appearance.
     for (let f = 0; f < this.fieldCount; f++) {
-      // Each distinct token's count, in the order of first appearance (the order new terms are numbered in), without a map per document.
-      const tokens = fieldTokens[f]!;
-      if (this.touched.length < tokens.length) this.touched = new Int32Array(Math.max(tokens.length, this.touched.length * 2));
+      starts[f] = at;
+      for (const token of fieldTokens[f]!) terms[at++] = token ? this.termId(token) : -1;
+    }
+    starts[this.fieldCount] = at;
+    this.addTerms(id, terms, starts);
+  }
+
+  /**
+   * The number of `term` in this index (see {@link addTerms}), numbered now
+   * when new: the next number. Numbers stay until {@link termEpoch} changes.
+   */
+  termNumber(term: string): number {
+    if (!term) throw new Error('postings: an empty term has no number');
+    return this.termId(term);
+  }
+
+  /** Changes when the terms are numbered anew (a seal that drops many terms left without postings). */
+  get termEpoch(): number {
+    return this.epoch;
+  }
+
+  /**
+   * {@link add} with the tokens as term numbers ({@link termNumber}; -1 for
+   * an empty token): field `f`'s are `terms[starts[f]]` up to `terms[starts[f + 1]]`.
+   * @throws when `id` is not a non-negative integer or was used before, or a number is not a term's.
+   */
+  addTerms(id: number, terms: Int32Array, starts: ArrayLike<number>): void {
+    this.checkNewId(id);
+    if (starts.length !== this.fieldCount + 1) throw new Error(`postings: ${starts.length - 1} token lists for ${this.fieldCount} fields`);
+    this.ensureId(id);
+    const termCount = this.terms.length;
+    for (let i = starts[0]!; i < starts[this.fieldCount]!; i++) if (terms[i]! < -1 || terms[i]! >= termCount) throw new Error(`postings: ${terms[i]} is not a term's number`);
+    if (this.tf.length < termCount) this.growTf(termCount);
+    const tf = this.tf;
+    for (let f = 0; f < this.fieldCount; f++) {
+      // Each distinct term's count, in the order of first appearance, without a map per document.
+      const from = starts[f]!;
+      const to = starts[f + 1]!;
+      if (this.touched.length < to - from) this.touched = new Int32Array(Math.max(to - from, this.touched.length * 2));
       const touched = this.touched;
       let distinct = 0;
       let empty = 0;
-      for (const token of tokens) {
-        if (!token) {
-          // Not indexed, but counts once in the field's length.
-          empty = 1;
-          continue;
-        }
-        const t = this.termId(token);
-        if (t >= this.tf.length) this.growTf(t);
-        if (this.tf[t]++ === 0) touched[distinct++] = t;
+      for (let i = from; i < to; i++) {
+        const t = terms[i]!;
+        // An empty token is not indexed, but counts once in the field's length.
+        if (t < 0) empty = 1;
+        else if (tf[t]++ === 0) touched[distinct++] = t;
       }
       this.lengths[id * this.fieldCount + f] = distinct + empty;
       this.lengthSums[f]! += distinct + empty;
       const field = this.fields[f]!;
-      const tf = this.tf;
       for (let k = 0; k < distinct; k++) {
         const t = touched[k]!;
         field.delta.push4(id, tf[t]!, field.head[t]!, t);
@@ -451,6 +488,7 @@ export class PostingsIndex {
       empty += 1 - keep[t]!;
     }
     if (empty > 1024 && empty * 4 > T) {
+      this.epoch++;
       this.terms = this.terms.filter((_, t) => keep[t]);
       this.termIds.clear();
       this.terms.forEach((term, t) => this.termIds.set(term, t));
@@ -622,6 +660,12 @@ export class PostingsIndex {
       }
     }
     return t;
+  }
+
+  /** @throws when `id` is not a non-negative integer or was used before. */
+  private checkNewId(id: number): void {
+    if (!Number.isInteger(id) || id < 0 || id > 0x7fffffff) throw new Error(`postings: bad document id ${id}`);
+    if (id < this.state.length && this.state[id] !== UNUSED) throw new Error(`postings: document id ${id} used before`);
   }
 
   /** Room in {@link tf} for term `t`. */

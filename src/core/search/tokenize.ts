@@ -121,6 +121,59 @@ function classAt(s: string, i: number): number {
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
+  scanTokens(text, STRING_TOKENS, out);
+  return out;
+}
+
+/**
+ * Numbers for tokens, each token numbered when first met (0, 1, 2, …):
+ * {@link TokenNumbering.add} gives the numbers of the tokens {@link tokenize}
+ * gives, found from the words' characters (a memo of its own), so a caller
+ * that numbers terms (the index build) looks up no string per token.
+ *
+ * @example
+ * const n = new TokenNumbering();
+ * const out: number[] = [];
+ * n.add('Batteries, batteries', out); // out → [0, 0]; n.names → ['battery']
+ */
+export class TokenNumbering {
+  /** The token of each number. */
+  readonly names: string[] = [];
+  private readonly numbers = new Map<string, number>();
+  private readonly spans: SpanTokens<number> = {
+    memo: new SpanMemo<number>(MEMO_WORDS),
+    word: (run) => this.numberOf(tokenOfWord(run)),
+    cjk: (chars) => this.numberOf(chars),
+    none: -1,
+  };
+
+  /** Appends to `out` the numbers of the tokens of `text`, in order. */
+  add(text: string, out: number[]): void {
+    scanTokens(text, this.spans, out);
+  }
+
+  /** The number of `token` (numbered now when new); -1 for none (a stopword). */
+  numberOf(token: string | null): number {
+    if (token === null) return -1;
+    let n = this.numbers.get(token);
+    if (n === undefined) {
+      n = this.names.push(token) - 1;
+      this.numbers.set(token, n);
+    }
+    return n;
+  }
+}
+
+/** What a scan gives for a span of text: the memo of spans met, how a word's and CJK characters' token is made, and the value of no token. */
+interface SpanTokens<V> {
+  memo: SpanMemo<V>;
+  word: (run: string) => V;
+  cjk: (chars: string) => V;
+  none: V;
+}
+
+/** The scan of {@link tokenize}: the token of each word of `text`, as `to` gives them, appended to `out`. */
+function scanTokens<V>(text: string, to: SpanTokens<V>, out: V[]): void {
   const norm = text.normalize('NFKC').toLowerCase();
   const n = norm.length;
   let i = 0;
@@ -157,10 +210,9 @@ export function tokenize(text: string): string[] {
         i += width;
       }
     }
-    if (!cjk) wordAt(norm, start, i, hash, out);
-    else scriptParts(norm, start, i, out);
+    if (!cjk) wordAt(norm, start, i, hash, to, out);
+    else scriptParts(norm, start, i, to, out);
   }
-  return out;
 }
 
 /** Classes of the ASCII characters (the table filled for them up front). */
@@ -169,7 +221,6 @@ for (let c = 0; c < 0x80; c++) ASCII_CLASS[c] = classOf(String.fromCharCode(c));
 
 /** The token of each word met so far (null: a stopword), and of each CJK character pair; bounded. */
 const MEMO_WORDS = 100_000;
-const spanTokens = new SpanMemo<string | null>(MEMO_WORDS);
 /** One string per token (a word's token made again after the memo started over is the same string). */
 const tokenStrings = new Map<string, string>();
 
@@ -182,13 +233,18 @@ function internToken(t: string | null): string | null {
   return t;
 }
 
-const makeWordToken = (run: string): string | null => internToken(tokenOfWord(run));
-const makeCjkToken = (chars: string): string | null => internToken(chars);
+/** The tokens of {@link tokenize}: strings (null: a stopword). */
+const STRING_TOKENS: SpanTokens<string | null> = {
+  memo: new SpanMemo<string | null>(MEMO_WORDS),
+  word: (run) => internToken(tokenOfWord(run)),
+  cjk: internToken,
+  none: null,
+};
 
 /** The token of the non-CJK word `norm[start, end)` (hashed as {@link foldHash}), unless a stopword. */
-function wordAt(norm: string, start: number, end: number, hash: number, out: string[]): void {
-  const t = spanTokens.get(norm, start, end, hash, makeWordToken);
-  if (t !== null) out.push(t);
+function wordAt<V>(norm: string, start: number, end: number, hash: number, to: SpanTokens<V>, out: V[]): void {
+  const t = to.memo.get(norm, start, end, hash, to.word);
+  if (t !== to.none) out.push(t);
 }
 
 /**
@@ -196,7 +252,7 @@ function wordAt(norm: string, start: number, end: number, hash: number, out: str
  * "ev续航500" → "ev", "续航", "500"): a CJK part's overlapping pairs of
  * characters (its character when alone), a non-CJK part's word token.
  */
-function scriptParts(norm: string, start: number, end: number, out: string[]): void {
+function scriptParts<V>(norm: string, start: number, end: number, to: SpanTokens<V>, out: V[]): void {
   let i = start;
   while (i < end) {
     const partStart = i;
@@ -211,8 +267,7 @@ function scriptParts(norm: string, start: number, end: number, out: string[]): v
           // The pair of the previous character and this one.
           let h = 0;
           for (let k = prev; k < i + width; k++) h = foldHash(h, norm.charCodeAt(k));
-          const t = spanTokens.get(norm, prev, i + width, h, makeCjkToken);
-          out.push(t!);
+          out.push(to.memo.get(norm, prev, i + width, h, to.cjk));
           pairs++;
         }
         prev = i;
@@ -222,12 +277,12 @@ function scriptParts(norm: string, start: number, end: number, out: string[]): v
       }
       i += width;
     } while (i < end && (classAt(norm, i) & CJK_CHAR) === cjk);
-    if (!cjk) wordAt(norm, partStart, i, hash, out);
+    if (!cjk) wordAt(norm, partStart, i, hash, to, out);
     else if (pairs === 0) {
       // A single character: its own token.
       let h = 0;
       for (let k = partStart; k < i; k++) h = foldHash(h, norm.charCodeAt(k));
-      out.push(spanTokens.get(norm, partStart, i, h, makeCjkToken)!);
+      out.push(to.memo.get(norm, partStart, i, h, to.cjk));
     }
   }
 }
