@@ -86,7 +86,7 @@ export class AskResources {
   /** Stops the embedding in flight ({@link cancelVectors}). */
   private embedding: CancellationTokenSource | undefined;
   /** The approximate index being built in the background for the kept vector store ({@link buildIndexInBackground}). */
-  private indexing: { store: FlatVectorStore; source: CancellationTokenSource; done: Promise<void>; keep: boolean } | undefined;
+  private indexing: { store: FlatVectorStore; source: CancellationTokenSource; keep: boolean } | undefined;
 
   constructor(private readonly c: HandlerContext) {
     c.state.onDidLoad(() => {
@@ -129,11 +129,6 @@ export class AskResources {
     this.indexing.keep = keep;
     this.indexing.source.cancel();
     return true;
-  }
-
-  /** The background index build in flight, if any: settles when it ended (built, stopped or failed). For tests and shutdown. */
-  indexBuild(): Promise<void> | undefined {
-    return this.indexing?.done;
   }
 
   /** Runs `fn` with `apiKey` as the key of this request (the vector searcher embeds questions with it). */
@@ -266,7 +261,7 @@ export class AskResources {
     let last = 0;
     progress('begin', 0, before.pending, 'vector index');
     const started = Date.now();
-    const done = this.c.running
+    void this.c.running
       .run(source.token, async (signal) => {
         await vectorTesting.beforeIndexBuild?.();
         return store.buildAnn({
@@ -282,7 +277,9 @@ export class AskResources {
         });
       })
       .then(async (status) => {
-        this.log.info(`vectors: approximate index of ${status.indexed} vectors ready in ${Date.now() - started} ms (${status.mode})`);
+        // A failed index was dropped by the store (searches scan; the save deletes the saved one).
+        if (status.unavailable !== undefined) this.log.warn(`vectors: ${status.unavailable}; questions search ${store.size} vectors by exact scan`);
+        else this.log.info(`vectors: approximate index of ${status.indexed} vectors ready in ${Date.now() - started} ms (${status.mode})`);
         if (this.indexing?.store === store && this.indexing.keep) await save();
       })
       .catch(async (e: unknown) => {
@@ -298,7 +295,7 @@ export class AskResources {
         source.dispose();
         progress('end', 0, 0, 'vector index');
       });
-    this.indexing = { store, source, done, keep: true };
+    this.indexing = { store, source, keep: true };
   }
 
   /**
