@@ -8,14 +8,14 @@
 import { createHash, type Hash } from 'node:crypto';
 import { getNodeValue } from 'jsonc-parser';
 import { countWords, lineStarts } from '../text/words';
-import { parseComments } from './commentParsers';
+import { parseComments, type ParsedComment } from './commentParsers';
 import { notRegularMessage, readCorpusFile, readCorpusFileSync, type CorpusFileRead } from './regularFiles';
 import { pooledRead } from '../storage/readPool';
 import { decodeText } from './decode';
 import { describeError } from './limits';
 import { itemMetaSchema } from './schemas';
 import { jsonTreeProblems, parseJsonTree } from './jsonTree';
-import { parserFailed, parseTranscript } from './transcriptParsers';
+import { parserFailed, parseTranscript, type ParsedSegment } from './transcriptParsers';
 import { factsOf, type CommentsFormat, type CommentsPart, type CorpusItem, type CorpusProblem, type ItemMeta, type SourceFile, type TranscriptFormat, type TranscriptPart } from './types';
 
 /** When an item has the same part in several formats, the first in this list is used. */
@@ -170,8 +170,12 @@ function parseTranscriptPart(f: FoundFile, text: string, problems: CorpusProblem
   const parsed = parseTranscript(text, format, f.relPath);
   problems.push(...parsed.problems);
   let offset = 0;
+  // Each parsed segment (a fresh object of its parser) becomes the part's segment in place: the keys a copy
+  // `{ ...s, index, offset }` would have, in the same order, without a copy per segment.
   const segments = parsed.segments.map((s, i) => {
-    const seg = { ...s, index: s.index ?? i, offset };
+    const seg = s as ParsedSegment & { index: number; offset: number };
+    seg.index = s.index ?? i;
+    seg.offset = offset;
     offset += s.text.length + 1;
     return seg;
   });
@@ -194,10 +198,13 @@ function parseCommentsPart(f: FoundFile, text: string, problems: CorpusProblem[]
   problems.push(...parsed.problems);
   let offset = 0;
   let emptyCount = 0;
+  // In place, as the segments above.
   const records = parsed.comments.map((r, index) => {
     const empty = r.text.trim() === '';
     if (empty) emptyCount++;
-    const rec = { ...r, index, offset };
+    const rec = r as ParsedComment & { index: number; offset: number };
+    rec.index = index;
+    rec.offset = offset;
     if (!empty) offset += r.text.length + 1;
     return rec;
   });

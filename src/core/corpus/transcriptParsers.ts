@@ -2,7 +2,7 @@
  * Parsers for transcript files. Each returns the segments it could read and the
  * problems it met; none of them throws on bad input.
  */
-import { getNodeValue } from 'jsonc-parser';
+import { getNodeValue, type Node } from 'jsonc-parser';
 import { lineStarts, offsetToLineCol } from '../text/words';
 import { jsonArrayRecords } from './jsonRecords';
 import { jsonStringSource, jsonTreeProblems, parseJsonTree, propertyValue, wholeFile, wholeSource } from './jsonTree';
@@ -73,7 +73,7 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
   // records are looked for as in a broken file, each parsed on its own (and refused when it nests too deep).
   const clean = errors.length === 0 && tree.tooDeepAt === undefined;
   if (clean && root) {
-    const doc = transcriptJsonSchema.safeParse(getNodeValue(root));
+    const doc = transcriptJsonSchema.safeParse(topLevelValue(root));
     if (!doc.success) {
       problems.push({ severity: 'error', file: relPath, ...wholeFile(starts, text), code: 'invalid-transcript', message: `not a transcript: ${doc.error.issues[0]?.message ?? 'unexpected shape'}; nothing read` });
       return { segments, problems, skipped: 1 };
@@ -125,6 +125,25 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
   const titleNode = propertyValue(root, 'title');
   const title = titleNode?.type === 'string' ? String(titleNode.value) : undefined;
   return { segments, problems, title, skipped };
+}
+
+/**
+ * What {@link getNodeValue} gives for `node`, one level deep: an object's
+ * properties as it gives them but for arrays and objects, which are empty
+ * (of the same kind). {@link transcriptJsonSchema} checks the top level only
+ * (the turns are checked one by one after), so it answers the same on this,
+ * without the values of every turn being made twice.
+ */
+function topLevelValue(node: Node): unknown {
+  if (node.type === 'array') return [];
+  if (node.type !== 'object') return getNodeValue(node);
+  const obj = Object.create(null) as Record<string, unknown>;
+  for (const prop of node.children ?? []) {
+    const value = prop.children?.[1];
+    if (!value) continue;
+    obj[prop.children![0]!.value as string] = value.type === 'array' ? [] : value.type === 'object' ? Object.create(null) : getNodeValue(value);
+  }
+  return obj;
 }
 
 function emptyProblem(relPath: string): CorpusProblem {
