@@ -139,6 +139,36 @@ describe('chunk texts past the memory budget (streamed build)', () => {
     }
   });
 
+  test('ChunkTexts: a text read from the file and kept is never given once deleted or set again, nor after another file is attached', async () => {
+    const fileDir = await mkdtemp(path.join(tmpdir(), 'mr-recent-'));
+    try {
+      const texts = new ChunkTexts();
+      const save = async (name: string, entries: [number, string][]): Promise<void> => {
+        for (const [id, t] of entries) texts.set(id, t);
+        const file = path.join(fileDir, name);
+        const { parts, record } = texts.serialize(entries.map(([id]) => id));
+        await writeFile(file, Buffer.concat([...parts]));
+        texts.markSaved(file, record());
+      };
+      const entries = Array.from({ length: 3000 }, (_, id) => [id, `${id} ${'電池 battery ñ '.repeat(id % 5)}`] as [number, string]);
+      await save('a.txt', entries);
+      for (const round of [0, 1]) for (const [id, t] of entries) assert.equal(texts.get(id), t, `round ${round}: ${id}`);
+      const last = entries[entries.length - 1]![0];
+      assert.equal(texts.get(last), entries[entries.length - 1]![1]);
+      texts.delete(last);
+      assert.equal(texts.get(last), undefined, 'a deleted text read before is gone');
+      texts.set(last, 'set again');
+      assert.equal(texts.get(last), 'set again');
+      await save('b.txt', [[last, 'saved again'], [5, 'five again']]);
+      assert.equal(texts.get(last), 'saved again');
+      assert.equal(texts.get(5), 'five again');
+      assert.equal(texts.get(6), undefined, 'a text of the file attached before is not readable, even if read lately');
+      texts.close();
+    } finally {
+      await rm(fileDir, { recursive: true, force: true });
+    }
+  });
+
   test('an index built by open() with a small budget holds bounded texts and parsed items, and loads as the in-memory build', async () => {
     chunkTextsLimits.spillBytes = 4_000;
     const parts = new PartStore(2_000);

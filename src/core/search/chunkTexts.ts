@@ -59,6 +59,9 @@ class BlockReader {
   }
 }
 
+/** Texts read from a file kept in memory, the most recently read (~1 MB of windows). */
+const RECENT_TEXTS = 1024;
+
 export class ChunkTexts {
   /** Per id: {@link NONE}, {@link HELD}, {@link SAVED} or {@link SPOOLED}. */
   private where = new Uint8Array(1024);
@@ -67,6 +70,8 @@ export class ChunkTexts {
   /** Per id: byte length. */
   private length = new Uint32Array(1024);
   private readonly held = new Map<number, Buffer>();
+  /** Texts read from a file lately, the most recent last ({@link RECENT_TEXTS} at most). */
+  private readonly recent = new Map<number, string>();
   private heldBytes = 0;
   /** The most bytes of texts held in memory at once. */
   private peakHeld = 0;
@@ -131,6 +136,7 @@ export class ChunkTexts {
   }
 
   delete(id: number): void {
+    this.recent.delete(id);
     if (id >= this.where.length) return;
     const w = this.where[id];
     if (w === HELD) {
@@ -142,7 +148,20 @@ export class ChunkTexts {
 
   /** The text of chunk `id`, or undefined when it is not kept (an index saved before texts were, or a file that went missing). */
   get(id: number): string | undefined {
-    return this.bytes(id)?.toString('utf8');
+    const w = id >= 0 && id < this.where.length ? this.where[id] : NONE;
+    if (w !== SAVED && w !== SPOOLED) return this.bytes(id)?.toString('utf8');
+    // Read from a file: the most recently read texts are kept (a question reads its hits' windows many times).
+    const known = this.recent.get(id);
+    if (known !== undefined) {
+      this.recent.delete(id);
+      this.recent.set(id, known);
+      return known;
+    }
+    const text = this.bytes(id)?.toString('utf8');
+    if (text === undefined) return undefined;
+    this.recent.set(id, text);
+    if (this.recent.size > RECENT_TEXTS) this.recent.delete(this.recent.keys().next().value!);
+    return text;
   }
 
   private bytes(id: number, reader?: BlockReader): Buffer | undefined {
@@ -197,6 +216,7 @@ export class ChunkTexts {
    * line is the record's token; false (nothing used) otherwise.
    */
   attach(file: string, record: ChunkTextsRecord | undefined): boolean {
+    this.recent.clear();
     if (!record || typeof record.token !== 'string' || record.ids.length !== record.offsets.length || record.ids.length !== record.lengths.length) return false;
     let fd: number | undefined;
     try {
