@@ -8,7 +8,8 @@
  * Spanish (written here), and of every file format (transcripts of each
  * format, comments, meta files, flat and folder layouts, broken and empty
  * files). The workers did the parsing: none of the items' parts is held
- * after the load (a build in one thread holds what fits).
+ * after the load (a build in one thread holds what fits). A worker that is
+ * gone leaves its items to be parsed in the calling thread: the same items.
  */
 import assert from 'node:assert/strict';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -16,7 +17,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generateSyntheticCorpus } from '../../bench/syntheticCorpus';
+import { discoverItems } from '../../src/core/corpus/loader';
+import { parseItemSync } from '../../src/core/corpus/itemParse';
 import { openCorpusForSearch } from '../../src/core/corpus/openCorpus';
+import type { CorpusProblem } from '../../src/core/corpus/types';
+import { DEFAULT_CHUNK_OPTIONS } from '../../src/core/search/chunker';
+import { ItemPrepPool } from '../../src/core/search/itemPrepPool';
 import { PartStore } from '../../src/core/corpus/partStore';
 import { decodeSections } from '../../src/core/search/binarySections';
 import { ALL_FORMATS, writeFormatCorpus } from '../support/formatCorpus';
@@ -138,4 +144,44 @@ describe('first build in worker threads = build in one thread', () => {
       assert.ok(one.heldItems > 0, 'a build in one thread holds the parts it parsed');
     });
   }
+});
+
+describe('item prep pool', () => {
+  test('items sent to a worker that is gone are parsed in this thread: the same items and problems', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mr-prep-pool-'));
+    try {
+      await writeSpanishCorpus(dir, 12, 2528);
+      const found = await discoverItems(dir, []);
+      const pool = ItemPrepPool.start(2, DEFAULT_CHUNK_OPTIONS)!;
+      assert.equal(pool.size, 2);
+      // One worker ends while items are on their way to it.
+      const gone = (pool as unknown as { workers: { worker: { terminate(): Promise<number> } }[] }).workers[0]!.worker;
+      const results = Promise.all(
+        found.map(async (f) => {
+          const problems: CorpusProblem[] = [];
+          const r = await pool.prepare(f, problems);
+          return { f, r, problems };
+        }),
+      );
+      void gone.terminate();
+      const done = await results;
+      await pool.close();
+      let prepared = 0;
+      for (const { f, r, problems } of done) {
+        const own: CorpusProblem[] = [];
+        const expected = parseItemSync(f, own);
+        const { transcript, comments, ...shell } = expected.item!;
+        const got = r.loaded.item!;
+        assert.deepEqual({ ...got, transcript: undefined, comments: undefined }, { ...shell, transcript: undefined, comments: undefined }, f.id);
+        if (r.prepared) {
+          prepared++;
+          assert.equal(got.transcript, undefined, 'a worker sends the item without its parts');
+        } else assert.deepEqual([got.transcript, got.comments], [transcript, comments], 'parsed here: with its parts');
+        assert.deepEqual(problems, own);
+      }
+      assert.ok(prepared > 0 && prepared < found.length, `${prepared} of ${found.length} prepared by the worker left`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -140,6 +140,8 @@ export async function openCorpusForSearch(root: string, options: OpenCorpusOptio
     const { parts, onStale, buildWorkers: _workers, ...rest } = options;
     corpus = await loadCorpus(abs, {
       ...rest,
+      // Items in hand at once: enough for every worker to have the next ones queued while this thread adds the last ones.
+      concurrency: pool ? Math.max(8, 8 * pool.size) : undefined,
       parts: parts ?? boundedPartStore(onStale),
       parseItem: pool
         ? async (found, problems) => {

@@ -66,6 +66,11 @@ export class ItemPrepPool {
     private readonly chunk: ChunkOptions,
   ) {}
 
+  /** Workers started. */
+  get size(): number {
+    return this.workers.length;
+  }
+
   /** Starts `count` workers that prepare items with `chunk`; undefined (nothing started) when `count` < 1 or the worker's file is missing. */
   static start(count: number, chunk: ChunkOptions): ItemPrepPool | undefined {
     const workers: PoolWorker[] = [];
