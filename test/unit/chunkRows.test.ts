@@ -65,6 +65,22 @@ describe('chunk columns', () => {
     }
   });
 
+  test('span(id) is the chunk\'s part, offsets and times, for added and loaded tables alike', () => {
+    for (const [n, seed] of [[1, 5], [300, 6]] as const) {
+      const chunks = generatedChunks(n, seed);
+      const { meta, sections } = toColumns(chunks);
+      const decoded = decodeSections(Buffer.concat(encodeSections('test-chunks', meta, sections).parts), 'test-chunks');
+      for (const table of [ChunkTable.of(chunks), ChunkTable.fromColumns(decoded.meta, decoded.sections)]) {
+        for (const [id, c] of chunks) {
+          const want = { part: c.part, start: c.start, end: c.end, ...(c.startTime !== undefined ? { startTime: c.startTime } : {}), ...(c.endTime !== undefined ? { endTime: c.endTime } : {}) };
+          assert.deepEqual(table.span(id), want, `chunk ${id}`);
+        }
+        assert.equal(table.span(chunks[chunks.length - 1]![0] + 1), undefined);
+        assert.equal(table.span(-1), undefined);
+      }
+    }
+  });
+
   test('a chunk the columns cannot hold is refused at save, not stored wrongly', () => {
     for (const bad of [{ start: -1 }, { words: 1.5 }, { end: 2 ** 32 }, { range: [0, -3, 0, 0] as [number, number, number, number] }]) {
       const c = { ...generatedChunks(1, 9)[0]![1], ...bad };

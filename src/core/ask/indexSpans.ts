@@ -10,18 +10,18 @@
  * const t = spanTimeFromWindows(index, entities.item(id), id, 120, 480); // no parse
  */
 import type { PartKind } from '../corpus/types';
-import type { Chunk } from '../search/chunker';
+import type { ChunkSpan } from '../search/chunkRows';
 import type { CorpusIndex } from '../search/corpusIndex';
 import { keptSpanText } from '../search/keptSpans';
 import type { ItemEntities } from './entityIndex';
 
 /** Items' windows by index, the most recently asked last: a question reads the same few items' windows many times. */
-const windowMemo = new WeakMap<CorpusIndex, Map<string, { ids: readonly number[]; byPart: Map<PartKind, { id: number; c: Chunk }[]> }>>();
+const windowMemo = new WeakMap<CorpusIndex, Map<string, { ids: readonly number[]; byPart: Map<PartKind, { id: number; c: ChunkSpan }[]> }>>();
 /** Items whose windows are kept in the memo (~130 windows each on a 10,000-word item). */
-const MEMO_ITEM_WINDOWS = 64;
+const MEMO_ITEM_WINDOWS = 256;
 
 /** The item's windows of `part` in order, with their ids (callers do not change them). */
-export function partWindows(index: CorpusIndex, itemId: string, part: PartKind): readonly { id: number; c: Chunk }[] {
+export function partWindows(index: CorpusIndex, itemId: string, part: PartKind): readonly { id: number; c: ChunkSpan }[] {
   let memo = windowMemo.get(index);
   if (!memo) windowMemo.set(index, (memo = new Map()));
   const ids = index.itemChunkIds(itemId);
@@ -32,9 +32,9 @@ export function partWindows(index: CorpusIndex, itemId: string, part: PartKind):
     memo.delete(itemId);
     memo.set(itemId, known);
   } else {
-    const byPart = new Map<PartKind, { id: number; c: Chunk }[]>();
+    const byPart = new Map<PartKind, { id: number; c: ChunkSpan }[]>();
     for (const id of ids) {
-      const c = index.chunk(id);
+      const c = index.chunkSpan(id);
       if (!c) continue;
       const list = byPart.get(c.part);
       if (list) list.push({ id, c });
@@ -52,7 +52,7 @@ export function partWindows(index: CorpusIndex, itemId: string, part: PartKind):
  * windows' times; estimated from the item's duration by the share of text before it when the
  * transcript has no times), or undefined when the item has no time at all.
  */
-export function windowAtTime(windows: readonly Chunk[], ents: ItemEntities | undefined, seconds: number): number | undefined {
+export function windowAtTime(windows: readonly ChunkSpan[], ents: ItemEntities | undefined, seconds: number): number | undefined {
   if (!windows.length) return undefined;
   if (ents?.timed) return (windows.find((w) => (w.endTime ?? w.startTime ?? -1) >= seconds) ?? windows[windows.length - 1]!).start;
   if (!ents?.durationS) return undefined;

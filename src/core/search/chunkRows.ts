@@ -37,6 +37,9 @@ const PARTS = ['transcript', 'comments'] as const;
 const MADE_KEPT = 50_000;
 
 /** What the columns need beside them (JSON, in the file's header). */
+/** Where a chunk is: its part, offsets in the part's text, and times (see {@link ChunkTable.span}). */
+export type ChunkSpan = Pick<Chunk, 'part' | 'start' | 'end' | 'startTime' | 'endTime'>;
+
 export interface ChunkRowsMeta {
   itemIds: string[];
 }
@@ -123,6 +126,18 @@ export class ChunkTable {
   liveIds(): number[] {
     const out: number[] = [];
     for (let r = 0; r < this.rows; r++) if (this.live[r]) out.push(this.ids[r]!);
+    return out;
+  }
+
+  /** Where chunk `id` is — its part, offsets and times — without making the whole chunk (no speakers, no strings decoded). */
+  span(id: number): ChunkSpan | undefined {
+    const r = this.row(id);
+    if (r < 0) return undefined;
+    const { ints, floats } = this;
+    const bits = this.present[r]!;
+    const out: ChunkSpan = { part: PARTS[this.parts[r]!]!, start: ints[r * I + 1]!, end: ints[r * I + 2]! };
+    if (bits & (1 << FLOAT.startTime)) out.startTime = floats[r * FL + FLOAT.startTime]!;
+    if (bits & (1 << FLOAT.endTime)) out.endTime = floats[r * FL + FLOAT.endTime]!;
     return out;
   }
 

@@ -18,7 +18,7 @@ import { checkStateDir, readStateFile } from '../storage/safePath';
 import { throwIfAborted, type ProgressSink } from '../util/abort';
 import { chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOptions } from './chunker';
 import { decodeSections, encodeSections, section } from './binarySections';
-import { ChunkTable } from './chunkRows';
+import { ChunkTable, type ChunkSpan } from './chunkRows';
 import { ChunkTexts, type ChunkTextsRecord } from './chunkTexts';
 import { PostingsIndex, type PostingsOptions, type QueryTerm } from './postings';
 import { NumberedTerms, prepareItem, type PreparedItem } from './itemPrep';
@@ -410,6 +410,11 @@ export class CorpusIndex {
 
   chunk(id: number): Chunk | undefined {
     return this.chunks.get(id);
+  }
+
+  /** Where chunk `id` is (part, offsets, times), without making the chunk. */
+  chunkSpan(id: number): ChunkSpan | undefined {
+    return this.chunks.span(id);
   }
 
   /**
