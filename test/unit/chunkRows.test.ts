@@ -65,7 +65,7 @@ describe('chunk columns', () => {
     }
   });
 
-  test('span(id) is the chunk\'s part, offsets and times, for added and loaded tables alike', () => {
+  test('span(id) and number(id, key) are the chunk\'s part, offsets, times and numbers, for added and loaded tables alike', () => {
     for (const [n, seed] of [[1, 5], [300, 6]] as const) {
       const chunks = generatedChunks(n, seed);
       const { meta, sections } = toColumns(chunks);
@@ -74,6 +74,8 @@ describe('chunk columns', () => {
         for (const [id, c] of chunks) {
           const want = { part: c.part, start: c.start, end: c.end, ...(c.startTime !== undefined ? { startTime: c.startTime } : {}), ...(c.endTime !== undefined ? { endTime: c.endTime } : {}) };
           assert.deepEqual(table.span(id), want, `chunk ${id}`);
+          for (const key of ['seq', 'start', 'end', 'firstIndex', 'lastIndex', 'words', 'startTime', 'endTime', 'likes', 'replyCount'] as const) assert.equal(table.number(id, key), c[key], `chunk ${id} ${key}`);
+          assert.equal(table.itemOf(id), c.itemId);
         }
         assert.equal(table.span(chunks[chunks.length - 1]![0] + 1), undefined);
         assert.equal(table.span(-1), undefined);

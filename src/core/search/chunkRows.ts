@@ -40,6 +40,9 @@ const MADE_KEPT = 50_000;
 /** Where a chunk is: its part, offsets in the part's text, and times (see {@link ChunkTable.span}). */
 export type ChunkSpan = Pick<Chunk, 'part' | 'start' | 'end' | 'startTime' | 'endTime'>;
 
+/** The numbers a chunk may have (see {@link ChunkTable.number}). */
+export type ChunkNumber = (typeof INTS)[number] | (typeof FLOATS)[number];
+
 export interface ChunkRowsMeta {
   itemIds: string[];
 }
@@ -139,6 +142,16 @@ export class ChunkTable {
     if (bits & (1 << FLOAT.startTime)) out.startTime = floats[r * FL + FLOAT.startTime]!;
     if (bits & (1 << FLOAT.endTime)) out.endTime = floats[r * FL + FLOAT.endTime]!;
     return out;
+  }
+
+  /** A number of chunk `id` read from its column (undefined when the chunk has none), without making the chunk. */
+  number(id: number, key: ChunkNumber): number | undefined {
+    const r = this.row(id);
+    if (r < 0) return undefined;
+    const i = (INTS as readonly string[]).indexOf(key);
+    if (i >= 0) return this.ints[r * I + i]!;
+    const f = (FLOATS as readonly string[]).indexOf(key);
+    return this.present[r]! & (1 << f) ? this.floats[r * FL + f]! : undefined;
   }
 
   /** Chunk `id` as an object (a new one, or one made shortly before: callers do not change it). */

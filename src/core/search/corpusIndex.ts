@@ -18,7 +18,7 @@ import { checkStateDir, readStateFile } from '../storage/safePath';
 import { throwIfAborted, type ProgressSink } from '../util/abort';
 import { chunkText, DEFAULT_CHUNK_OPTIONS, type Chunk, type ChunkOptions } from './chunker';
 import { decodeSections, encodeSections, section } from './binarySections';
-import { ChunkTable, type ChunkSpan } from './chunkRows';
+import { ChunkTable, type ChunkNumber, type ChunkSpan } from './chunkRows';
 import { ChunkTexts, type ChunkTextsRecord } from './chunkTexts';
 import { PostingsIndex, type PostingsOptions, type QueryTerm } from './postings';
 import { NumberedTerms, prepareItem, type PreparedItem } from './itemPrep';
@@ -410,6 +410,16 @@ export class CorpusIndex {
 
   chunk(id: number): Chunk | undefined {
     return this.chunks.get(id);
+  }
+
+  /** A number of chunk `id` (its words, likes, replies…), without making the chunk. */
+  chunkNumber(id: number, key: ChunkNumber): number | undefined {
+    return this.chunks.number(id, key);
+  }
+
+  /** The item chunk `id` belongs to, without making the chunk. */
+  chunkItemId(id: number): string | undefined {
+    return this.chunks.itemOf(id);
   }
 
   /** Where chunk `id` is (part, offsets, times), without making the chunk. */

@@ -29,8 +29,10 @@ function mostLiked(index: AskContext['index'], itemId: string): number[] {
   if (!perIndex) byLikes.set(index, (perIndex = new Map()));
   let ids = perIndex.get(itemId);
   if (!ids) {
-    ids = index.itemChunkIds(itemId).filter((id) => index.chunk(id)?.part === 'comments');
-    ids.sort((a, b) => (index.chunk(b)!.likes ?? 0) - (index.chunk(a)!.likes ?? 0) || (index.chunk(b)!.replyCount ?? 0) - (index.chunk(a)!.replyCount ?? 0) || a - b);
+    ids = index.itemChunkIds(itemId).filter((id) => index.chunkSpan(id)?.part === 'comments');
+    const likes = new Map(ids.map((id) => [id, index.chunkNumber(id, 'likes') ?? 0]));
+    const replies = new Map(ids.map((id) => [id, index.chunkNumber(id, 'replyCount') ?? 0]));
+    ids.sort((a, b) => likes.get(b)! - likes.get(a)! || replies.get(b)! - replies.get(a)! || a - b);
     perIndex.set(itemId, ids);
   }
   return ids;
@@ -82,16 +84,16 @@ export const receptionStrategy: RetrievalStrategy = {
     }
     const maxBm = Math.max(1, ...bm25.values());
     // With a topic ("what do viewers say about coffee prices?") the audience of the items the topic is in speaks; without one, every item's.
-    const topicalItems = new Set([...cover.keys()].map((id) => index.chunk(id)!.itemId));
+    const topicalItems = new Set([...cover.keys()].map((id) => index.chunkItemId(id)!));
     const items = scope.itemIds ?? ctx.corpus.items.filter((i) => (!topicalItems.size || topicalItems.has(i.id)) && hasPart(i, 'comments')).map((i) => i.id);
     // Candidates: the most-liked comments of each item (all of them for one item) and the on-topic ones.
     const pre: { id: number; score: number }[] = [];
     const seen = new Set<number>();
     // Comments on the topic first, those with more of its terms before the others; among them (and without a topic) engagement.
+    // Read from the index's columns: every item's most-liked comments are scored, the windows are not made for it.
     const engagement = (id: number): number => {
-      const c = index.chunk(id)!;
       const onTopic = cover.has(id) ? ON_TOPIC * (1 + cover.get(id)!) + 2 * ((bm25.get(id) ?? 0) / maxBm) : 0;
-      return onTopic + Math.log1p(c.likes ?? 0) + 0.7 * Math.log1p(c.replyCount ?? 0) + (c.words >= 5 ? 0.3 : 0);
+      return onTopic + Math.log1p(index.chunkNumber(id, 'likes') ?? 0) + 0.7 * Math.log1p(index.chunkNumber(id, 'replyCount') ?? 0) + ((index.chunkNumber(id, 'words') ?? 0) >= 5 ? 0.3 : 0);
     };
     for (const itemId of items) {
       const ids = mostLiked(index, itemId);
@@ -102,7 +104,7 @@ export const receptionStrategy: RetrievalStrategy = {
       }
     }
     for (const id of bm25.keys()) {
-      if (seen.has(id) || (scope.itemIds && !scope.itemIds.includes(index.chunk(id)!.itemId))) continue;
+      if (seen.has(id) || (scope.itemIds && !scope.itemIds.includes(index.chunkItemId(id)!))) continue;
       pre.push({ id, score: engagement(id) });
       seen.add(id);
     }
