@@ -7,7 +7,7 @@ import { getNodeValue, type Node } from 'jsonc-parser';
 import { lineStarts, offsetToLineCol } from '../text/words';
 import { jsonArrayRecords } from './jsonRecords';
 import { duplicateProperty, jsonStringSource, jsonTreeProblems, parseJsonTree, propertyValue, wholeFile, wholeSource } from './jsonTree';
-import { COMMENT_FIELD_ALIASES, commentRecordSchema, normaliseCommentFields } from './schemas';
+import { COMMENT_FIELD_ALIASES, commentRecordSchema, normaliseCommentFields, type RawCommentRecord } from './schemas';
 import { MappedTextBuilder, piecesRange, type SourcePiece } from './sourceMap';
 import { fieldTooLong, fmtCount, lineTooLong, MAX_LINE_CHARS } from './limits';
 import { parserFailed } from './transcriptParsers';
@@ -55,13 +55,34 @@ interface Acc extends ParsedComments {
 /** Where the text of a record came from: resolved once the text is known. */
 type SourceOf = (text: string) => { source: TextRange; pieces: SourcePiece[] };
 
+const isMissing = (v: unknown): boolean => v === undefined || v === null;
+const finiteNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * `r` when {@link commentRecordSchema} accepts it for sure, as it is — the
+ * common case, checked here without running the schema: text a string;
+ * author and published_at strings, null or missing; likes and reply_count
+ * finite numbers, null or missing; comment_id and parent_id strings, finite
+ * numbers, null or missing. Anything else (undefined) is left to the schema,
+ * which decides and words the problem.
+ */
+function plainRecord(r: Record<string, unknown>): RawCommentRecord | undefined {
+  if (typeof r['text'] !== 'string') return undefined;
+  for (const key of ['author', 'published_at'] as const) if (!isMissing(r[key]) && typeof r[key] !== 'string') return undefined;
+  for (const key of ['likes', 'reply_count'] as const) if (!isMissing(r[key]) && !finiteNumber(r[key])) return undefined;
+  for (const key of ['comment_id', 'parent_id'] as const) if (!isMissing(r[key]) && typeof r[key] !== 'string' && !finiteNumber(r[key])) return undefined;
+  return r as RawCommentRecord;
+}
+
 function addRecord(acc: Acc, value: unknown, sourceOf: SourceOf, at: { line: number; column: number }, fallbackId: string): void {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     acc.skipped++;
     acc.problems.push({ severity: 'warning', file: acc.relPath, line: at.line, column: at.column, code: 'invalid-comment', message: 'comment record is not an object; skipped' });
     return;
   }
-  const parsed = commentRecordSchema.safeParse(normaliseCommentFields(value as Record<string, unknown>));
+  const normalised = normaliseCommentFields(value as Record<string, unknown>);
+  const plain = plainRecord(normalised);
+  const parsed = plain ? { success: true as const, data: plain } : commentRecordSchema.safeParse(normalised);
   if (!parsed.success) {
     acc.skipped++;
     const issue = parsed.error.issues[0];

@@ -90,7 +90,9 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
   const elementSchema = key === 'turns' ? transcriptTurnSchema : transcriptSegmentSchema;
   for (const { node: el, index: i } of found.records) {
     const at = offsetToLineCol(starts, el.offset);
-    const parsed = elementSchema.safeParse(getNodeValue(el));
+    const value = getNodeValue(el);
+    const plain = plainTurn(value);
+    const parsed = plain ? { success: true as const, data: plain } : elementSchema.safeParse(value);
     if (!parsed.success) {
       skipped++;
       const issue = parsed.error.issues[0];
@@ -125,6 +127,26 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
   const titleNode = propertyValue(root, 'title');
   const title = titleNode?.type === 'string' ? String(titleNode.value) : undefined;
   return { segments, problems, title, skipped };
+}
+
+/** A time the schemas accept for sure: missing, null, a string or a finite number. */
+const plainSeconds = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * `v` when it is a turn (or segment) both element schemas accept as it is —
+ * the common case, checked here without running the schema: an object (not
+ * an array) whose text is a string, whose speaker is a string, null or
+ * missing, and whose start and end are {@link plainSeconds}. Anything else
+ * (undefined) is left to the schema, which decides and words the problem.
+ */
+function plainTurn(v: unknown): { text: string; speaker?: string | null; start?: number | string | null; end?: number | string | null } | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const t = v as Record<string, unknown>;
+  if (typeof t['text'] !== 'string') return undefined;
+  const speaker = t['speaker'];
+  if (speaker !== undefined && speaker !== null && typeof speaker !== 'string') return undefined;
+  if (!plainSeconds(t['start']) || !plainSeconds(t['end'])) return undefined;
+  return t as { text: string; speaker?: string | null; start?: number | string | null; end?: number | string | null };
 }
 
 /**
