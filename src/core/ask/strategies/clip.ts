@@ -112,7 +112,7 @@ export const clipStrategy: RetrievalStrategy = {
     const { index } = ctx;
     const weights = queryWeights(index, searchText(q));
     const bm25 = new Map<number, number>();
-    if (weights.size && q.keywords.length) for (const h of index.searchWeighted(weights, { ...scopeFilters(scope), part: 'transcript' }).slice(0, 2000)) bm25.set(h.id, h.score);
+    if (weights.size && q.keywords.length) for (const h of index.searchWeighted(weights, { ...scopeFilters(scope), part: 'transcript' }, 2000)) bm25.set(h.id, h.score);
     const maxBm = Math.max(1, ...bm25.values());
     let items = scope.itemIds ?? ctx.corpus.items.filter((i) => hasPart(i, 'transcript')).map((i) => i.id);
     let note: string | undefined;

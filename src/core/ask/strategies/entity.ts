@@ -23,7 +23,7 @@ export const entityStrategy: RetrievalStrategy = {
     if (!q.entities.length) return { list: [] };
     const weights = queryWeights(ctx.index, searchText(q));
     const bm25 = new Map<number, number>();
-    if (weights.size) for (const h of ctx.index.searchWeighted(weights, scopeFilters(scope)).slice(0, 3000)) bm25.set(h.id, h.score);
+    if (weights.size) for (const h of ctx.index.searchWeighted(weights, scopeFilters(scope), 3000)) bm25.set(h.id, h.score);
     const maxBm = Math.max(1, ...bm25.values());
     const within = bm25.size ? new Set(bm25.keys()) : undefined;
     const scored = new Map<number, { c: Candidate; speaker?: string; who: string }>();

@@ -71,7 +71,7 @@ export function entityChunks(e: LinkedEntity, scope: AskScope, ctx: AskContext, 
     if (e.kind === 'speaker' && !/\s/u.test(name)) continue;
     const terms = tokenizeQuery(name);
     if (!terms.length) continue;
-    const hits = index.searchWeighted(new Map(terms.map((t) => [t, 1])), { ...scopeFilters(scope), ...(items ? { itemIds: items } : {}) }).slice(0, MAX_MENTION_CANDIDATES);
+    const hits = index.searchWeighted(new Map(terms.map((t) => [t, 1])), { ...scopeFilters(scope), ...(items ? { itemIds: items } : {}) }, MAX_MENTION_CANDIDATES);
     const needle = fold(name);
     for (const h of hits) {
       if (!h.terms.length) continue;

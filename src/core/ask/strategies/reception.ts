@@ -74,7 +74,7 @@ export const receptionStrategy: RetrievalStrategy = {
     const idf = new Map([...weights.keys()].map((t) => [t, Math.log(1 + n / (1 + index.documentFrequency(t)))]));
     const total = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
     if (weights.size) {
-      for (const h of index.searchWeighted(weights, filters).slice(0, MAX_SCORED)) {
+      for (const h of index.searchWeighted(weights, filters, MAX_SCORED)) {
         bm25.set(h.id, h.score);
         // Said in the comment itself (the item's title matches every comment of it).
         const text = index.chunkTextOf(h.id) ?? '';
