@@ -40,6 +40,7 @@ import { markerFileName } from '../src/core/markers/store';
 import { CorpusIndex, indexDir } from '../src/core/search/corpusIndex';
 import { retrieve } from '../src/core/search/retrieve';
 import { STORAGE_DIR } from '../src/core/storage/storageDir';
+import { ENGINE_EXEC_ARGV } from '../src/shared/engineProcess';
 import { ASK_BENCH_QUESTIONS } from './askQuestions';
 import { BenchError, nearestRank, REPO, runBench, writeBenchResult, type BenchReport } from './benchSupport';
 import { ensureSyntheticCorpus, QUERIES_FILE, syntheticCorpusDirName, type SyntheticQuery } from './syntheticCorpus';
@@ -235,7 +236,8 @@ async function phaseMarkers(dir: string, n: number): Promise<MarkersResult> {
 
 /** Runs one phase in a child process; its last stdout line is its JSON result. */
 async function runPhase<T>(phase: string, dir: string, args: string[], heapMb: number | undefined, opts: { killAfterMarkers?: number } = {}): Promise<{ result?: T; killed: boolean }> {
-  const flags = ['--import', 'tsx', ...(heapMb ? [`--max-old-space-size=${heapMb}`] : [])];
+  // The engine's own V8 flags (src/shared/engineProcess.ts): each phase does the engine's work.
+  const flags = ['--import', 'tsx', ...ENGINE_EXEC_ARGV, ...(heapMb ? [`--max-old-space-size=${heapMb}`] : [])];
   const child = spawn(process.execPath, [...flags, __filename, '--phase', phase, dir, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let killed = false;

@@ -18,6 +18,7 @@ import { CancelledError, type ProgressUpdate } from '../core/util/abort';
 import { cancelAllNotification, ENGINE_ERROR_CODE, engineLogNotification, type EngineErrorData, type EngineProgressReport } from '../shared/lspProtocol';
 import { noteLoopEvent } from './eventLoopStats';
 import { withCancellableProgress } from './runningWork';
+import { ENGINE_EXEC_ARGV } from '../shared/engineProcess';
 
 /** The reason of a request the engine never answered because it stopped (and was restarted). */
 export const ENGINE_RESTARTED = 'engine-restarted';
@@ -60,8 +61,8 @@ export class CorpusLanguageClient implements vscode.Disposable {
   constructor(context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {
     const module = context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc },
-      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+      run: { module, transport: TransportKind.ipc, options: { execArgv: [...ENGINE_EXEC_ARGV] } },
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009', ...ENGINE_EXEC_ARGV] } },
     };
     const clientOptions: LanguageClientOptions = {
       // Research reports (and the other Markdown of a run): citations become links and hovers.
