@@ -84,26 +84,31 @@ const key = (c: Candidate): string => `${c.itemId}\u0000${c.part}`;
 
 /** Fuses ranked lists: overlapping spans merge into the best-placed one, their scores and strategies added. */
 function fuse(lists: { name: StrategyName; weight: number; list: Candidate[] }[]): Fused[] {
-  const all: Fused[] = [];
+  // Each candidate's strategy and score; its fused entry (sets, reasons) is made only when it is kept (most are taken in by another).
+  const all: { c: Candidate; score: number; name: StrategyName }[] = [];
   for (const { name, weight, list } of lists) {
-    list.forEach((c, r) => all.push({ c, score: weight / (RRF_K + r + 1), matchedBy: new Set([name]), why: c.why ? [`${name}: ${c.why}`] : [] }));
+    list.forEach((c, r) => all.push({ c, score: weight / (RRF_K + r + 1), name }));
   }
   all.sort((a, b) => b.score - a.score);
   const byPart = new Map<string, DisjointSpans<Fused>>();
   const out: Fused[] = [];
-  for (const f of all) {
-    const k = key(f.c);
+  for (const { c, score, name } of all) {
+    const k = key(c);
     let same = byPart.get(k);
     // The first kept span (in the order kept) that overlaps it takes it in.
-    const hit = same?.firstOverlapping(f.c.start, f.c.end);
+    const hit = same?.firstOverlapping(c.start, c.end);
     if (hit) {
-      hit.score += f.score;
-      for (const m of f.matchedBy) hit.matchedBy.add(m);
-      for (const w of f.why) if (!hit.why.includes(w) && hit.why.length < 6) hit.why.push(w);
+      hit.score += score;
+      hit.matchedBy.add(name);
+      if (c.why) {
+        const w = `${name}: ${c.why}`;
+        if (!hit.why.includes(w) && hit.why.length < 6) hit.why.push(w);
+      }
       continue;
     }
+    const f: Fused = { c, score, matchedBy: new Set([name]), why: c.why ? [`${name}: ${c.why}`] : [] };
     if (!same) byPart.set(k, (same = new DisjointSpans()));
-    same.add(f.c.start, f.c.end, f);
+    same.add(c.start, c.end, f);
     out.push(f);
   }
   return out.sort((a, b) => b.score - a.score);
