@@ -110,8 +110,12 @@ const FREE = -1;
  * idle core, see bench/vectorScale.ts) and no index is built.
  */
 export const ANN_MIN_WORK = 8_000_000;
-/** The index is asked for at least this many candidates (before filters), and this many times k. */
-const ANN_MIN_FETCH = 100;
+/**
+ * The index is asked for at least this many candidates (before filters), and this many times k.
+ * At 1 M × 64 clustered vectors (bench/vectorScale.ts, k 50), recall@10 against the exact scan was
+ * 0.844 with 100 candidates, 0.924 with 200, 0.978 with 400 and 800 (p95 4.2 → 4.3 ms at 400).
+ */
+const ANN_MIN_FETCH = 400;
 const ANN_OVERFETCH = 2;
 /** When the index holds fewer than k matches of a filter after asking for this share of it, the store scans. */
 const ANN_MAX_FETCH_SHARE = 0.05;
