@@ -6,6 +6,7 @@
  */
 import { formatProblem, type Corpus } from '../core/corpus/types';
 import type { EngineSettings } from '../core/markers/engineFactory';
+import { loadSavedCorpusSpam } from '../core/markers/spamStore';
 import { createMarkerEngine } from '../core/markers/engineFactory';
 import { generateMarkers } from '../core/markers/generate';
 import type { ResearchContext, ResearchEvent } from '../core/research/pipeline';
@@ -121,6 +122,9 @@ export async function prepareResearch(ctx: CliContext, opts: PrepareOptions): Pr
   const toMark = wanted ? { ...corpus, items: corpus.items.filter((i) => wanted.has(i.id)) } : corpus;
   const markers = await generateMarkers(toMark, { engine, spamCorpus: corpus, signal: ctx.signal, log: opts.log });
   if (markers.generated) ctx.err.write(`markers: ${markers.generated} generated, ${markers.cached} cached, ${markers.failed} failed\n`);
+  // The corpus's saved spam decision (when every marker was cached, generation never read it): research reads comments
+  // through it instead of deciding spam again (every item with comments parsed).
+  await loadSavedCorpusSpam(corpus);
   return {
     corpus,
     engine: client ?? 'extractive',

@@ -19,6 +19,7 @@ import { goalView, runViewFor } from '../shared/sidebarModel';
 import type { ResearchState, ResearchStepStatus } from '../shared/webviewProtocol';
 import { markerEngineFor } from './corpusEngine';
 import { EngineError, type Disposable, type EngineState } from './engineState';
+import { loadSavedCorpusSpam } from '../core/markers/spamStore';
 
 /** The cause of a partial or failed run in one line ("2 of 3 steps failed (see the logs for the cause)", or the run's error). */
 export function runFailureText(m: Pick<RunManifest, 'status' | 'error' | 'steps'>): string {
@@ -255,6 +256,8 @@ export class ResearchRuns {
       // The model engine's model is core's ModelClient (createMarkerEngine); research takes the client itself.
       const researchEngine: ResearchContext['engine'] = engine.kind === 'extractive' ? 'extractive' : (engine.model as ModelClient);
       const index = await this.state.searchIndex(corpus);
+      // Research reads comments through the corpus's spam decision: the saved one when it is current, not decided again.
+      await loadSavedCorpusSpam(corpus);
       const config = {
         max_followups_per_step: s.maxFollowupsPerStep,
         max_content_items_per_turn: s.maxContentItemsPerTurn,
