@@ -135,19 +135,7 @@ export async function l10nChecks(o) {
         return ZH.views.every((v) => shown.some((s) => s.toLowerCase() === v.toLowerCase()));
       }, 300).catch(async (e) => { throw new Error(`${e.message}; headers: ${(await titles.allInnerTexts().catch(() => [])).join(' | ')}`); });
       const frames = page.locator(`iframe.webview.ready[src*="extensionId=${extId}"][src*="purpose=webviewView"]`);
-      // In this second, fresh browser context the first webview view has stayed blank (its iframe never loaded) in 3 of 5 runs
-      // today while the other views drew; the engine had indexed. Collapsing and expanding it (what a user would do) loads it
-      // again: after 20 s, and again after 60 s if need be; the log says so, so a blank first load stays visible.
-      const started = Date.now();
-      let reshown = 0;
-      corpusView = await waitFor('the Corpus & Markers webview (#status)', 120_000, async () => {
-        if (reshown < 2 && Date.now() - started > [20_000, 60_000][reshown]) {
-          reshown++;
-          console.log(`     the Corpus & Markers view was still blank after ${Math.round((Date.now() - started) / 1000)} s: collapsed and expanded`);
-          const header = page.locator('.pane-header').filter({ hasText: ZH.views[0] }).first();
-          await header.click();
-          await header.click();
-        }
+      corpusView = await waitFor('the Corpus & Markers webview (#status)', 60_000, async () => {
         const n = await frames.count();
         for (let i = 0; i < n; i++) {
           const f = frames.nth(i).contentFrame().locator('#active-frame').contentFrame();
