@@ -43,6 +43,9 @@ export type ChunkSpan = Pick<Chunk, 'part' | 'start' | 'end' | 'startTime' | 'en
 /** The numbers a chunk may have (see {@link ChunkTable.number}). */
 export type ChunkNumber = (typeof INTS)[number] | (typeof FLOATS)[number];
 
+/** Each number's column: its place among the integers, else among the floats (worked out once, not per read). */
+const NUMBER_COLUMN = Object.fromEntries([...INTS.map((k, i) => [k, { ints: true, k: i }]), ...FLOATS.map((k, i) => [k, { ints: false, k: i }])]) as Record<ChunkNumber, { ints: boolean; k: number }>;
+
 export interface ChunkRowsMeta {
   itemIds: string[];
 }
@@ -148,10 +151,9 @@ export class ChunkTable {
   number(id: number, key: ChunkNumber): number | undefined {
     const r = this.row(id);
     if (r < 0) return undefined;
-    const i = (INTS as readonly string[]).indexOf(key);
-    if (i >= 0) return this.ints[r * I + i]!;
-    const f = (FLOATS as readonly string[]).indexOf(key);
-    return this.present[r]! & (1 << f) ? this.floats[r * FL + f]! : undefined;
+    const at = NUMBER_COLUMN[key];
+    if (at.ints) return this.ints[r * I + at.k]!;
+    return this.present[r]! & (1 << at.k) ? this.floats[r * FL + at.k]! : undefined;
   }
 
   /** Chunk `id` as an object (a new one, or one made shortly before: callers do not change it). */
