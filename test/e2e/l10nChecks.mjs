@@ -19,6 +19,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { webviewReport } from './webviewReport.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const freePort = () => new Promise((resolve, reject) => {
@@ -92,6 +93,10 @@ export async function l10nChecks(o) {
       context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
       context.setDefaultTimeout(30_000);
       const page = await context.newPage();
+      // Every console line of the page and its frames (webviews included), kept for the failure report below.
+      o.zhConsole = [];
+      page.on('console', (m) => o.zhConsole.push(`${new Date().toISOString().slice(11, 23)} [${m.type()}] ${m.location()?.url?.replace(/\?.*$/, '').split('/').slice(-2).join('/') ?? ''}: ${m.text().slice(0, 300)}`));
+      page.on('pageerror', (e) => o.zhConsole.push(`[pageerror] ${e.message}`));
       await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`, { timeout: 60_000, waitUntil: 'domcontentloaded' });
       await page.locator('.part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
       o.page = page;
@@ -142,7 +147,7 @@ export async function l10nChecks(o) {
           if (await f.locator('#status').count().catch(() => 0)) return f;
         }
         return null;
-      }, 300);
+      }, 300).catch(async (e) => { throw new Error(`${e.message}; ${await webviewReport(page)}`); });
     });
 
     await check('zh-cn: the engine\'s status line and the webview\'s own words are Chinese (bundle.l10n.zh-cn.json)', async () => {
@@ -164,6 +169,7 @@ export async function l10nChecks(o) {
       await page.screenshot({ path: o.screenshot, timeout: 30_000 });
     });
   } finally {
+    if (o.zhConsole?.length) fs.writeFileSync(path.join(root, 'browser-console.log'), o.zhConsole.join('\n'));
     if (context) await Promise.race([context.close().catch(() => {}), sleep(10_000)]);
     if (cs?.pid) { try { process.kill(-cs.pid, 'SIGTERM'); } catch { /* already gone */ } }
   }

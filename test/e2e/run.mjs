@@ -24,6 +24,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { l10nChecks } from './l10nChecks.mjs';
+import { webviewReport } from './webviewReport.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -521,7 +522,11 @@ async function main() {
   context.setDefaultTimeout(30_000);
   const page = await context.newPage();
   const consoleLog = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') consoleLog.push(`[${m.type()}] ${m.text()}`); });
+  // Errors and warnings of the workbench; every line of a webview's frames (they say why a view stays blank).
+  page.on('console', (m) => {
+    const from = m.location()?.url ?? '';
+    if (m.type() === 'error' || m.type() === 'warning' || /webview/.test(from)) consoleLog.push(`${new Date().toISOString().slice(11, 23)} [${m.type()}] ${from.replace(/\?.*$/, '').split('/').slice(-2).join('/')}: ${m.text().slice(0, 400)}`);
+  });
   page.on('pageerror', (e) => consoleLog.push(`[pageerror] ${e.message}`));
   // Webview content is two iframes deep. The src filter matters (the Welcome page is a webview
   // too); purpose=webviewView leaves out editor webview panels the extension may open.
@@ -539,7 +544,7 @@ async function main() {
       if (await f.locator(selector).count().catch(() => 0)) return f;
     }
     return null;
-  }, 200);
+  }, 200).catch(async (e) => { throw new Error(`${e.message}; ${await webviewReport(page)}`); });
   // Found when the view opens (check 4): the Corpus & Markers view, and the Research view.
   let webview = page.frameLocator(webviewFrame).first().frameLocator('#active-frame');
   let research = webview;

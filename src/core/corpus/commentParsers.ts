@@ -6,10 +6,11 @@
 import { getNodeValue, type Node } from 'jsonc-parser';
 import { lineStarts, offsetToLineCol } from '../text/words';
 import { jsonArrayRecords } from './jsonRecords';
-import { duplicateProperty, jsonStringSource, jsonTreeProblems, parseJsonTree, propertyValue, wholeFile, wholeSource } from './jsonTree';
+import { duplicateProperty, jsonStringSource, jsonTreeProblems, parseJsonTree, propertyValue, wholeFile, wholeSource, type JsonTree } from './jsonTree';
+import { jsonRecordOffsets, type StringAt } from './jsonRecordOffsets';
 import { COMMENT_FIELD_ALIASES, commentRecordSchema, normaliseCommentFields, type RawCommentRecord } from './schemas';
 import { MappedTextBuilder, piecesRange, type SourcePiece } from './sourceMap';
-import { fieldTooLong, fmtCount, lineTooLong, MAX_LINE_CHARS } from './limits';
+import { fieldTooLong, fmtCount, lineTooLong, MAX_JSON_DEPTH, MAX_LINE_CHARS } from './limits';
 import { parserFailed } from './transcriptParsers';
 import type { CommentsFormat, CorpusProblem, TextRange } from './types';
 
@@ -111,7 +112,8 @@ function addRecord(acc: Acc, value: unknown, sourceOf: SourceOf, at: { line: num
   });
 }
 
-function parseJsonl(text: string, relPath: string): ParsedComments {
+/** Exported for the tests: `treeOnly` reads every line through jsonc-parser's tree (the reader the clean lines are checked against). */
+export function parseJsonl(text: string, relPath: string, treeOnly = false): ParsedComments {
   const acc: Acc = { comments: [], problems: [], skipped: 0, relPath };
   const lines = text.split('\n');
   for (const [n, line] of lines.entries()) {
@@ -121,6 +123,12 @@ function parseJsonl(text: string, relPath: string): ParsedComments {
       continue;
     }
     if (line.trim() === '') continue;
+    const clean = treeOnly ? undefined : cleanJsonLine(line);
+    if (clean) {
+      const tree = (): JsonTree => parseJsonTree(line);
+      addRecord(acc, clean.value, lineSourceOf(line, n, clean, tree), { line: n, column: 0 }, `line-${n + 1}`);
+      continue;
+    }
     const tree = parseJsonTree(line);
     const { root, errors } = tree;
     if (errors.length || !root) {
@@ -142,15 +150,53 @@ function parseJsonl(text: string, relPath: string): ParsedComments {
       acc.problems.push(duplicateKey(relPath, { line: n, column: 0 }, 'line', dup));
       continue;
     }
-    const lineStartsOfLine = [0];
-    const sourceOf: SourceOf = (value) => {
-      const textNode = textValueNode(root, value);
-      const m = textNode ? jsonStringSource(line, lineStartsOfLine, textNode, value) : wholeSource(lineStartsOfLine, 0, line.length, value);
-      return { source: shiftRange(m.source, n), pieces: m.pieces.map((p) => ({ ...p, line: p.line + n })) };
-    };
-    addRecord(acc, getNodeValue(root), sourceOf, { line: n, column: 0 }, `line-${n + 1}`);
+    addRecord(acc, getNodeValue(root), lineSourceOf(line, n, undefined, () => tree), { line: n, column: 0 }, `line-${n + 1}`);
   }
   return acc;
+}
+
+/**
+ * A line of a JSONL file that `JSON.parse` reads as an object with no key written twice (what
+ * the tree reader would report), with where its top-level text keys' string values are
+ * (jsonRecordOffsets.ts); undefined for anything else, which the tree reader reads and words.
+ */
+function cleanJsonLine(line: string): { value: Record<string, unknown>; values: ReadonlyMap<string, StringAt> } | undefined {
+  // A "__proto__" key: JSON.parse makes it an own key, the tree reader the prototype.
+  if (line.includes('"__proto__"')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const offsets = jsonRecordOffsets(line, undefined, QUOTED_TEXT_KEYS);
+  const rec = offsets?.records[0];
+  if (!rec || offsets.maxDepth > MAX_JSON_DEPTH || offsets.records.length !== 1 || rec.keys !== Object.keys(value).length) return undefined;
+  return { value: value as Record<string, unknown>, values: rec.values };
+}
+
+/**
+ * Where a comment's text on line `n` is in the file: its string value (from the clean line's
+ * offsets when it is a top-level text key, else from the line's tree), or the whole line.
+ */
+function lineSourceOf(line: string, n: number, clean: { value: Record<string, unknown>; values: ReadonlyMap<string, StringAt> } | undefined, tree: () => JsonTree): SourceOf {
+  const lineStartsOfLine = [0];
+  return (value) => {
+    let textNode: Node | undefined;
+    if (clean) {
+      // The first text key holding the value, as the tree reader picks it; written with escapes, it is not in `values`: the tree finds it.
+      const k = TEXT_KEYS.find((key) => clean.value[key] === value);
+      const at = k === undefined ? undefined : clean.values.get(`"${k}"`);
+      if (at) textNode = { type: 'string', offset: at.offset, length: at.length } as Node;
+    }
+    if (!textNode) {
+      const root = tree().root;
+      textNode = root ? textValueNode(root, value) : undefined;
+    }
+    const m = textNode ? jsonStringSource(line, lineStartsOfLine, textNode, value) : wholeSource(lineStartsOfLine, 0, line.length, value);
+    return { source: shiftRange(m.source, n), pieces: m.pieces.map((p) => ({ ...p, line: p.line + n })) };
+  };
 }
 
 /** The problem for a record that has a key twice (line and column zero-based, of the record). */
@@ -171,6 +217,8 @@ function shiftRange(r: TextRange, lines: number): TextRange {
 
 /** The text field and its aliases, canonical name first (from the one alias table in schemas.ts). */
 const TEXT_KEYS = ['text', ...Object.keys(COMMENT_FIELD_ALIASES).filter((k) => COMMENT_FIELD_ALIASES[k] === 'text')];
+/** The same keys as written in a file (with quotes). */
+const QUOTED_TEXT_KEYS = TEXT_KEYS.map((k) => `"${k}"`);
 
 /**
  * The string node the record's text was read from: a text field (canonical name first, then
