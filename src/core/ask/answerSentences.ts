@@ -6,13 +6,14 @@
  *   sentences (`readingSentences`), never a caption line.
  * - A meeting transcript gives the sentences of its turns (`segmentSentences` per turn, a
  *   sentence never crossing a turn), each with the turn's speaker.
- * - Comments give one unit per comment, spam left out (`spamFreeComments`).
+ * - Comments give one unit per comment, spam left out (`spamFreeCommentsIn`).
  *
  * A unit is taken when it overlaps a hit's span; a unit two hits share is taken once, with the
  * better hit's rank. A turn is split into sentences once (`partMemos.ts`, shared with hit focus).
  */
 import type { CorpusItem, PartKind } from '../corpus/types';
-import { spamFreeComments } from '../markers/spamFree';
+import { corpusSpam, spamFreeCommentsIn } from '../markers/spamFree';
+import type { SpamDecision } from '../markers/spam';
 import { isCaptionTranscript, readingSentences, segmentAtOffset } from '../markers/speechUnits';
 import { firstIndex } from '../util/sortedSearch';
 import { turnSentences } from './partMemos';
@@ -41,10 +42,17 @@ const overlaps = (a: { start: number; end: number }, start: number, end: number)
 /** Receives a unit: its offsets, text and speaker (or author). */
 type UnitSink = (start: number, end: number, text: string, speaker: string | undefined) => void;
 
+/** The corpus's spam decision, taken once by the first comments span that needs it. */
+type SpamOnce = () => ReadonlyMap<string, SpamDecision>;
+const spamOnce = (ctx: AskContext): SpamOnce => {
+  let spam: ReadonlyMap<string, SpamDecision> | undefined;
+  return () => (spam ??= corpusSpam(ctx.corpus));
+};
+
 /** The units of a span of a part. */
-function unitsOfSpan(ctx: AskContext, item: CorpusItem, h: { part: PartKind; start: number; end: number }, out: UnitSink): void {
+function unitsOfSpan(item: CorpusItem, h: { part: PartKind; start: number; end: number }, spam: SpamOnce, out: UnitSink): void {
   if (h.part === 'comments') {
-    const free = spamFreeComments(item, ctx.corpus);
+    const free = spamFreeCommentsIn(item, spam());
     if (!free) return;
     const cs = free.comments;
     let i = Math.max(0, firstIndex(cs.length, (k) => cs[k]!.offset > h.start) - 1);
@@ -118,6 +126,7 @@ export function answerUnits(ctx: AskContext, hits: readonly AskHit[], reach: Ans
     if (chars > 0) claim(h, Math.max(0, h.start - chars), h.end + chars, true);
   }
   const out: AnswerUnit[] = [];
+  const spam = spamOnce(ctx);
   for (const { item, part, claims } of parts.values()) {
     // Each unit once: the claimed ranges merged, each read once, a unit going to the first claim that holds it.
     const ranges = claims.map((c) => [c.start, c.end] as [number, number]).sort((a, b) => a[0] - b[0]);
@@ -129,7 +138,7 @@ export function answerUnits(ctx: AskContext, hits: readonly AskHit[], reach: Ans
     }
     const taken = new Set<number>();
     for (const [start, end] of merged) {
-      unitsOfSpan(ctx, item, { part, start, end }, (a, z, text, speaker) => {
+      unitsOfSpan(item, { part, start, end }, spam, (a, z, text, speaker) => {
         if (taken.has(a)) return;
         const c = claims.find((x) => x.start < z && a < x.end);
         if (!c) return;
@@ -151,6 +160,6 @@ export function answerUnits(ctx: AskContext, hits: readonly AskHit[], reach: Ans
 export function itemUnits(ctx: AskContext, item: CorpusItem, part: PartKind): { start: number; end: number; text: string; speaker?: string }[] {
   const text = (part === 'transcript' ? item.transcript : item.comments)?.text ?? '';
   const out: { start: number; end: number; text: string; speaker?: string }[] = [];
-  unitsOfSpan(ctx, item, { part, start: 0, end: text.length }, (start, end, t, speaker) => out.push({ start, end, text: t, ...(speaker ? { speaker } : {}) }));
+  unitsOfSpan(item, { part, start: 0, end: text.length }, spamOnce(ctx), (start, end, t, speaker) => out.push({ start, end, text: t, ...(speaker ? { speaker } : {}) }));
   return out;
 }

@@ -140,6 +140,15 @@ export function spamFreeComments(item: CorpusItem, corpus?: SpamCorpus): Comment
   return item.comments && withoutSpam(item.comments, itemSpam(item, corpus).ids);
 }
 
+/**
+ * {@link spamFreeComments} with the corpus's decision already in hand (`corpusSpam(corpus)`): a
+ * caller that reads many spans of a question takes it once — each `corpusSpam` call checks the
+ * corpus's content (every item) against the decision's.
+ */
+export function spamFreeCommentsIn(item: CorpusItem, spam: ReadonlyMap<string, SpamDecision>): CommentsPart | undefined {
+  return item.comments && withoutSpam(item.comments, (spam.get(item.id) ?? NO_SPAM).ids);
+}
+
 /** Whether a comment of the item is spam. */
 export function isSpamComment(item: CorpusItem, commentId: string, corpus?: SpamCorpus): boolean {
   return itemSpam(item, corpus).ids.has(commentId);
