@@ -238,7 +238,8 @@ function parseCues(text: string, format: 'srt' | 'vtt', relPath: string): Parsed
   let skipped = 0;
   // Lines over the limit are reported and stand in the block as a placeholder that is never read.
   const tooLong = new Set<number>();
-  for (const [n, l] of lines.entries()) {
+  for (let n = 0; n < lines.length; n++) {
+    const l = lines[n]!;
     if (l.length <= MAX_LINE_CHARS) continue;
     problems.push(lineTooLong(relPath, n, l.length));
     skipped++;
@@ -250,40 +251,43 @@ function parseCues(text: string, format: 'srt' | 'vtt', relPath: string): Parsed
     if (!/^(\uFEFF)?WEBVTT/.test(lines[0] ?? '')) {
       problems.push({ severity: 'warning', file: relPath, line: 0, code: 'vtt-header', message: 'missing "WEBVTT" header; reading cues anyway' });
     } else {
-      while (i < lines.length && lines[i]!.trim() !== '') i++;
+      while (i < lines.length && !isBlank(lines[i]!)) i++;
     }
   }
   while (i < lines.length) {
-    while (i < lines.length && lines[i]!.trim() === '') i++;
+    while (i < lines.length && isBlank(lines[i]!)) i++;
     if (i >= lines.length) break;
+    // The block: lines [blockStart, blockEnd).
     const blockStart = i;
-    const block: string[] = [];
-    while (i < lines.length && lines[i]!.trim() !== '') block.push(lines[i++]!);
-    if (format === 'vtt' && /^(NOTE|STYLE|REGION)\b/.test(block[0]!)) continue;
-    const timingIdx = block.findIndex((l) => l.includes('-->'));
-    if (timingIdx < 0 || timingIdx > 1) {
+    while (i < lines.length && !isBlank(lines[i]!)) i++;
+    const blockEnd = i;
+    if (format === 'vtt' && /^(NOTE|STYLE|REGION)\b/.test(lines[blockStart]!)) continue;
+    const timingAt = lines[blockStart]!.includes('-->') ? blockStart : blockStart + 1 < blockEnd && lines[blockStart + 1]!.includes('-->') ? blockStart + 1 : -1;
+    if (timingAt < 0) {
       skipped++;
       problems.push({ severity: 'warning', file: relPath, line: blockStart, code: 'bad-cue', message: 'cue without a "start --> end" timing line skipped' });
       continue;
     }
-    const [from, to] = block[timingIdx]!.split('-->');
-    const start = parseTimestamp(from ?? '');
-    const end = parseTimestamp((to ?? '').trim().split(/\s+/)[0] ?? '');
+    const timing = lines[timingAt]!;
+    const arrow = timing.indexOf('-->');
+    const start = parseTimestamp(timing.slice(0, arrow));
+    // What follows the arrow up to the next one, its first word: the end (cue settings after it).
+    const next = timing.indexOf('-->', arrow + 3);
+    const end = parseTimestamp((next < 0 ? timing.slice(arrow + 3) : timing.slice(arrow + 3, next)).trim().split(/\s+/)[0] ?? '');
     if (start === undefined || end === undefined) {
-      problems.push({ severity: 'warning', file: relPath, line: blockStart + timingIdx, code: 'bad-timestamp', message: `unreadable timestamp "${block[timingIdx]!.trim()}"; cue kept without time` });
+      problems.push({ severity: 'warning', file: relPath, line: timingAt, code: 'bad-timestamp', message: `unreadable timestamp "${timing.trim()}"; cue kept without time` });
     }
-    const textLines = block.slice(timingIdx + 1);
-    if (textLines.length === 0) continue;
+    if (timingAt + 1 >= blockEnd) continue;
     let speaker: string | undefined;
     const b = new MappedTextBuilder();
-    for (const [k, raw] of textLines.entries()) {
-      if (tooLong.has(blockStart + timingIdx + 1 + k)) continue;
-      const v = /^<v(?:\.[^\s>]*)?\s+([^>]+)>/.exec(raw);
-      if (v && !speaker) speaker = v[1]!.trim();
-      const lineText = cueLine(raw, blockStart + timingIdx + 1 + k).trimmed();
-      if (!lineText.text) continue;
-      if (b.text) b.synthetic(' ');
-      b.appendFrom(lineText, 0, lineText.text.length);
+    for (let n = timingAt + 1; n < blockEnd; n++) {
+      if (tooLong.has(n)) continue;
+      const raw = lines[n]!;
+      if (!speaker && raw.startsWith('<v')) {
+        const v = /^<v(?:\.[^\s>]*)?\s+([^>]+)>/.exec(raw);
+        if (v) speaker = v[1]!.trim();
+      }
+      appendCueLine(b, raw, n);
     }
     if (b.text === '') continue;
     segments.push({ text: b.text, speaker, start, end, source: piecesRange(b.pieces, b.text.length), pieces: b.pieces });
@@ -291,12 +295,37 @@ function parseCues(text: string, format: 'srt' | 'vtt', relPath: string): Parsed
   return { segments, problems, skipped };
 }
 
+/** Whether a line has nothing but whitespace (as `trim() === ''`, without making the trimmed copy). */
+function isBlank(l: string): boolean {
+  return !NOT_SPACE.test(l);
+}
+const NOT_SPACE = /\S/;
+
 /** Stands for a skipped over-long line in a cue block: not blank (the block holds together), not a timing line. */
 const TOO_LONG_PLACEHOLDER = '\u2026';
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
 
 /** One text line of a cue: tags dropped, entities decoded, every character mapped. */
+/**
+ * Appends the text of a cue's line `raw` (line `line` of the file) to `b`: its tags dropped, its
+ * entities decoded, trimmed, after a joining space when `b` has text already. A line with
+ * neither `<` nor `&` (most lines) is its trimmed self, verbatim.
+ */
+function appendCueLine(b: MappedTextBuilder, raw: string, line: number): void {
+  if (raw.includes('<') || raw.includes('&')) {
+    const lineText = cueLine(raw, line).trimmed();
+    if (!lineText.text) return;
+    if (b.text) b.synthetic(' ');
+    b.appendFrom(lineText, 0, lineText.text.length);
+    return;
+  }
+  const text = raw.trim();
+  if (!text) return;
+  if (b.text) b.synthetic(' ');
+  b.verbatim(text, line, raw.length - raw.trimStart().length);
+}
+
 function cueLine(raw: string, line: number): MappedTextBuilder {
   const b = new MappedTextBuilder();
   let i = 0;
