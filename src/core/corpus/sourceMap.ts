@@ -108,24 +108,23 @@ export function piecesRange(pieces: readonly SourcePiece[], textLength: number):
  */
 export function mapJsonString(raw: string, line: number, column: number): MappedTextBuilder {
   const b = new MappedTextBuilder();
-  let i = 0;
   let runStart = 0;
-  const flush = (end: number): void => b.verbatim(raw.slice(runStart, end), line, column + runStart);
-  while (i < raw.length) {
-    if (raw[i] !== '\\') { i++; continue; }
-    flush(i);
+  // From one backslash to the next: the characters between are copied verbatim, in one piece.
+  for (let i = raw.indexOf('\\'); i >= 0; i = raw.indexOf('\\', runStart)) {
+    b.verbatim(raw.slice(runStart, i), line, column + runStart);
     const e = raw[i + 1];
     if (e === 'u') {
       const code = parseInt(raw.slice(i + 2, i + 6), 16);
       b.mapped(Number.isNaN(code) ? '' : String.fromCharCode(code), line, column + i, 6);
-      i += 6;
+      runStart = i + 6;
     } else {
-      const ch = ({ n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '"': '"', '\\': '\\', '/': '/' } as Record<string, string>)[e ?? ''] ?? (e ?? '');
-      b.mapped(ch, line, column + i, 2);
-      i += 2;
+      b.mapped(JSON_ESCAPES[e ?? ''] ?? e ?? '', line, column + i, 2);
+      runStart = i + 2;
     }
-    runStart = i;
   }
-  flush(raw.length);
+  b.verbatim(raw.slice(runStart), line, column + runStart);
   return b;
 }
+
+/** What a JSON escape `\x` stands for, by `x` (other than `u`). */
+const JSON_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '"': '"', '\\': '\\', '/': '/' };
