@@ -3,6 +3,7 @@
  * retriever, return the understood query with the hits and the passages
  * within the word budget. Recent questions are cached per context.
  */
+import { saveLanguages } from './crossLanguage/savedLanguages';
 import type { ModelClient } from '../llm/client';
 import { formatClock } from '../text/clock';
 import { extractiveAnswer, type AnswerSentence } from './answer';
@@ -70,6 +71,8 @@ export async function askCorpus(ctx: AskContext, input: AskInput, options: AskOp
   }
   const finalHits = hits.slice(0, k);
   const result: AskResult = { query, hits: finalHits, passages: res.passages, answer: extractiveAnswer(ctx, query, finalHits), notes, ms: performance.now() - started };
+  // Languages this question worked out are saved for the next process (a corpus that cannot be written to only loses that).
+  await saveLanguages(ctx.corpus).catch(() => false);
   if (!cache) caches.set(ctx, (cache = new Map()));
   cache.set(cacheKey, result);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);

@@ -3,6 +3,7 @@
  * index (opened from `.marker-research/index/entities.json`, updated per item),
  * the markers, and optionally a vector searcher.
  */
+import { loadSavedLanguages } from './crossLanguage/savedLanguages';
 import type { Corpus } from '../corpus/types';
 import type { ItemMarkers } from '../markers/schema';
 import { readItemMarkers } from '../markers/store';
@@ -44,6 +45,8 @@ export async function openAskContext(corpus: Corpus, index: CorpusIndex, opts: O
   const markers = opts.markers ?? (await readAllMarkers(corpus));
   // The corpus's saved spam decision, when it is current: every reader of comments then finds it (nothing parsed to decide it).
   await loadSavedCorpusSpam(corpus);
+  // The items' languages worked out by an earlier process: a first corpus-wide question does not judge every item again.
+  await loadSavedLanguages(corpus);
   return { corpus, index, entities, markers, ...(opts.vectors ? { vectors: opts.vectors } : {}), ...(opts.citations ? { citations: opts.citations } : {}) };
 }
 

@@ -2,7 +2,9 @@
  * The languages a corpus holds (English, Spanish, Chinese), item by item: each part's language
  * from a sample of its text — the first windows the search index kept of it, or (without an
  * index) the part's own text — by the project's detector (`detectLanguageEsEnZh`). Worked out
- * once per item (again only when its content hash changes) and kept with the corpus object.
+ * once per item (again only when its content hash changes) and kept with the corpus object,
+ * and saved beside the search index (savedLanguages.ts): a corpus-wide question on 10,000 items
+ * otherwise reads and judges every item's first windows again in each new process (~6 s).
  */
 import type { Corpus, CorpusItem, PartKind } from '../../corpus/types';
 import { detectLanguageEsEnZh } from '../../llm/langDetect';
@@ -18,12 +20,28 @@ export interface ChunkSource {
   storedChunkText(id: number): string | undefined;
 }
 
-interface Known {
+export interface Known {
   hash: string;
   langs: readonly ContentLang[];
 }
 
 const known = new WeakMap<Corpus, Map<string, Known>>();
+/** Items worked out since the corpus's saved languages were read or written (savedLanguages.ts). */
+const fresh = new WeakMap<Corpus, number>();
+
+/** The languages known of the corpus's items, by item id, with the content hash they were worked out for (savedLanguages.ts reads and fills it). */
+export function knownItemLanguages(corpus: Corpus): Map<string, Known> {
+  let byItem = known.get(corpus);
+  if (!byItem) known.set(corpus, (byItem = new Map()));
+  return byItem;
+}
+
+/** How many items' languages were worked out since the last save (`reset`: the save just wrote them). */
+export function freshItemLanguages(corpus: Corpus, reset = false): number {
+  const n = fresh.get(corpus) ?? 0;
+  if (reset) fresh.delete(corpus);
+  return n;
+}
 /** The languages of a whole corpus, for the item list and index they were worked out from (a new load makes a new list). */
 const wholeCorpus = new WeakMap<Corpus, { items: readonly CorpusItem[]; index: ChunkSource | undefined; langs: ReadonlySet<ContentLang> }>();
 
@@ -52,13 +70,13 @@ function samples(item: CorpusItem, index?: ChunkSource): string[] {
 
 /** The languages of one item's parts (its title's when it has no text). */
 export function itemLanguages(corpus: Corpus, item: CorpusItem, index?: ChunkSource): readonly ContentLang[] {
-  let byItem = known.get(corpus);
-  if (!byItem) known.set(corpus, (byItem = new Map()));
+  const byItem = knownItemLanguages(corpus);
   const k = byItem.get(item.id);
   if (k && k.hash === item.contentHash) return k.langs;
   const texts = samples(item, index);
   const langs = [...new Set((texts.length ? texts : [item.title]).map((t) => detectLanguageEsEnZh(t)))];
   byItem.set(item.id, { hash: item.contentHash, langs });
+  fresh.set(corpus, (fresh.get(corpus) ?? 0) + 1);
   return langs;
 }
 
