@@ -1612,15 +1612,19 @@ async function main() {
       await dialog.first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => { throw new Error('the modal stays after Start a New Run'); });
       let newId = null;
       let statuses = [];
+      let shown = '';
       await waitFor('a new run for the new goal, done in the Research view', (rx?.timeoutSeconds ?? 60) * 1000, async () => {
         newId ??= [...runIds()].find((id) => !afterPlan.has(id)) ?? null;
         if (!newId) return false;
-        if ((await runEl.getAttribute('data-run-id')) !== newId) return false;
+        const shownId = await runEl.getAttribute('data-run-id');
+        if (shownId !== newId) { shown = `the view shows ${shownId}`; return false; }
         statuses = await research.locator('li.step[data-step-id][data-status]').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-status')));
         if (statuses.includes('failed')) throw Object.assign(new Error(`a step of ${newId} failed: ${JSON.stringify(statuses)}`), { fatal: true });
         const busy = await research.locator('#research').getAttribute('data-busy');
-        return (await runEl.getAttribute('data-run-status')) === 'done' && statuses.length > 0 && statuses.every((st) => st === 'done') && !busy;
-      }, 200).catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}; new run ${newId ?? 'none'}, statuses ${JSON.stringify(statuses)}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
+        const runStatus = await runEl.getAttribute('data-run-status');
+        shown = `run status ${runStatus} in the view, ${runStatusOnDisk(newId)} on disk; busy ${busy ?? 'no'}`;
+        return runStatus === 'done' && statuses.length > 0 && statuses.every((st) => st === 'done') && !busy;
+      }, 200).catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}; new run ${newId ?? 'none'}, statuses ${JSON.stringify(statuses)}; ${shown}${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
       const created = [...runIds()].filter((id) => !afterPlan.has(id));
       if (created.length !== 1) throw new Error(`Start a New Run made ${created.length} runs: ${created.join(', ')}`);
       const manifest = JSON.parse(fs.readFileSync(path.join(runsDir, newId, 'run.json'), 'utf8'));
