@@ -7,7 +7,7 @@ import { getNodeValue, type Node } from 'jsonc-parser';
 import { lineStarts, offsetToLineCol } from '../text/words';
 import { jsonArrayRecords } from './jsonRecords';
 import { duplicateProperty, jsonStringSource, jsonTreeProblems, parseJsonTree, propertyValue, wholeFile, wholeSource, type JsonTree } from './jsonTree';
-import { jsonRecordOffsets, type StringAt } from './jsonRecordOffsets';
+import { jsonRecordOffsets, parseCleanObject, type StringAt } from './jsonRecordOffsets';
 import { COMMENT_FIELD_ALIASES, commentRecordSchema, normaliseCommentFields, type RawCommentRecord } from './schemas';
 import { MappedTextBuilder, piecesRange, type SourcePiece } from './sourceMap';
 import { fieldTooLong, fmtCount, lineTooLong, MAX_JSON_DEPTH, MAX_LINE_CHARS } from './limits';
@@ -161,19 +161,12 @@ export function parseJsonl(text: string, relPath: string, treeOnly = false): Par
  * (jsonRecordOffsets.ts); undefined for anything else, which the tree reader reads and words.
  */
 function cleanJsonLine(line: string): { value: Record<string, unknown>; values: ReadonlyMap<string, StringAt> } | undefined {
-  // A "__proto__" key: JSON.parse makes it an own key, the tree reader the prototype.
-  if (line.includes('"__proto__"')) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const value = parseCleanObject(line);
+  if (!value) return undefined;
   const offsets = jsonRecordOffsets(line, undefined, QUOTED_TEXT_KEYS);
   const rec = offsets?.records[0];
   if (!rec || offsets.maxDepth > MAX_JSON_DEPTH || offsets.records.length !== 1 || rec.keys !== Object.keys(value).length) return undefined;
-  return { value: value as Record<string, unknown>, values: rec.values };
+  return { value, values: rec.values };
 }
 
 /**

@@ -43,6 +43,22 @@ export interface JsonRecordOffsets {
   records: RecordOffsets[];
 }
 
+/**
+ * `text` as `JSON.parse` reads it when it is an object the clean readers may take: undefined for
+ * invalid JSON, a root that is not an object, and any `"__proto__"` key (JSON.parse makes it an
+ * own key, the tree readers the prototype).
+ */
+export function parseCleanObject(text: string): Record<string, unknown> | undefined {
+  if (text.includes('"__proto__"')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
 /** A string token or a bracket, in valid JSON. */
 const TOKEN = /"(?:[^"\\]|\\.)*"|[{}[\]]/g;
 

@@ -9,7 +9,7 @@ import { jsonStringSource, jsonTreeProblems, parseJsonTree, propertyValue, whole
 import { readLineHeads } from './lineSpeakers';
 import { parseTimestamp } from './timestamps';
 import { describeError, fmtCount, lineTooLong, MAX_FIELD_CHARS, MAX_JSON_DEPTH, MAX_LINE_CHARS } from './limits';
-import { jsonRecordOffsets } from './jsonRecordOffsets';
+import { jsonRecordOffsets, parseCleanObject } from './jsonRecordOffsets';
 import { transcriptJsonSchema, transcriptSegmentSchema, transcriptTurnSchema } from './schemas';
 import { MappedTextBuilder, piecesRange, type SourcePiece } from './sourceMap';
 import type { CorpusProblem, TextRange, TranscriptFormat } from './types';
@@ -73,16 +73,8 @@ function parseTranscriptJson(text: string, relPath: string): ParsedTranscript {
  * a turn the schemas would check, a record too long, nesting too deep, a syntax error).
  */
 export function cleanTranscriptJson(text: string, starts: readonly number[]): ParsedTranscript | undefined {
-  // A "__proto__" key: JSON.parse makes it an own key, the tree reader the prototype.
-  if (text.includes('"__proto__"')) return undefined;
-  let root: unknown;
-  try {
-    root = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof root !== 'object' || root === null || Array.isArray(root)) return undefined;
-  const doc = root as Record<string, unknown>;
+  const doc = parseCleanObject(text);
+  if (!doc) return undefined;
   const key = Array.isArray(doc['turns']) || !Array.isArray(doc['segments']) ? 'turns' : 'segments';
   const list = doc[key];
   if (!Array.isArray(list) || !transcriptJsonSchema.safeParse(topLevelOf(doc)).success) return undefined;
