@@ -7,6 +7,7 @@
  * the view of a run is read back from there; a `running` run this engine does
  * not run (its runner crashed) is resumable.
  */
+import { NewestWins } from '../core/util/newestWins';
 import * as l10n from '@vscode/l10n';
 import type { Corpus } from '../core/corpus/types';
 import type { ModelClient } from '../core/llm/client';
@@ -60,6 +61,8 @@ export class ResearchRuns {
   private readonly live = new Map<string, ResearchStepStatus>();
   private liveRunId: string | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
+  /** Reloads of the runs: only the last one started is shown. */
+  private readonly reloads = new NewestWins();
   private readonly loaded: Disposable;
 
   constructor(
@@ -112,12 +115,20 @@ export class ResearchRuns {
     const root = this.state.current()?.root;
     if (!root) return;
     this.root = root;
+    // A reload started later read newer files: this one's result, if it comes last, would show an older state.
+    const newest = this.reloads.begin();
+    let runs: RunManifest[] | undefined;
     try {
-      this.runs = await listRuns(root);
-      const id = runId ?? (this.shown && this.runs.some((r) => r.run_id === this.shown!.manifest.run_id) ? this.shown.manifest.run_id : this.runs[0]?.run_id);
-      this.shown = id ? await readRun(root, id) : undefined;
+      runs = await listRuns(root);
+      const id = runId ?? (this.shown && runs.some((r) => r.run_id === this.shown!.manifest.run_id) ? this.shown.manifest.run_id : runs[0]?.run_id);
+      const shown = id ? await readRun(root, id) : undefined;
+      if (!newest()) return;
+      this.runs = runs;
+      this.shown = shown;
       if (!this.goals.length && this.shown?.goals.length) this.goals = this.shown.goals;
     } catch (e) {
+      if (!newest()) return;
+      if (runs) this.runs = runs;
       this.log.warn(`research: reading the runs of ${root} failed: ${(e as Error).message}`);
     }
     this.fire();
