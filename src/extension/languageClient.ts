@@ -11,8 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import {
-  ErrorCodes, LanguageClient, LSPErrorCodes, ResponseError, State, TransportKind, WorkDoneProgress,
-  type LanguageClientOptions, type NotificationType, type RequestType, type ServerOptions, type WorkDoneProgressParams,
+  CloseAction, ErrorAction, ErrorCodes, LanguageClient, LSPErrorCodes, ResponseError, State, TransportKind, WorkDoneProgress,
+  type ErrorHandler, type LanguageClientOptions, type NotificationType, type RequestType, type ServerOptions, type WorkDoneProgressParams,
 } from 'vscode-languageclient/node';
 import { CancelledError, type ProgressUpdate } from '../core/util/abort';
 import { cancelAllNotification, ENGINE_ERROR_CODE, engineLogNotification, type EngineErrorData, type EngineProgressReport } from '../shared/lspProtocol';
@@ -58,6 +58,9 @@ export class CorpusLanguageClient implements vscode.Disposable {
   /** Fires when the server came back after a crash: its state is gone, the extension loads the corpus again. */
   readonly onDidRestart = this.restarted.event;
 
+  /** When the engine's connection closes: the library's default (restart, up to 4 times in 3 minutes). */
+  private readonly restartPolicy: ErrorHandler | undefined;
+
   constructor(context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {
     const module = context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
@@ -70,8 +73,17 @@ export class CorpusLanguageClient implements vscode.Disposable {
       outputChannel: log,
       // l10n: the display language's bundle (undefined in English): the engine's messages read it (src/server/engineL10n.ts).
       initializationOptions: { promptsDir: context.asAbsolutePath('prompts'), l10n: vscode.l10n.bundle },
+      errorHandler: {
+        // A message that cannot be written (the engine died with requests on their way; the IPC writer reports each
+        // without a count, which the default handler takes as a reason to shut the client down, so the crash that
+        // follows was never restarted): keep going, the connection's close restarts the engine.
+        error: () => ({ action: ErrorAction.Continue }),
+        closed: () => this.restartPolicy?.closed() ?? { action: CloseAction.Restart },
+      },
     };
     this.client = new LanguageClient('markerResearch', 'Marker Research Engine', serverOptions, clientOptions);
+    // The library's restart policy (up to 4 restarts in 3 minutes) decides when the engine's connection closes.
+    this.restartPolicy = this.client.createDefaultErrorHandler();
     this.subs.push(
       this.client.onDidChangeState(({ oldState, newState }) => {
         if (newState === State.Running) {
