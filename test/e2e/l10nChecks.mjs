@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { webviewReport } from './webviewReport.mjs';
+import { newWorkbenchContext } from './workbenchContext.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const freePort = () => new Promise((resolve, reject) => {
@@ -90,8 +91,7 @@ export async function l10nChecks(o) {
         if (exited) throw new Error(exited);
         return (await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) })).ok;
       }, 200);
-      context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-      context.setDefaultTimeout(30_000);
+      context = await newWorkbenchContext(browser);
       const page = await context.newPage();
       // Every console line of the page and its frames (webviews included), kept for the failure report below.
       o.zhConsole = [];
@@ -148,10 +148,10 @@ export async function l10nChecks(o) {
         }
         return null;
       }, 300);
-      // In a fresh browser profile code-server's own service worker (/_static/out/browser/serviceWorker.js, scope "/") can
-      // take the first webview host page before VS Code's webview service worker is registered: the host logs "Found
-      // unexpected service worker controller", says ready, and never makes the content frame (seen here: iframe ready,
-      // #active-frame absent, the other view drawn). A user reloads; the harness reloads the webviews once and says so.
+      // A view with no content after 20 s: code-server's own service worker took the first webview host page (before
+      // workbenchContext.mjs kept it out), or two host pages registered VS Code's webview service worker at the same
+      // time and one was left waiting (its log: "Waiting for controllerchange"; iframe ready, no #active-frame). The
+      // report says what the page holds, and the webviews are reloaded once, as a user would.
       corpusView = await corpusFrame(20_000).catch(async () => {
         console.log(`     the Corpus & Markers view had no content after 20 s (${await webviewReport(page)}); "Developer: Reload Webviews"`);
         await page.keyboard.press('Escape');

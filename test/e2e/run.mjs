@@ -25,6 +25,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { l10nChecks } from './l10nChecks.mjs';
 import { webviewReport } from './webviewReport.mjs';
+import { newWorkbenchContext } from './workbenchContext.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -518,8 +519,7 @@ async function main() {
     fail('chromium starts', e);
     return;
   }
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  context.setDefaultTimeout(30_000);
+  const context = await newWorkbenchContext(browser);
   const page = await context.newPage();
   const consoleLog = [];
   // Errors and warnings of the workbench; every line of a webview's frames (they say why a view stays blank).
@@ -552,8 +552,10 @@ async function main() {
   /** Runs a command through the command palette: F1, type `>label`, wait for the row, Enter. */
   /**
    * The content frame of a sidebar view (`selector` in it). In this headless code-server a webview view is now and
-   * then never rendered (a blank pane, or VS Code opened it collapsed): after 15 s the view is expanded and the
-   * webviews are reloaded ("Developer: Reload Webviews"), as a user would; the log says so.
+   * then never rendered (a blank pane — webview host pages of a fresh browser profile registering VS Code's webview
+   * service worker at the same time, one left waiting; or VS Code opened it collapsed): after 15 s the view is
+   * expanded and the webviews are reloaded ("Developer: Reload Webviews"), as a user would; the log says so, with
+   * what the page held (webviewReport.mjs).
    */
   async function viewContent(selector, title) {
     try {
@@ -564,7 +566,7 @@ async function main() {
     } catch {
       const header = page.locator('.pane-header').filter({ has: page.locator('.title', { hasText: new RegExp(`^\\s*${title.replace(/[&]/g, '\\$&')}\\s*$`, 'i') }) }).first();
       const expanded = await header.getAttribute('aria-expanded').catch(() => null);
-      console.log(`     the ${title} view was not rendered (or stayed at "Loading…") within 15 s (aria-expanded=${expanded}); reloading the webviews`);
+      console.log(`     the ${title} view was not rendered (or stayed at "Loading…") within 15 s (aria-expanded=${expanded}; ${await webviewReport(page)}); reloading the webviews`);
       if (expanded !== 'true') await header.click().catch(() => {});
       // "Developer: Reload Webviews" loads every webview's content again (a collapse and expand did not bring it back).
       await runFromPalette('Developer: Reload Webviews').catch((e) => console.log(`     (Reload Webviews: ${firstLine(e)})`));
