@@ -1,5 +1,6 @@
-// The browser context every e2e session opens the workbench in: 1600×1000, 30 s default timeout, and
-// without code-server's own service worker.
+// The browser context every e2e session opens the workbench in: 1600×1000, 30 s default timeout,
+// without code-server's own service worker, and with VS Code's webview host pages registering their
+// service worker one at a time.
 //
 // Why: code-server registers a service worker of its own (/_static/out/browser/serviceWorker.js, for
 // installing it as an app) with scope "/". In a fresh browser profile it can take control of the
@@ -10,6 +11,12 @@
 // sessions, 1 run in 6 or so; webviewReport.mjs: iframe ready, no #active-frame). A user reloads the
 // window; the desktop editor gives webviews their own origin. code-server catches a failed
 // registration ("[Service Worker] registration" in its log) and runs on without it.
+//
+// Without code-server's worker, a second cause remained: the two views' host pages register VS Code's
+// webview worker (same scope, a different id in its URL) at the same moment, and one is left waiting
+// for a controller change ("No service worker controller found. Waiting for controllerchange.";
+// seen in the Spanish sidebar session, and Reload Webviews did not help). Each host page now waits,
+// before registering, until the one before it has its controller.
 
 /** A new context of `browser` for the workbench. */
 export async function newWorkbenchContext(browser) {
@@ -19,9 +26,24 @@ export async function newWorkbenchContext(browser) {
     const sw = globalThis.navigator?.serviceWorker;
     if (!sw) return;
     const register = sw.register.bind(sw);
-    sw.register = (url, options) => (String(url).includes('/_static/out/browser/serviceWorker.js')
-      ? Promise.reject(new Error('code-server\'s service worker is not registered in the e2e browser (test/e2e/workbenchContext.mjs)'))
-      : register(url, options));
+    const webviewHost = /\/webview\/browser\/pre\/index\.html$/.test(location.pathname);
+    sw.register = (url, options) => {
+      if (String(url).includes('/_static/out/browser/serviceWorker.js')) return Promise.reject(new Error('code-server\'s service worker is not registered in the e2e browser (test/e2e/workbenchContext.mjs)'));
+      if (!webviewHost) return register(url, options);
+      // One webview host page at a time: each registers VS Code's webview worker once the one before it has its
+      // controller (or 10 s went by), so no two registrations of the same scope race (see the note at the top).
+      let top;
+      try { top = window.top; void top.location.href; } catch { return register(url, options); }
+      const before = top.__markerResearchE2eWebviewWorkers ?? Promise.resolve();
+      const mine = before.then(() => register(url, options)).then((registration) => new Promise((resolve) => {
+        if (sw.controller?.scriptURL.endsWith(String(url))) return resolve(registration);
+        const done = () => resolve(registration);
+        sw.addEventListener('controllerchange', done, { once: true });
+        setTimeout(done, 10_000);
+      }));
+      top.__markerResearchE2eWebviewWorkers = mine.catch(() => undefined);
+      return mine;
+    };
   });
   return context;
 }
