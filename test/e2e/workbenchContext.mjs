@@ -31,18 +31,20 @@ export async function newWorkbenchContext(browser) {
       if (String(url).includes('/_static/out/browser/serviceWorker.js')) return Promise.reject(new Error('code-server\'s service worker is not registered in the e2e browser (test/e2e/workbenchContext.mjs)'));
       if (!webviewHost) return register(url, options);
       // One webview host page at a time: each registers VS Code's webview worker once the one before it has its
-      // controller (or 10 s went by), so no two registrations of the same scope race (see the note at the top).
+      // controller, or after 10 s (see the note at the top). The waits run on the top window's timers: a host page
+      // removed half-way (a panel closed) stops its own timers and promises, and must not hold up the ones after it
+      // (made with the top window's Promise, so they settle whatever becomes of this page).
       let top;
       try { top = window.top; void top.location.href; } catch { return register(url, options); }
-      const before = top.__markerResearchE2eWebviewWorkers ?? Promise.resolve();
-      const mine = before.then(() => register(url, options)).then((registration) => new Promise((resolve) => {
-        if (sw.controller?.scriptURL.endsWith(String(url))) return resolve(registration);
-        const done = () => resolve(registration);
-        sw.addEventListener('controllerchange', done, { once: true });
-        setTimeout(done, 10_000);
-      }));
-      top.__markerResearchE2eWebviewWorkers = mine.catch(() => undefined);
-      return mine;
+      const within = (promise, ms) => top.Promise.race([promise, new top.Promise((resolve) => top.setTimeout(resolve, ms))]);
+      const before = within(top.__markerResearchE2eWebviewWorkers ?? Promise.resolve(), 10_000);
+      const mine = before.then(() => register(url, options));
+      const controlled = mine.then(() => within(new Promise((resolve) => {
+        if (sw.controller?.scriptURL.endsWith(String(url))) return resolve();
+        sw.addEventListener('controllerchange', () => resolve(), { once: true });
+      }), 10_000)).catch(() => undefined);
+      top.__markerResearchE2eWebviewWorkers = within(controlled, 12_000);
+      return mine.then((registration) => controlled.then(() => registration));
     };
   });
   return context;
