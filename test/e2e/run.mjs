@@ -2253,9 +2253,14 @@ async function main() {
       await waitFor(`conversation ${conversationId} back after the reload`, 30_000, async () =>
         reopenedLines() > before && (await chat.locator('#chat').getAttribute('data-conversation-id')) === conversationId && (await chat.locator('li.chat-turn[data-turn]').count()) >= 2, 300)
         .catch(async (e) => { const errs = await shownErrors(); throw new Error(`${firstLine(e)}; shown ${await chat.locator('#chat').getAttribute('data-conversation-id').catch(() => '?')} with ${await chat.locator('li.chat-turn[data-turn]').count().catch(() => '?')} turns${errs.length ? `; ${errs.join(' | ')}` : ''}`); });
-      const chips = await chat.locator('button.cite-chip').count();
-      const loaded = await chat.locator('details.chat-loaded').count();
-      if (!chips || !loaded) throw new Error(`after the reload: ${chips} chips, ${loaded} loaded originals`);
+      // Its turns can be drawn before their chips and loaded originals (the state comes in pieces): waited for, not counted once.
+      let chips = 0;
+      let loaded = 0;
+      await waitFor('its citation chips and loaded originals after the reload', 20_000, async () => {
+        chips = await chat.locator('button.cite-chip').count();
+        loaded = await chat.locator('details.chat-loaded').count();
+        return chips > 0 && loaded > 0;
+      }, 300).catch(() => { throw new Error(`after the reload: ${chips} chips, ${loaded} loaded originals (20 s)`); });
       const line = logText().split('\n').filter((l) => l.includes(`conversation ${conversationId}`)).pop()?.replace(/^.*?chat: /, '') ?? '';
       console.log(`     "${line}"; ${chips} chips, ${loaded} loaded original(s) shown`);
     });
