@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import {
-  CloseAction, ErrorAction, ErrorCodes, LanguageClient, LSPErrorCodes, ResponseError, State, TransportKind, WorkDoneProgress,
+  ErrorAction, ErrorCodes, LanguageClient, LSPErrorCodes, ResponseError, State, TransportKind, WorkDoneProgress,
   type ErrorHandler, type LanguageClientOptions, type NotificationType, type RequestType, type ServerOptions, type WorkDoneProgressParams,
 } from 'vscode-languageclient/node';
 import { CancelledError, type ProgressUpdate } from '../core/util/abort';
@@ -59,7 +59,7 @@ export class CorpusLanguageClient implements vscode.Disposable {
   readonly onDidRestart = this.restarted.event;
 
   /** When the engine's connection closes: the library's default (restart, up to 4 times in 3 minutes). */
-  private readonly restartPolicy: ErrorHandler | undefined;
+  private readonly restartPolicy: ErrorHandler;
 
   constructor(context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {
     const module = context.asAbsolutePath('dist/server.js');
@@ -78,7 +78,7 @@ export class CorpusLanguageClient implements vscode.Disposable {
         // without a count, which the default handler takes as a reason to shut the client down, so the crash that
         // follows was never restarted): keep going, the connection's close restarts the engine.
         error: () => ({ action: ErrorAction.Continue }),
-        closed: () => this.restartPolicy?.closed() ?? { action: CloseAction.Restart },
+        closed: () => this.restartPolicy.closed(),
       },
     };
     this.client = new LanguageClient('markerResearch', 'Marker Research Engine', serverOptions, clientOptions);

@@ -13,7 +13,7 @@
  * that on generated files).
  *
  * @example
- * const o = jsonRecordOffsets('{"turns":[{"text":"hi"}]}', 'turns', ['"text"']);
+ * const o = jsonRecordOffsets('{"turns":[{"text":"hi"}]}', '"turns"', ['"text"']);
  * // o.rootKeys === 1; o.maxDepth === 3; o.records[0] = { start: 10, end: 23, keys: 1, values: Map { '"text"' => { offset: 18, length: 4 } } }
  */
 

@@ -298,7 +298,6 @@ const TOO_LONG_PLACEHOLDER = '\u2026';
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
 
-/** One text line of a cue: tags dropped, entities decoded, every character mapped. */
 /**
  * Appends the text of a cue's line `raw` (line `line` of the file) to `b`: its tags dropped, its
  * entities decoded, trimmed, after a joining space when `b` has text already. A line with
@@ -318,6 +317,7 @@ function appendCueLine(b: MappedTextBuilder, raw: string, line: number): void {
   b.verbatim(text, line, raw.length - raw.trimStart().length);
 }
 
+/** One text line of a cue: tags dropped, entities decoded, every character mapped. */
 function cueLine(raw: string, line: number): MappedTextBuilder {
   const b = new MappedTextBuilder();
   let i = 0;
