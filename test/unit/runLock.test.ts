@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -58,6 +58,39 @@ describe('run lock', () => {
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
     for (const r of results) if (r.status === 'rejected') assert.ok(r.reason instanceof RunLockedError);
     for (const r of results) if (r.status === 'fulfilled') await r.value.release();
+  });
+
+  test('concurrent acquisitions: every refused runner names the holder (the lock file is never seen without its line)', async () => {
+    // 60 rounds of 2–6 runners at once: a refusal read between the winner's create and its write named nobody.
+    for (let round = 0; round < 60; round++) {
+      const dir = await runFolder();
+      const results = await Promise.allSettled(Array.from({ length: 2 + (round % 5) }, () => acquireRunLock(dir, 'r')));
+      const won = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof acquireRunLock>>> => r.status === 'fulfilled');
+      assert.equal(won.length, 1);
+      for (const r of results) {
+        if (r.status !== 'rejected') continue;
+        assert.ok(r.reason instanceof RunLockedError);
+        assert.equal(r.reason.holder?.token, won[0]!.value.info.token, `round ${round}: ${r.reason.message}`);
+        assert.match(r.reason.message, new RegExp(`pid ${process.pid} on ${hostname()} since \\d{4}-`));
+      }
+      await won[0]!.value.release();
+      assert.deepEqual((await readdir(dir)).filter((f) => f.includes('.lock')), [], 'no lock or temporary file is left');
+    }
+  });
+
+  test('a lock file caught between its creation and its line: the refusal waits for the line and names the holder', async () => {
+    for (const delayMs of [0, 15, 120]) {
+      const dir = await runFolder();
+      const file = path.join(dir, '.lock');
+      await writeFile(file, '');
+      const since = '2024-05-06T07:08:09.000Z';
+      const line = setTimeout(() => void writeFile(file, JSON.stringify({ pid: 4242, host: 'another-host', since, run_id: 'r', token: 't' })), delayMs);
+      try {
+        await assert.rejects(acquireRunLock(dir, 'r'), (e: unknown) => e instanceof RunLockedError && e.holder?.host === 'another-host' && e.message.includes(`pid 4242 on another-host since ${since}`));
+      } finally {
+        clearTimeout(line);
+      }
+    }
   });
 
   test('a stale lock of a dead process on this host is taken over', async () => {

@@ -119,6 +119,22 @@ async function readLock(lock: string): Promise<{ info: FileLockInfo | undefined;
   }
 }
 
+/** Re-reads of a lock file found without its line (its writer is between creating and writing it): 2 ms doubling to 50 ms, about 0.8 s. */
+const UNREADABLE_REREADS = 20;
+
+/**
+ * The lock file's holder. A young lock file without a holder's line is read again a bounded number of times: its
+ * writer created it and is writing the line, and a refusal should name that writer (under load the gap is long).
+ */
+async function readHolder(lock: string): Promise<{ info: FileLockInfo | undefined; ageMs: number } | undefined> {
+  let current = await readLock(lock);
+  for (let n = 0; current && !current.info && current.ageMs <= UNREADABLE_STALE_MS && n < UNREADABLE_REREADS; n++) {
+    await sleep(Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** n));
+    current = await readLock(lock);
+  }
+  return current;
+}
+
 /**
  * Moves a stale lock aside (only one taker's rename finds it); puts it back when it turns out to be a live one.
  * Whether the stale lock was removed by this call.
@@ -211,7 +227,7 @@ export async function tryLock(lock: string, fields: Readonly<Record<string, stri
     });
     if (real !== undefined) return { lock: { file: lock, info, release: () => release(real, info.token) } };
     held.delete(info.token);
-    const current = await readLock(lock);
+    const current = await readHolder(lock);
     if (!current) continue; // released meanwhile
     holder = current.info;
     const stale = current.info ? isStale(current.info) : current.ageMs > UNREADABLE_STALE_MS;
