@@ -265,7 +265,7 @@ function parseCues(text: string, format: 'srt' | 'vtt', relPath: string): Parsed
     const start = parseTimestamp(timing.slice(0, arrow));
     // What follows the arrow up to the next one, its first word: the end (cue settings after it).
     const next = timing.indexOf('-->', arrow + 3);
-    const end = parseTimestamp((next < 0 ? timing.slice(arrow + 3) : timing.slice(arrow + 3, next)).trim().split(/\s+/)[0] ?? '');
+    const end = parseTimestamp(FIRST_WORD.exec(next < 0 ? timing.slice(arrow + 3) : timing.slice(arrow + 3, next))?.[0] ?? '');
     if (start === undefined || end === undefined) {
       problems.push({ severity: 'warning', file: relPath, line: timingAt, code: 'bad-timestamp', message: `unreadable timestamp "${timing.trim()}"; cue kept without time` });
     }
@@ -287,6 +287,9 @@ function parseCues(text: string, format: 'srt' | 'vtt', relPath: string): Parsed
   return { segments, problems, skipped };
 }
 
+/** The first run of non-space characters (as `trim().split(/\s+/)[0]`). */
+const FIRST_WORD = /\S+/;
+
 /** Whether a line has nothing but whitespace (as `trim() === ''`, without making the trimmed copy). */
 function isBlank(l: string): boolean {
   return !NOT_SPACE.test(l);
@@ -304,17 +307,73 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
  * neither `<` nor `&` (most lines) is its trimmed self, verbatim.
  */
 function appendCueLine(b: MappedTextBuilder, raw: string, line: number): void {
-  if (raw.includes('<') || raw.includes('&')) {
+  if (raw.includes('&')) {
     const lineText = cueLine(raw, line).trimmed();
     if (!lineText.text) return;
     if (b.text) b.synthetic(' ');
     b.appendFrom(lineText, 0, lineText.text.length);
     return;
   }
+  if (raw.includes('<')) {
+    appendTaggedLine(b, raw, line);
+    return;
+  }
   const text = raw.trim();
   if (!text) return;
   if (b.text) b.synthetic(' ');
   b.verbatim(text, line, raw.length - raw.trimStart().length);
+}
+
+/**
+ * {@link appendCueLine} of a line with tags and no entity (`<v Host>text`, `<c>…</c>`, the most
+ * common tagged line): its runs between tags, trimmed as one text, appended in place, as
+ * `cueLine(raw).trimmed()` would give them, without the two builders.
+ */
+function appendTaggedLine(b: MappedTextBuilder, raw: string, line: number): void {
+  // Runs of text between tags: [start, end) columns of `raw`.
+  const runs: number[] = [];
+  let i = 0;
+  let run = 0;
+  for (;;) {
+    const open = raw.indexOf('<', i);
+    if (open < 0) break;
+    const close = raw.indexOf('>', open);
+    if (close < 0) break;
+    if (close > open) {
+      if (open > run) runs.push(run, open);
+      i = close + 1;
+      run = i;
+    } else i = open + 1;
+  }
+  if (raw.length > run) runs.push(run, raw.length);
+  // The text of the runs joined, trimmed as one: its first and last kept characters.
+  let lead = 0;
+  let r = 0;
+  for (; r < runs.length; r += 2) {
+    const part = raw.slice(runs[r]!, runs[r + 1]!);
+    const kept = part.trimStart();
+    if (kept) {
+      lead = runs[r]! + (part.length - kept.length);
+      break;
+    }
+  }
+  if (r >= runs.length) return;
+  let z = runs.length - 2;
+  let tail = 0;
+  for (; z >= r; z -= 2) {
+    const part = raw.slice(runs[z]!, runs[z + 1]!);
+    const kept = part.trimEnd();
+    if (kept) {
+      tail = runs[z]! + kept.length;
+      break;
+    }
+  }
+  if (b.text) b.synthetic(' ');
+  for (let k = r; k <= z; k += 2) {
+    const a = k === r ? lead : runs[k]!;
+    const e = k === z ? tail : runs[k + 1]!;
+    if (e > a) b.verbatim(raw.slice(a, e), line, a);
+  }
 }
 
 /** One text line of a cue: tags dropped, entities decoded, every character mapped. */
