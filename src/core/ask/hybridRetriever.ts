@@ -16,6 +16,7 @@ import type { ParsedQuery, StrategyName } from './query';
 import { focusedSpan, hitFocus, type FocusTerms } from './hitFocus';
 import { DisjointSpans } from './disjointSpans';
 import { exactRun, keptTextOfSpan, spanTimeFromWindows } from './indexSpans';
+import { keptSpanJudgement } from './keptJudgement';
 import { spanWords } from './partMemos';
 import { fusionWeight } from './strategyPlan';
 import { citationStrategy } from './strategies/citation';
@@ -239,6 +240,8 @@ function timeFilter(q: ParsedQuery, ctx: AskContext): { keep: (c: Candidate) => 
 
 /** The hit of fused span `f`: its focus chosen (whole sentences or turns), its span grown to hold it; undefined when it says nothing. */
 function toHit(ctx: AskContext, f: Fused, rank: number, terms: FocusTerms, speakers: ReadonlySet<string>): AskHit | undefined {
+  // A comment that says nothing is left out on the index's text: its item's comments are not parsed for it.
+  if (f.c.part === 'comments' && keptSpanJudgement(ctx.index, f.c.itemId, f.c.part, f.c.start, f.c.end)?.empty) return undefined;
   const item = ctx.index.item(f.c.itemId) as CorpusItem | undefined;
   const focus = hitFocus(item, f.c, terms, speakers);
   if (!focus) return undefined;

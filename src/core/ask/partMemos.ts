@@ -31,7 +31,7 @@ const spanKey = (start: number, end: number): number => ((start + end) * (start 
 const langs = new WeakMap<object, ContentLang>();
 export function partLang(part: { text: string }): ContentLang {
   let l = langs.get(part);
-  if (!l) langs.set(part, (l = contentLang(part.text.slice(0, 20_000))));
+  if (!l) langs.set(part, (l = contentLang(part.text.slice(0, LANG_SAMPLE_CHARS))));
   return l;
 }
 
@@ -101,11 +101,17 @@ const judged = new PairLruMap<object, SpanJudgement>(MEMO_JUDGED);
 
 /** The content-free judgement of `part.text[start, end)`, judged once. */
 export function spanJudgement(part: { text: string }, start: number, end: number): SpanJudgement {
-  return judged.getOrSet(part, spanKey(start, end), () => {
-    const p = contentProfile(part.text.slice(start, end), partLang(part));
-    return { content: p.content.length, empty: profileIsContentFree(p) };
-  });
+  return judged.getOrSet(part, spanKey(start, end), () => judgeText(part.text.slice(start, end), partLang(part)));
 }
+
+/** The content-free judgement of a text in `lang` (what {@link spanJudgement} keeps). */
+export function judgeText(text: string, lang: ContentLang): SpanJudgement {
+  const p = contentProfile(text, lang);
+  return { content: p.content.length, empty: profileIsContentFree(p) };
+}
+
+/** The characters of a part's text its language is judged on ({@link partLang}). */
+export const LANG_SAMPLE_CHARS = 20_000;
 
 /** How many entries each memo holds (for tests). */
 export function memoSizes(): { turns: number; turnTokens: number; tokens: number; words: number; judged: number } {
