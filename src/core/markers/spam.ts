@@ -26,7 +26,7 @@
 import type { CorpusItem } from '../corpus/types';
 import { nearDuplicateGroups } from './nearDuplicates';
 import { shippedSpamModel, type SpamModel, type SpamModelScore } from './spamModel';
-import { CJK, CJK_CHARS, hostOf, linksOf, normaliseForSpam, scanned, URL_RE, WORD_RUN, YT_ID } from './spamText';
+import { CJK, CJK_CHARS, hostOf, normaliseForSpam, readForSpam, URL_RE, WORD_RUN, YT_ID, type SpamReading } from './spamText';
 
 export { normaliseForSpam } from './spamText';
 
@@ -100,9 +100,8 @@ interface LinkCue {
   reason: string;
 }
 
-/** Links of a normalised comment: none when every link points at the item's own video. */
-function linkCue(cased: string, videoId: string | undefined): LinkCue | undefined {
-  const urls = linksOf(cased);
+/** Links of a normalised comment (`urls`: the links of `cased`): none when every link points at the item's own video. */
+function linkCue(cased: string, urls: readonly string[], videoId: string | undefined): LinkCue | undefined {
   if (!urls.length) return undefined;
   const outside = urls.filter((u) => {
     const id = YT_ID.exec(u)?.[1];
@@ -276,19 +275,33 @@ const MAX_WEAK = 0.35;
  * scoreComment('I subscribed after this episode, great guests').score < SPAM_THRESHOLD // true
  */
 export function scoreComment(text: string, context: { videoId?: string } = {}): CommentScore {
-  text = scanned(text);
-  const n = normaliseForSpam(text);
+  return scoreReading(readForSpam(text), context);
+}
+
+/** Counts a cue: a reason counts once, with its greatest weight. */
+function addHit(hits: Map<string, number>, reason: string, weight: number): void {
+  hits.set(reason, Math.max(hits.get(reason) ?? 0, weight));
+}
+
+/** Whether a cue other than a weak one is among the hits. */
+function hasPromotion(hits: ReadonlyMap<string, number>): boolean {
+  for (const r of hits.keys()) if (!WEAK.has(r)) return true;
+  return false;
+}
+
+/** {@link scoreComment} of a comment already read ({@link readForSpam}). */
+function scoreReading(r: SpamReading, context: { videoId?: string }): CommentScore {
+  const text = r.raw;
+  const n = r.n;
   const hits = new Map<string, number>();
-  const add = (reason: string, weight: number): void => {
-    hits.set(reason, Math.max(hits.get(reason) ?? 0, weight));
-  };
-  const link = linkCue(n.cased, context.videoId);
-  if (link) add(link.reason, link.weight);
-  for (const c of CUES) if (c.re.test(n.text) || (n.alternative !== undefined && c.re.test(n.alternative))) add(c.reason, c.weight);
+  const link = linkCue(n.cased, r.links, context.videoId);
+  if (link) addHit(hits, link.reason, link.weight);
+  for (const c of CUES) if (c.re.test(n.text) || (n.alternative !== undefined && c.re.test(n.alternative))) addHit(hits, c.reason, c.weight);
   // Nobody disguises a link to a source: a disguised link is promotion in itself.
-  if (n.tricks.includes('disguised link')) add('disguised link', 0.6);
+  if (n.tricks.includes('disguised link')) addHit(hits, 'disguised link', 0.6);
   // Tricks, caps, repetition and decoration only ever strengthen promotion (together at most MAX_WEAK): without it they are not looked at.
-  if (![...hits.keys()].some((r) => !WEAK.has(r))) return { score: 0, reasons: [] };
+  if (!hasPromotion(hits)) return { score: 0, reasons: [] };
+  const add = (reason: string, weight: number): void => addHit(hits, reason, weight);
   if (n.tricks.includes('bracketed word') || n.tricks.includes('look-alike letters') || n.tricks.includes('invisible characters')) add('character tricks', 0.3);
   else if (n.tricks.includes('spaced letters')) add('odd spacing', 0.2);
   if (capsCue(text)) add('all caps', 0.3);
@@ -306,11 +319,10 @@ export function scoreComment(text: string, context: { videoId?: string } = {}): 
 // ---- templates across comments ------------------------------------------------------------
 
 /** Letters and digits only, lower-case, stretched letters shortened (as {@link normaliseForSpam} reads them), links left out. */
-function templateWords(text: string): string[] {
-  const n = normaliseForSpam(scanned(text)).text.replace(URL_RE, ' ');
+function templateWords(r: SpamReading): string[] {
   const out: string[] = [];
-  for (const w of n.match(WORD_RUN) ?? []) {
-    if (CJK.test(w)) for (const ch of w) out.push(ch);
+  for (const w of r.words) {
+    if (r.cjk && CJK.test(w)) for (const ch of w) out.push(ch);
     else out.push(w);
   }
   return out;
@@ -335,10 +347,60 @@ class UnionFind {
   }
 }
 
+/**
+ * What the corpus-wide decision keeps of a comment ({@link spamRecordsOf}): its own score, the
+ * model's part and its template words — not the comment, so a corpus's comments can be read item
+ * by item and let go.
+ */
+interface SpamRecord {
+  id: string;
+  /** The author, trimmed and lower case ('' without one). */
+  author: string;
+  /** The template words ({@link templateWords}) joined by a space, and how many there are. */
+  words: string;
+  wordCount: number;
+  /** Its own cues ({@link scoreComment}). */
+  score: number;
+  reasons: readonly string[];
+  /** The learned model's part ({@link modelTerm}); 0 without a model. */
+  learned: number;
+}
+
+/** One item's records ({@link spamRecordsOf}). */
+interface SpamRecords {
+  itemId: string;
+  records: readonly SpamRecord[];
+}
+
 interface Flat {
   itemIndex: number;
-  comment: SpamComment;
-  words: string[];
+  record: SpamRecord;
+}
+
+const NO_REASONS: readonly string[] = Object.freeze([]);
+
+/**
+ * The records of an item's comments (blank comments have none): each comment read once
+ * ({@link readForSpam}) for its cues, its template words and the model.
+ */
+function spamRecordsOf(input: SpamInput, model: SpamModel | null): SpamRecord[] {
+  const out: SpamRecord[] = [];
+  for (const c of input.comments) {
+    if (!c.text.trim()) continue;
+    const r = readForSpam(c.text);
+    const own = scoreReading(r, { videoId: input.videoId });
+    const words = templateWords(r);
+    out.push({
+      id: c.id,
+      author: c.author?.trim().toLowerCase() ?? '',
+      words: words.join(' '),
+      wordCount: words.length,
+      score: own.score,
+      reasons: own.reasons.length ? own.reasons : NO_REASONS,
+      learned: model ? modelTerm(model.scoreReading(r)) : 0,
+    });
+  }
+  return out;
 }
 
 /**
@@ -349,11 +411,11 @@ interface Flat {
  * ever") weigh little, their wording is left to the model.
  */
 function templateWeights(flat: readonly Flat[], itemCount: number): Map<number, { weight: number; reason: string }> {
-  const group = nearDuplicateGroups(flat.map((f) => f.words.join(' ')));
+  const group = nearDuplicateGroups(flat.map((f) => f.record.words));
   const mirror = mirroredItems(flat, itemCount);
   const groups = new Map<number, number[]>();
   flat.forEach((f, i) => {
-    if (!f.words.length) return;
+    if (!f.record.wordCount) return;
     const g = groups.get(group[i]!);
     if (g) g.push(i);
     else groups.set(group[i]!, [i]);
@@ -365,7 +427,7 @@ function templateWeights(flat: readonly Flat[], itemCount: number): Map<number, 
     const seen = new Set<string>();
     const members = all.filter((i) => {
       const f = flat[i]!;
-      const k = `${mirror.find(f.itemIndex)}|${f.comment.author?.trim().toLowerCase() ?? ''}|${f.words.join(' ')}`;
+      const k = `${mirror.find(f.itemIndex)}|${f.record.author}|${f.record.words}`;
       if (seen.has(k)) return false;
       seen.add(k);
       return true;
@@ -373,12 +435,12 @@ function templateWeights(flat: readonly Flat[], itemCount: number): Map<number, 
     if (members.length < 2) continue;
     const items = new Set(members.map((i) => mirror.find(flat[i]!.itemIndex))).size;
     // Accounts: a comment without an author is an account of its own.
-    const named = members.map((i) => flat[i]!.comment.author?.trim().toLowerCase()).filter((a): a is string => !!a);
+    const named = members.map((i) => flat[i]!.record.author).filter((a) => !!a);
     const accounts = new Set(named).size + (members.length - named.length);
     const sameAuthor = named.length > new Set(named).size;
     // (A loop, not a spread: a template can have more members than a call takes arguments.)
     let words = Infinity;
-    for (const i of members) words = Math.min(words, flat[i]!.words.length);
+    for (const i of members) words = Math.min(words, flat[i]!.record.wordCount);
     let weight = 0;
     let reason = `template repeated ${members.length}×`;
     if (members.length >= 3 && items >= 2 && words >= TEMPLATE_WORDS.campaign) {
@@ -410,19 +472,21 @@ const TEMPLATE_WORDS = { campaign: 10, accounts: 5, repeated: 8 } as const;
 function mirroredItems(flat: readonly Flat[], itemCount: number): UnionFind {
   const uf = new UnionFind(itemCount);
   const long = new Array<number>(itemCount).fill(0);
-  const where = new Map<string, Set<number>>();
+  // The items of each long text: one item as its number (most texts), two or more as a set.
+  const where = new Map<string, number | Set<number>>();
   for (const f of flat) {
-    if (f.words.length < 8) continue;
+    if (f.record.wordCount < 8) continue;
     long[f.itemIndex]!++;
-    const k = f.words.join(' ');
+    const k = f.record.words;
     const s = where.get(k);
-    if (s) s.add(f.itemIndex);
-    else where.set(k, new Set([f.itemIndex]));
+    if (s === undefined) where.set(k, f.itemIndex);
+    else if (typeof s !== 'number') s.add(f.itemIndex);
+    else if (s !== f.itemIndex) where.set(k, new Set([s, f.itemIndex]));
   }
   const shared = new Map<string, number>();
   for (const s of where.values()) {
     // A text in very many items is a campaign (and pairs of them would be quadratic).
-    if (s.size < 2 || s.size > 50) continue;
+    if (typeof s === 'number' || s.size > 50) continue;
     const ids = [...s].sort((a, b) => a - b);
     for (let a = 0; a < ids.length; a++) for (let b = a + 1; b < ids.length; b++) shared.set(`${ids[a]},${ids[b]}`, (shared.get(`${ids[a]},${ids[b]}`) ?? 0) + 1);
   }
@@ -461,49 +525,61 @@ export interface DetectOptions {
  * has a comment flagged. A comment is spam when the sum reaches the threshold
  * ({@link SPAM_THRESHOLD}): one threshold for rules and model together.
  *
+ * Each comment is read once ({@link readForSpam}) and kept as a few facts (its
+ * own score, the model's part, its template words); `items` may be a generator,
+ * so that one item's comments are let go before the next item's are read.
+ *
  * @example
  * const spam = detectSpam([{ itemId: 'v1', comments: [{ id: 'c1', text: 'Subscribe to my channel!' }] }]);
  * spam.get('v1')!.ids.has('c1'); // true
  */
-export function detectSpam(items: readonly SpamInput[], options: DetectOptions = {}): Map<string, SpamDecision> {
-  const threshold = options.threshold ?? SPAM_THRESHOLD;
+export function detectSpam(items: Iterable<SpamInput>, options: DetectOptions = {}): Map<string, SpamDecision> {
   const model = options.model === undefined ? shippedSpamModel() : options.model;
+  const records: SpamRecords[] = [];
+  for (const it of items) records.push({ itemId: it.itemId, records: spamRecordsOf(it, model) });
+  return decideSpam(records, options.threshold ?? SPAM_THRESHOLD);
+}
+
+/** {@link detectSpam} over the comments' records ({@link spamRecordsOf}). */
+function decideSpam(items: readonly SpamRecords[], threshold: number): Map<string, SpamDecision> {
   const flat: Flat[] = [];
   items.forEach((it, itemIndex) => {
-    for (const c of it.comments) if (c.text.trim()) flat.push({ itemIndex, comment: c, words: templateWords(c.text) });
+    for (const record of it.records) flat.push({ itemIndex, record });
   });
   const templates = templateWeights(flat, items.length);
-  const scored = flat.map((f, i) => {
-    const own = scoreComment(f.comment.text, { videoId: items[f.itemIndex]!.videoId });
-    const learned = model ? modelTerm(model.score(f.comment.text)) : 0;
+  const scores = new Float64Array(flat.length);
+  flat.forEach(({ record: r }, i) => {
     const t = templates.get(i);
-    let score = own.score + learned;
-    const reasons = [...own.reasons];
-    if (learned >= 0.05 || learned <= -0.05) reasons.push(`learned model ${learned > 0 ? '+' : ''}${learned.toFixed(2)}`);
+    let score = r.score + r.learned;
     if (t) {
       // A repeated template counts in full only with promotion in it (cues or the model) or when it is a campaign across items.
-      const alone = own.score + Math.max(0, learned) < ALONE && t.weight < 1;
+      const alone = r.score + Math.max(0, r.learned) < ALONE && t.weight < 1;
       score += alone ? Math.min(t.weight, 0.4) : t.weight;
-      reasons.push(t.reason);
     }
-    return { score, reasons };
+    scores[i] = score;
   });
   // An author with a comment flagged makes their other comments suspect (one step, no cascade).
-  const authorOf = (f: Flat): string => f.comment.author?.trim().toLowerCase() ?? '';
-  const spammers = new Set(flat.filter((f, i) => scored[i]!.score >= threshold && authorOf(f)).map(authorOf));
+  const spammers = new Set<string>();
+  flat.forEach((f, i) => {
+    if (scores[i]! >= threshold && f.record.author) spammers.add(f.record.author);
+  });
   const out = new Map<string, SpamDecision>(items.map((it) => [it.itemId, { ids: new Set<string>(), reasons: new Map<string, string[]>(), scores: new Map<string, number>() }]));
   flat.forEach((f, i) => {
-    let { score } = scored[i]!;
-    const { reasons } = scored[i]!;
-    if (score < threshold && spammers.has(authorOf(f))) {
-      score += AUTHOR_WEIGHT;
-      reasons.push('author posts spam');
-    }
+    const r = f.record;
+    let score = scores[i]!;
+    const byAuthor = score < threshold && spammers.has(r.author);
+    if (byAuthor) score += AUTHOR_WEIGHT;
     const d = out.get(items[f.itemIndex]!.itemId)!;
-    if (score > 0) d.scores.set(f.comment.id, Math.round(score * 100) / 100);
+    if (score > 0) d.scores.set(r.id, Math.round(score * 100) / 100);
     if (score >= threshold) {
-      d.ids.add(f.comment.id);
-      d.reasons.set(f.comment.id, reasons);
+      // Why, in the order the parts were added: its own cues, the model, a template, its author.
+      const reasons = [...r.reasons];
+      if (r.learned >= 0.05 || r.learned <= -0.05) reasons.push(`learned model ${r.learned > 0 ? '+' : ''}${r.learned.toFixed(2)}`);
+      const t = templates.get(i);
+      if (t) reasons.push(t.reason);
+      if (byAuthor) reasons.push('author posts spam');
+      d.ids.add(r.id);
+      d.reasons.set(r.id, reasons);
     }
   });
   return out;

@@ -15,13 +15,22 @@ import { CJK, hostOf, linksOf, normaliseForSpam, scanned, URL_RE, WORD_RUN } fro
 export const SPAM_FEATURES_VERSION = 1;
 
 /** Character n-gram lengths taken inside each Latin word (padded with `_`). */
-const CHAR_NGRAMS = [3, 4, 5] as const;
+export const CHAR_NGRAMS = [3, 4, 5] as const;
 
 /** The words of a normalised text, links removed: Latin words whole, each CJK character on its own; numbers as `0`. */
 function wordsOf(text: string): string[] {
+  return featureWords(text.replace(URL_RE, ' ').match(WORD_RUN) ?? []);
+}
+
+/**
+ * The words the features read of a text's word runs ({@link WORD_RUN}, links removed): Latin words
+ * whole, each CJK character on its own; numbers as `0`. `cjk` false: the caller knows no run has a
+ * CJK character.
+ */
+export function featureWords(runs: readonly string[], cjk = true): string[] {
   const out: string[] = [];
-  for (const w of text.replace(URL_RE, ' ').match(WORD_RUN) ?? []) {
-    if (CJK.test(w)) {
+  for (const w of runs) {
+    if (cjk && CJK.test(w)) {
       let run = '';
       for (const ch of w) {
         if (CJK.test(ch)) {
@@ -36,7 +45,12 @@ function wordsOf(text: string): string[] {
   return out;
 }
 
-const numberClass = (w: string): string => (/^\p{N}+$/u.test(w) ? '0' : w);
+/** `0` for a number (a word starting with a-z is none). */
+function numberClass(w: string): string {
+  const c = w.charCodeAt(0);
+  if (c >= 97 && c <= 122) return w;
+  return /^\p{N}+$/u.test(w) ? '0' : w;
+}
 
 /** The name a feature has in the model: FNV-1a of its text over UTF-16 code units, base 36. */
 export function featureKey(feature: string): string {

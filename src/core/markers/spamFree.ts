@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import type { CommentsPart, Corpus, CorpusItem } from '../corpus/types';
 import { countWords } from '../text/words';
-import { detectSpam, spamInputOf, type DetectOptions, type SpamDecision } from './spam';
+import { detectSpam, spamInputOf, type DetectOptions, type SpamDecision, type SpamInput } from './spam';
 
 /** What a decision needs of a corpus: its items. */
 export type SpamCorpus = Pick<Corpus, 'items'>;
@@ -62,7 +62,14 @@ export function corpusSpam(corpus: SpamCorpus, options: DetectOptions = {}): Map
   const signature = signatureOf(corpus.items);
   const known = decided.get(corpus.items);
   if (known && known.signature === signature) return known.spam;
-  const spam = detectSpam(corpus.items.flatMap((i) => spamInputOf(i) ?? []), options);
+  // Item by item: each item's comments are parsed (or taken from the part store), turned into the few facts the decision needs, and let go.
+  const inputs = function* (items: readonly CorpusItem[]): Generator<SpamInput> {
+    for (const item of items) {
+      const input = spamInputOf(item);
+      if (input) yield input;
+    }
+  };
+  const spam = detectSpam(inputs(corpus.items), options);
   decided.set(corpus.items, { signature, spam });
   for (const item of corpus.items) {
     const d = spam.get(item.id);

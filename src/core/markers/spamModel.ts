@@ -12,7 +12,9 @@
  */
 import { z } from 'zod';
 import shipped from './spamModel.v1.json';
-import { SPAM_FEATURES_VERSION, spamFeatures } from './spamFeatures';
+import { FeatureHasher } from './spamFeatureHashes';
+import { SPAM_FEATURES_VERSION } from './spamFeatures';
+import { readForSpam, type SpamReading } from './spamText';
 
 /** The shipped weights' file, as errors name it. */
 export const SHIPPED_SPAM_MODEL_FILE = 'src/core/markers/spamModel.v1.json';
@@ -60,10 +62,21 @@ export interface SpamModelScore {
 
 /** A loaded model. */
 export class SpamModel {
-  readonly #weights: Map<string, number>;
+  /**
+   * Weights by the number a feature's key is the base-36 form of ({@link featureHash}): the
+   * features are hashed, never written out. A key that is no feature's key (not the canonical
+   * base-36 form of a 32-bit number) can never be looked up and is left out.
+   */
+  readonly #weights: WeightTable;
+  readonly #hasher = new FeatureHasher();
 
   constructor(readonly data: SpamModelData) {
-    this.#weights = new Map(Object.entries(data.weights));
+    const byHash = new Map<number, number>();
+    for (const [key, w] of Object.entries(data.weights)) {
+      const h = parseInt(key, 36);
+      if (h >= 0 && h <= 0xffffffff && h.toString(36) === key) byHash.set(h, w);
+    }
+    this.#weights = new WeightTable(byHash);
   }
 
   /** Parses model data (a file's JSON), naming `file` in the error. */
@@ -75,22 +88,62 @@ export class SpamModel {
   }
 
   /**
-   * The model's verdict on a comment.
+   * The model's verdict on a comment: over its features ({@link spamFeatures}), each valued
+   * 1/√n (n: its distinct features), the bias plus the weights of those it has one for.
    *
    * @example
    * shippedSpamModel().score('Check out my channel!').logOdds > 0 // true
    */
   score(text: string): SpamModelScore {
-    const features = spamFeatures(text);
+    return this.scoreReading(readForSpam(text));
+  }
+
+  /** {@link score} of a comment already read ({@link readForSpam}). */
+  scoreReading(reading: SpamReading): SpamModelScore {
+    const f = this.#hasher.hash(reading);
+    const value = 1 / Math.sqrt(f.features);
     let z = this.data.bias;
     let known = 0;
-    for (const [f, v] of features) {
-      const w = this.#weights.get(f);
+    // In the order the features first come, as spamFeatures' map holds them: the sum is the same to the last bit.
+    for (let i = 0; i < f.count; i++) {
+      const w = this.#weights.get(f.hashes[i]!);
       if (w === undefined) continue;
-      z += w * v;
+      z += w * value;
       known++;
     }
-    return { logOdds: z, known: features.size ? known / features.size : 0 };
+    return { logOdds: z, known: f.count ? known / f.count : 0 };
+  }
+}
+
+/** Weights by feature hash, in typed arrays (open addressing): a Map's number keys above 2^30 are boxed, and looked up slowly. */
+class WeightTable {
+  readonly #keys: Uint32Array;
+  readonly #values: Float64Array;
+  readonly #filled: Uint8Array;
+  readonly #shift: number;
+
+  constructor(weights: ReadonlyMap<number, number>) {
+    let bits = 4;
+    while (1 << bits < weights.size * 3) bits++;
+    this.#keys = new Uint32Array(1 << bits);
+    this.#values = new Float64Array(1 << bits);
+    this.#filled = new Uint8Array(1 << bits);
+    this.#shift = 32 - bits;
+    const mask = (1 << bits) - 1;
+    for (const [h, w] of weights) {
+      let s = Math.imul(h, 0x9e3779b1) >>> this.#shift;
+      while (this.#filled[s]) s = (s + 1) & mask;
+      this.#filled[s] = 1;
+      this.#keys[s] = h;
+      this.#values[s] = w;
+    }
+  }
+
+  /** The weight of a feature hash, or undefined. */
+  get(h: number): number | undefined {
+    const mask = this.#keys.length - 1;
+    for (let s = Math.imul(h, 0x9e3779b1) >>> this.#shift; this.#filled[s]; s = (s + 1) & mask) if (this.#keys[s] === h) return this.#values[s];
+    return undefined;
   }
 }
 
