@@ -42,6 +42,7 @@ export const BENCHES: readonly { name: string; script: string; quick: boolean }[
   { name: 'markerQuality', script: 'bench/markerQuality.ts', quick: true },
   { name: 'contentFree', script: 'bench/contentFree.ts', quick: true },
   { name: 'spamQuality', script: 'bench/spamQuality.ts', quick: true },
+  { name: 'spamScale', script: 'bench/spamScale.ts', quick: true },
   { name: 'engine', script: 'bench/engine.ts', quick: true },
   { name: 'qdpxExport', script: 'bench/qdpxExport.ts', quick: false },
   { name: 'cliScale', script: 'bench/cliScale.ts', quick: true },
