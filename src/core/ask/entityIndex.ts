@@ -340,12 +340,13 @@ export class EntityIndex {
       const key = kind === 'speaker' && perItem ? `${kind}\u0000${name}\u0000${itemId}` : `${kind}\u0000${name}`;
       const k = byName.get(key);
       if (k) {
-        if (!k.itemIds.includes(itemId)) k.itemIds.push(itemId);
+        // Every entry of an item is added before the next item's: the item, if already there, is the last one listed.
+        if (k.itemIds[k.itemIds.length - 1] !== itemId) k.itemIds.push(itemId);
         k.count += count;
         if (speaker && k.speaker === undefined) {
           k.speaker = speaker;
           if (perItem) k.speakerItems = [itemId];
-        } else if (speaker && perItem && k.speaker === speaker && k.speakerItems && !k.speakerItems.includes(itemId)) k.speakerItems.push(itemId);
+        } else if (speaker && perItem && k.speaker === speaker && k.speakerItems && k.speakerItems[k.speakerItems.length - 1] !== itemId) k.speakerItems.push(itemId);
       } else byName.set(key, { name, kind, itemIds: [itemId], count, ...(speaker ? { speaker } : {}), ...(perItem ? { speakerItems: [itemId] } : {}) });
     };
     for (const [id, e] of this.items) {

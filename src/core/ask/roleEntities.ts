@@ -31,7 +31,15 @@ export function entityDisplay(e: LinkedEntity): string {
 /** The item a role speaker of a hit belongs to, for the hit's reason ("speaker Project Manager · qmsum-ES2009b"); the label alone otherwise. */
 export function speakerInItem(e: LinkedEntity, itemId: string): string {
   const base = e.kind === 'speaker' ? e.label : e.text;
-  return e.kind === 'speaker' && e.speakerItems?.includes(itemId) ? `${base} · ${itemId}` : base;
+  return e.kind === 'speaker' && e.speakerItems && itemSet(e.speakerItems).has(itemId) ? `${base} · ${itemId}` : base;
+}
+
+/** The items of a role as a set, made once per list: a role of a large corpus ("Host") is in thousands of items, asked of every window. */
+const itemSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function itemSet(items: readonly string[]): ReadonlySet<string> {
+  let set = itemSets.get(items);
+  if (!set) itemSets.set(items, (set = new Set(items)));
+  return set;
 }
 
 /**
