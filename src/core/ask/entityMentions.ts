@@ -322,7 +322,9 @@ function speakerEntity(question: string, text: string, label: string, entities: 
   let itemIds = itemsWithSpeaker(entities, label, scope);
   let roleItems = entities.roleItems(label, itemIds);
   if (roleItems.length > 1) {
-    const named = roleItems.filter((id) => namesItem(question, id));
+    // Folded once: a role of a large corpus is in thousands of items.
+    const folded = fold(question);
+    const named = roleItems.filter((id) => namesItem(folded, id));
     if (named.length === 1) {
       roleItems = named;
       itemIds = named;
@@ -332,12 +334,11 @@ function speakerEntity(question: string, text: string, label: string, entities: 
 }
 
 /**
- * True when `question` writes the item's id or a distinctive part of it (four characters or more with
+ * True when the question (`folded`: as `fold` gives it) writes the item's id or a distinctive part of it (four characters or more with
  * a digit: "ES2009b" of "qmsum-ES2009b"), between characters that are not Latin letters or digits
  * ("in ES2009b?", "在ES2009b里").
  */
-function namesItem(question: string, itemId: string): boolean {
-  const folded = fold(question);
+function namesItem(folded: string, itemId: string): boolean {
   const parts = [itemId, ...itemId.split(/[-_\s]+/u).filter((p) => p.length >= 4 && /\d/u.test(p) && /\p{L}/u.test(p))];
   const word = /[\p{Script=Latin}\p{N}]/u;
   return parts.some((p) => {
