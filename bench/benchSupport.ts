@@ -6,7 +6,7 @@
  * crossed the wire or from the corpus, never from a number the code under test reported about
  * itself.
  */
-import { chmod, copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { estimateTokens as wireTokens } from '../test/support/fakeModelServer';
 
@@ -352,4 +352,26 @@ export async function writeBenchResult(file: string, text: string): Promise<void
   const dir = path.join(REPO, 'bench', 'results');
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, file), text);
+}
+
+/**
+ * The corpus's items linked (hard links: no copy) into `work`, without its state folder; once (a
+ * `.linked` marker says it was done), so a bench's index and markers stay beside the links and the
+ * cached corpus is never written into.
+ */
+export async function linkCorpus(src: string, work: string): Promise<void> {
+  const marker = path.join(work, '.linked');
+  if (await stat(marker).catch(() => undefined)) return;
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  for (const ent of await readdir(src, { withFileTypes: true })) {
+    if (ent.name.startsWith('.')) continue;
+    const from = path.join(src, ent.name);
+    const to = path.join(work, ent.name);
+    if (ent.isDirectory()) {
+      await mkdir(to);
+      for (const f of await readdir(from)) await link(path.join(from, f), path.join(to, f));
+    } else if (ent.isFile()) await link(from, to);
+  }
+  await writeFile(marker, '');
 }

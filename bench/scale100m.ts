@@ -27,7 +27,7 @@
  * touch the cached corpus other benches use. Results: bench/results/scale100m.md.
  */
 import { spawn } from 'node:child_process';
-import { link, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { askCorpus } from '../src/core/ask/ask';
@@ -42,7 +42,7 @@ import { retrieve } from '../src/core/search/retrieve';
 import { STORAGE_DIR } from '../src/core/storage/storageDir';
 import { ENGINE_EXEC_ARGV } from '../src/shared/engineProcess';
 import { ASK_BENCH_QUESTIONS } from './askQuestions';
-import { BenchError, nearestRank, REPO, runBench, writeBenchResult, type BenchReport } from './benchSupport';
+import { BenchError, linkCorpus, nearestRank, REPO, runBench, writeBenchResult, type BenchReport } from './benchSupport';
 import { ensureSyntheticCorpus, QUERIES_FILE, syntheticCorpusDirName, type SyntheticQuery } from './syntheticCorpus';
 
 const cache = process.env['MARKER_RESEARCH_BENCH_CACHE'] || path.join(os.homedir(), '.cache', 'marker-research-bench');
@@ -265,24 +265,6 @@ async function runPhase<T>(phase: string, dir: string, args: string[], heapMb: n
   if (code !== 0) throw new BenchError(`phase ${phase} exited ${code}`);
   const line = out.trim().split('\n').pop() ?? '';
   return { result: JSON.parse(line) as T, killed };
-}
-
-/** The corpus's items linked (hard links: no copy) into `work`, without its state folder. */
-async function linkCorpus(src: string, work: string): Promise<void> {
-  const marker = path.join(work, '.linked');
-  if (await stat(marker).catch(() => undefined)) return;
-  await rm(work, { recursive: true, force: true });
-  await mkdir(work, { recursive: true });
-  for (const ent of await readdir(src, { withFileTypes: true })) {
-    if (ent.name.startsWith('.')) continue;
-    const from = path.join(src, ent.name);
-    const to = path.join(work, ent.name);
-    if (ent.isDirectory()) {
-      await mkdir(to);
-      for (const f of await readdir(from)) await link(path.join(from, f), path.join(to, f));
-    } else if (ent.isFile()) await link(from, to);
-  }
-  await (await import('node:fs/promises')).writeFile(marker, '');
 }
 
 /** Inode and mtime of each marker file of `ids` that exists. */

@@ -15,13 +15,13 @@
  * is written into the cached corpus. Results: bench/results/spamScale.md.
  */
 import { spawn } from 'node:child_process';
-import { link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus } from '../src/core/corpus/loader';
 import { PartStore } from '../src/core/corpus/partStore';
 import { corpusSpam } from '../src/core/markers/spamFree';
-import { BenchError, REPO, runBench, writeBenchResult, type BenchReport } from './benchSupport';
+import { BenchError, linkCorpus, REPO, runBench, writeBenchResult, type BenchReport } from './benchSupport';
 import { ensureSyntheticCorpus, syntheticCorpusDirName } from './syntheticCorpus';
 
 const cache = process.env['MARKER_RESEARCH_BENCH_CACHE'] || path.join(os.homedir(), '.cache', 'marker-research-bench');
@@ -75,24 +75,6 @@ async function child(dir: string): Promise<void> {
     rssMb: await peakRssMb(),
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
-}
-
-/** Links the cached corpus into `work` (hard links; once). */
-async function linkCorpus(src: string, work: string): Promise<void> {
-  const marker = path.join(work, '.linked');
-  if (await stat(marker).catch(() => undefined)) return;
-  await rm(work, { recursive: true, force: true });
-  await mkdir(work, { recursive: true });
-  for (const ent of await readdir(src, { withFileTypes: true })) {
-    if (ent.name.startsWith('.')) continue;
-    const from = path.join(src, ent.name);
-    const to = path.join(work, ent.name);
-    if (ent.isDirectory()) {
-      await mkdir(to);
-      for (const f of await readdir(from)) await link(path.join(from, f), path.join(to, f));
-    } else if (ent.isFile()) await link(from, to);
-  }
-  await writeFile(marker, '');
 }
 
 function runChild(dir: string): Promise<DecideResult> {
