@@ -95,35 +95,7 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
 
   // 1. Speaker labels of the items in scope: whole label, the name inside it, its role word when unique.
   const speakers = entities.speakers(scope);
-  const forms: { form: string; label: string; role?: boolean }[] = [];
-  for (const label of speakers) {
-    forms.push({ form: label, label });
-    if (classifySpeakerLabel(label).kind === 'generic') {
-      forms.push({ form: label.replace(/[_-]+/g, ' '), label });
-      continue;
-    }
-    const core = coreName(label);
-    // "PhD A" → "A" is no name; a core name needs three letters.
-    if (core !== label && core.replace(/[^\p{L}]/gu, '').length >= 3) forms.push({ form: core, label });
-  }
-  // Role words: "Professor B" → "professor", when exactly one speaker in scope has that role.
-  const roles = new Map<string, string[]>();
-  for (const label of speakers) {
-    const m = /^([\p{L}][\p{L} .'-]*?)\s+[A-Z0-9]$/u.exec(label);
-    if (m) roles.set(m[1]!.toLowerCase(), [...(roles.get(m[1]!.toLowerCase()) ?? []), label]);
-  }
-  for (const [role, labels] of roles) if (labels.length === 1) forms.push({ form: role, label: labels[0]!, role: true });
-  // Surnames of speakers with a full name, when unique in scope ("Trudeau").
-  const surnames = new Map<string, string[]>();
-  for (const label of speakers) {
-    const words = coreName(label).split(/\s+/);
-    if (words.length >= 2 && /^\p{Lu}\p{Ll}+$/u.test(words[words.length - 1]!)) {
-      const s = words[words.length - 1]!;
-      surnames.set(s, [...(surnames.get(s) ?? []), label]);
-    }
-  }
-  for (const [s, labels] of surnames) if (labels.length === 1) forms.push({ form: s, label: labels[0]! });
-  forms.sort((a, b) => b.form.length - a.form.length);
+  const forms = speakerForms(entities, speakers, scope);
   for (const { form, label, role } of forms) {
     for (const r of findAll(question, folded, form)) {
       if (overlaps(r, taken)) continue;
@@ -292,6 +264,53 @@ function corpusWritesLower(word: string, lookup: ReadonlyMap<string, KnownName[]
 }
 
 const reliable = new Map<string, boolean>();
+/** A form a question may write a speaker label in (the label, the name inside it, a unique role word or surname). */
+interface SpeakerForm {
+  form: string;
+  label: string;
+  role?: boolean;
+}
+
+/** The forms of the whole corpus's speakers, per entity index (it does not change once built): a large corpus has thousands of labels. */
+const corpusForms = new WeakMap<EntityIndex, readonly SpeakerForm[]>();
+
+/** The forms of `speakers` (the labels of `scope`), longest first. */
+function speakerForms(entities: EntityIndex, speakers: readonly string[], scope: readonly string[] | undefined): readonly SpeakerForm[] {
+  const known = scope ? undefined : corpusForms.get(entities);
+  if (known) return known;
+  const forms: SpeakerForm[] = [];
+  for (const label of speakers) {
+    forms.push({ form: label, label });
+    if (classifySpeakerLabel(label).kind === 'generic') {
+      forms.push({ form: label.replace(/[_-]+/g, ' '), label });
+      continue;
+    }
+    const core = coreName(label);
+    // "PhD A" → "A" is no name; a core name needs three letters.
+    if (core !== label && core.replace(/[^\p{L}]/gu, '').length >= 3) forms.push({ form: core, label });
+  }
+  // Role words: "Professor B" → "professor", when exactly one speaker in scope has that role.
+  const roles = new Map<string, string[]>();
+  for (const label of speakers) {
+    const m = /^([\p{L}][\p{L} .'-]*?)\s+[A-Z0-9]$/u.exec(label);
+    if (m) roles.set(m[1]!.toLowerCase(), [...(roles.get(m[1]!.toLowerCase()) ?? []), label]);
+  }
+  for (const [role, labels] of roles) if (labels.length === 1) forms.push({ form: role, label: labels[0]!, role: true });
+  // Surnames of speakers with a full name, when unique in scope ("Trudeau").
+  const surnames = new Map<string, string[]>();
+  for (const label of speakers) {
+    const words = coreName(label).split(/\s+/);
+    if (words.length >= 2 && /^\p{Lu}\p{Ll}+$/u.test(words[words.length - 1]!)) {
+      const s = words[words.length - 1]!;
+      surnames.set(s, [...(surnames.get(s) ?? []), label]);
+    }
+  }
+  for (const [s, labels] of surnames) if (labels.length === 1) forms.push({ form: s, label: labels[0]! });
+  forms.sort((a, b) => b.form.length - a.form.length);
+  if (!scope) corpusForms.set(entities, forms);
+  return forms;
+}
+
 /**
  * Whether a text's capitals mean anything: punctuated writing (sentences end
  * with . ! ?) is; auto-captions (no punctuation, names in lower case) are not.
@@ -311,8 +330,15 @@ function caseReliable(text: string): boolean {
 }
 
 function itemsWithSpeaker(entities: EntityIndex, label: string, scope: readonly string[] | undefined): string[] {
-  return (scope ?? entities.itemIds).filter((id) => entities.item(id)?.speakers.some(([s]) => s === label));
+  if (scope) return scope.filter((id) => entities.item(id)?.speakers.some(([s]) => s === label));
+  // The whole corpus's, once per label and entity index (it does not change once built).
+  let memo = corpusSpeakerItems.get(entities);
+  if (!memo) corpusSpeakerItems.set(entities, (memo = new Map()));
+  let items = memo.get(label);
+  if (!items) memo.set(label, (items = entities.itemIds.filter((id) => entities.item(id)?.speakers.some(([s]) => s === label))));
+  return [...items];
 }
+const corpusSpeakerItems = new WeakMap<EntityIndex, Map<string, readonly string[]>>();
 
 /**
  * The entity of a speaker label the question says. A role or an anonymous id is the speaker of its
