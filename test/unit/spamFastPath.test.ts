@@ -91,7 +91,8 @@ describe('spam fast path: the model', () => {
     Object.assign(weights, { '0abc': 3, ABC: 3, zzzzzzzz: 3 });
     const colliding = new SpamModel({ ...shipped.data, weights });
     const all = await allTexts();
-    assert.ok(all.length >= 900, `${all.length} texts`);
+    // The composed cases and the demo corpus give 870 texts; the dev corpora add theirs when they are there (not in a clean clone).
+    assert.ok(all.length >= 850, `${all.length} texts`);
     let differing = 0;
     for (const text of all) {
       for (const model of [shipped, colliding]) {
