@@ -37,8 +37,44 @@ function commentCount(item: CorpusItem | undefined): number {
 /** The clip candidates of an item without the question's topic: computed once per index and item. */
 const cache = new WeakMap<object, Map<string, BaseClip[]>>();
 
-function countWordsFast(text: string): number {
-  return (text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) + (text.match(/\p{Script=Han}/gu)?.length ?? 0) / 2;
+/**
+ * The runs of letters and digits of `text` plus half its Han characters (what
+ * `/[\p{L}\p{N}]+/gu` and `/\p{Script=Han}/gu` count), counted in one pass over its code points
+ * without making the arrays of matches: every turn of the items a clip question reads is counted.
+ */
+export function countWordsFast(text: string): number {
+  let runs = 0;
+  let han = 0;
+  let inRun = false;
+  for (let i = 0; i < text.length; ) {
+    const code = text.codePointAt(i)!;
+    const width = code > 0xffff ? 2 : 1;
+    const cls = code > 0xffff ? classOf(String.fromCodePoint(code)) : BMP_CLASS[code] || (BMP_CLASS[code] = classOf(String.fromCharCode(code)));
+    i += width;
+    if (cls === NOT_WORD || cls === HAN_ONLY) {
+      // A Han character that is no letter or digit (a radical: ⺀) is counted as Han but ends a run, as the two expressions count it.
+      if (cls === HAN_ONLY) han++;
+      inRun = false;
+      continue;
+    }
+    if (!inRun) runs++;
+    inRun = true;
+    if (cls === HAN_CHAR) han++;
+  }
+  return runs + han / 2;
+}
+
+const NOT_WORD = 1;
+const WORD_CHAR = 2;
+const HAN_CHAR = 3;
+const HAN_ONLY = 4;
+/** Classes of the Basic Multilingual Plane's characters, worked out when first met (0: not yet). */
+const BMP_CLASS = new Uint8Array(0x10000);
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+const HAN = /^\p{Script=Han}$/u;
+function classOf(ch: string): number {
+  if (!LETTER_OR_DIGIT.test(ch)) return HAN.test(ch) ? HAN_ONLY : NOT_WORD;
+  return HAN.test(ch) ? HAN_CHAR : WORD_CHAR;
 }
 
 function baseClips(ctx: AskContext, itemId: string): BaseClip[] {
