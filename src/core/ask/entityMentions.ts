@@ -59,14 +59,14 @@ function textsOf(item: CorpusItem, itemTexts: ItemTexts | undefined): readonly (
 }
 
 /** A word-boundary, case- and accent-insensitive search for `needle` (Latin) or a substring search (CJK). */
-function findAll(hay: string, foldedHay: string, needle: string): [number, number][] {
+function findAll(hay: string, foldedHay: string, needle: string, known?: { han: boolean; folded: string }): [number, number][] {
   const out: [number, number][] = [];
   if (!needle) return out;
-  if (/\p{Script=Han}/u.test(needle)) {
+  if (known ? known.han : HAS_HAN.test(needle)) {
     for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + needle.length)) out.push([at, at + needle.length]);
     return out;
   }
-  const f = fold(needle);
+  const f = known ? known.folded : fold(needle);
   for (let at = foldedHay.indexOf(f); at >= 0; at = foldedHay.indexOf(f, at + f.length)) {
     const before = foldedHay[at - 1];
     const after = foldedHay[at + f.length];
@@ -74,6 +74,8 @@ function findAll(hay: string, foldedHay: string, needle: string): [number, numbe
   }
   return out;
 }
+
+const HAS_HAN = /\p{Script=Han}/u;
 
 const overlaps = (a: [number, number], taken: readonly [number, number][]): boolean => taken.some((t) => a[0] < t[1] && t[0] < a[1]);
 
@@ -96,8 +98,8 @@ export function findMentions(question: string, entities: EntityIndex, corpus: Co
   // 1. Speaker labels of the items in scope: whole label, the name inside it, its role word when unique.
   const speakers = entities.speakers(scope);
   const forms = speakerForms(entities, speakers, scope);
-  for (const { form, label, role } of forms) {
-    for (const r of findAll(question, folded, form)) {
+  for (const { form, label, role, han, folded: foldedForm } of forms) {
+    for (const r of findAll(question, folded, form, { han, folded: foldedForm })) {
       if (overlaps(r, taken)) continue;
       // A label that is a common word ("Marketing") written in lower case is the word, not the speaker ("findings for marketing").
       // "the host", "el presentador" are the role even in lower case.
@@ -269,6 +271,9 @@ interface SpeakerForm {
   form: string;
   label: string;
   role?: boolean;
+  /** The form has Han characters (found as written), else `fold`ed (found in the folded question). */
+  han: boolean;
+  folded: string;
 }
 
 /** The forms of the whole corpus's speakers, per entity index (it does not change once built): a large corpus has thousands of labels. */
@@ -278,7 +283,7 @@ const corpusForms = new WeakMap<EntityIndex, readonly SpeakerForm[]>();
 function speakerForms(entities: EntityIndex, speakers: readonly string[], scope: readonly string[] | undefined): readonly SpeakerForm[] {
   const known = scope ? undefined : corpusForms.get(entities);
   if (known) return known;
-  const forms: SpeakerForm[] = [];
+  const forms: Omit<SpeakerForm, 'han' | 'folded'>[] = [];
   for (const label of speakers) {
     forms.push({ form: label, label });
     if (classifySpeakerLabel(label).kind === 'generic') {
@@ -307,8 +312,9 @@ function speakerForms(entities: EntityIndex, speakers: readonly string[], scope:
   }
   for (const [s, labels] of surnames) if (labels.length === 1) forms.push({ form: s, label: labels[0]! });
   forms.sort((a, b) => b.form.length - a.form.length);
-  if (!scope) corpusForms.set(entities, forms);
-  return forms;
+  const out = forms.map((f): SpeakerForm => ({ ...f, han: HAS_HAN.test(f.form), folded: fold(f.form) }));
+  if (!scope) corpusForms.set(entities, out);
+  return out;
 }
 
 /**
