@@ -240,10 +240,11 @@ function timeFilter(q: ParsedQuery, ctx: AskContext): { keep: (c: Candidate) => 
 
 /** The hit of fused span `f`: its focus chosen (whole sentences or turns), its span grown to hold it; undefined when it says nothing. */
 function toHit(ctx: AskContext, f: Fused, rank: number, terms: FocusTerms, speakers: ReadonlySet<string>): AskHit | undefined {
-  // A comment that says nothing is left out on the index's text: its item's comments are not parsed for it.
-  if (f.c.part === 'comments' && keptSpanJudgement(ctx.index, f.c.itemId, f.c.part, f.c.start, f.c.end)?.empty) return undefined;
   const item = ctx.index.item(f.c.itemId) as CorpusItem | undefined;
-  const focus = hitFocus(item, f.c, terms, speakers);
+  // A comment is its own focus, none when it says nothing (hitFocus): judged on the text the index kept when it kept it,
+  // so that its item's comments are not parsed for a comment left out.
+  const kept = f.c.part === 'comments' ? keptSpanJudgement(ctx.index, f.c.itemId, f.c.part, f.c.start, f.c.end) : undefined;
+  const focus = kept ? (kept.empty ? undefined : { start: f.c.start, end: f.c.end }) : hitFocus(item, f.c, terms, speakers);
   if (!focus) return undefined;
   const c = focusedSpan(f.c, focus);
   const text = item ? chunkText(item, c) : '';
