@@ -17,31 +17,24 @@ import type { PartKind } from '../corpus/types';
 import type { CorpusIndex } from '../search/corpusIndex';
 import type { ContentLang } from '../text/contentFree';
 import { contentLang } from '../text/contentFree';
+import { LruMap } from '../util/lruMap';
 import { keptTextOfSpan, partWindows } from './indexSpans';
 import { judgeText, LANG_SAMPLE_CHARS, type SpanJudgement } from './partMemos';
 
 /** Parts whose language is kept, per index (least recently used first out). */
 const MEMO_PARTS = 1_000;
-const langMemo = new WeakMap<CorpusIndex, Map<string, ContentLang | null>>();
+const langMemo = new WeakMap<CorpusIndex, LruMap<string, ContentLang | null>>();
 
 /** The language of the item's part from its kept text, or null when the index did not keep it. */
 function keptPartLang(index: CorpusIndex, itemId: string, part: PartKind): ContentLang | null {
   let memo = langMemo.get(index);
-  if (!memo) langMemo.set(index, (memo = new Map()));
-  const key = `${itemId}\u0000${part}`;
-  if (memo.has(key)) {
-    const known = memo.get(key)!;
-    memo.delete(key);
-    memo.set(key, known);
-    return known;
-  }
-  const windows = partWindows(index, itemId, part);
-  const length = windows.length ? windows[windows.length - 1]!.c.end : 0;
-  const sample = length ? keptTextOfSpan(index, itemId, part, 0, Math.min(LANG_SAMPLE_CHARS, length)) : undefined;
-  const lang = sample === undefined ? null : contentLang(sample);
-  memo.set(key, lang);
-  if (memo.size > MEMO_PARTS) memo.delete(memo.keys().next().value!);
-  return lang;
+  if (!memo) langMemo.set(index, (memo = new LruMap(MEMO_PARTS)));
+  return memo.getOrSet(`${itemId}\u0000${part}`, () => {
+    const windows = partWindows(index, itemId, part);
+    const length = windows.length ? windows[windows.length - 1]!.c.end : 0;
+    const sample = length ? keptTextOfSpan(index, itemId, part, 0, Math.min(LANG_SAMPLE_CHARS, length)) : undefined;
+    return sample === undefined ? null : contentLang(sample);
+  });
 }
 
 /** The judgement of the item's span [start, end) of `part` from the index's kept text; undefined when it did not keep it. */
