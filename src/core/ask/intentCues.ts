@@ -196,19 +196,39 @@ export function fold(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
 }
 
-const compiled = new WeakMap<CueList, RegExp | null>();
+/** A list's Latin cues as one expression, and whether every cue holds an ASCII letter once folded. */
+interface LatinMatcher {
+  re: RegExp | null;
+  /**
+   * Every cue holds a letter a–z once folded: then a folded text without one cannot match, and the
+   * expression is not run (a Chinese question). Folded text has no character that matches a–z
+   * case-insensitively but itself (the Kelvin sign and the long s fold to k and s), so this is exact.
+   */
+  needsAsciiLetter: boolean;
+}
 
-function latinRegex(list: CueList): RegExp | null {
-  if (compiled.has(list)) return compiled.get(list)!;
-  const alts = list.latin.map((c) => {
-    const f = fold(c);
+const compiled = new WeakMap<CueList, LatinMatcher>();
+const ASCII_LETTER = /[a-z]/;
+
+function latinMatcher(list: CueList): LatinMatcher {
+  let m = compiled.get(list);
+  if (m) return m;
+  const folded = list.latin.map(fold);
+  const alts = folded.map((f) => {
     const star = f.endsWith('*');
     const body = (star ? f.slice(0, -1) : f).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
     return star ? `${body}[\\p{L}]*` : body;
   });
   const re = alts.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})(?![\\p{L}\\p{N}])`, 'giu') : null;
-  compiled.set(list, re);
-  return re;
+  m = { re, needsAsciiLetter: folded.every((f) => ASCII_LETTER.test(f)) };
+  compiled.set(list, m);
+  return m;
+}
+
+/** The list's Latin expression when `folded` may match it (see {@link LatinMatcher.needsAsciiLetter}). */
+function latinRegex(list: CueList, folded: string): RegExp | null {
+  const { re, needsAsciiLetter } = latinMatcher(list);
+  return re && (!needsAsciiLetter || ASCII_LETTER.test(folded)) ? re : null;
 }
 
 /** Where the cues of `list` occur in `text` (character ranges of the folded text, which keeps the original's length for Latin and CJK text). */
@@ -219,7 +239,7 @@ export function cueMatches(text: string, list: CueList): { cue: string; range: [
 /** {@link cueMatches} for a text already folded by the caller (`folded` = `fold(text)`). */
 export function cueMatchesIn(text: string, folded: string, list: CueList): { cue: string; range: [number, number] }[] {
   const out: { cue: string; range: [number, number] }[] = [];
-  const re = latinRegex(list);
+  const re = latinRegex(list, folded);
   if (re) for (const m of folded.matchAll(re)) out.push({ cue: m[0], range: [m.index!, m.index! + m[0].length] });
   for (const c of list.cjk) {
     let at = text.indexOf(c);
@@ -238,7 +258,7 @@ export function hasCue(text: string, list: CueList): boolean {
 
 /** {@link hasCue} for a text already folded by the caller (`folded` = `fold(text)`): no match list is built. */
 export function cueIn(text: string, folded: string, list: CueList): boolean {
-  const re = latinRegex(list);
+  const re = latinRegex(list, folded);
   if (re) {
     re.lastIndex = 0;
     const hit = re.test(folded);
