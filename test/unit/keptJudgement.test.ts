@@ -2,7 +2,7 @@
  * A comment that says nothing is left out of Ask's hits on the text the index kept, without parsing
  * its item (keptJudgement.ts): the judgement made on the kept text equals the one made on the parsed
  * part for every comment of a generated corpus (en/es/zh, comments that say something and comments
- * that do not), and a corpus-wide question whose candidates are mostly such comments parses only
+ * that do not, long parts whose start, middle and end are in different languages), and a corpus-wide question whose candidates are mostly such comments parses only
  * the items its hits name while it retrieves.
  */
 import assert from 'node:assert/strict';
@@ -36,6 +36,13 @@ const FULL: Record<Lang, string[]> = {
   zh: ['电池价格上涨是因为工厂去年春天更换了供应商', '咖啡价格取决于巴西的天气和运费成本'],
 };
 
+/** Words of long comments parts (no question term among them). */
+const SALAD: Record<Lang, string[]> = {
+  en: 'the factory changed its supplier last spring and coffee depends on weather in brazil with freight we think you know that it was so'.split(' '),
+  es: 'la fábrica cambió de proveedor en primavera y el café depende del clima en brasil con flete creo que eso es lo que pasa pues'.split(' '),
+  zh: ['工厂', '去年', '春天', '更换', '供应商', '咖啡', '取决于', '巴西', '天气', '运费', '成本', '我们', '觉得', '就是'],
+};
+
 async function writeCorpus(dir: string, items: number): Promise<void> {
   for (let k = 0; k < items; k++) {
     const lang = LANGS[k % 3]!;
@@ -47,6 +54,15 @@ async function writeCorpus(dir: string, items: number): Promise<void> {
     // Most items' comments say nothing but the term; every fifth item has one that says something.
     const texts = Array.from({ length: 8 }, () => EMPTY[lang][Math.floor(r() * EMPTY[lang].length)]!);
     if (k % 5 === 0) texts.push(FULL[lang][k % 2]!);
+    // Every fifteenth item has a long comments part (over 20,000 characters) whose start, middle and end are in different languages: its language is judged on the slices the detector samples.
+    // Its comments are word salads of that language without the question's term, each its own (no template for the spam detector).
+    if (k % 15 === 14)
+      for (let i = 0; i < 1_200; i++) {
+        const l = LANGS[(k + Math.floor((i * 3) / 1_200)) % 3]!;
+        const words = SALAD[l];
+        const n = 10 + Math.floor(r() * 8);
+        texts.push(Array.from({ length: n }, () => words[Math.floor(r() * words.length)]!).join(l === 'zh' ? '' : ' '));
+      }
     await writeFile(path.join(folder, 'comments.jsonl'), texts.map((text, i) => JSON.stringify({ comment_id: `c${i}`, author: `u${(k + i) % 23}`, text, likes: Math.floor(r() * 50) })).join('\n') + '\n');
   }
 }
@@ -67,17 +83,24 @@ describe('comments judged on the index\'s kept text', () => {
     const { index } = await openSearchIndex(corpus);
     let compared = 0;
     let empty = 0;
+    const longJudged = new Set<string>();
     for (const shell of corpus.items) {
       const item = index.item(shell.id) as CorpusItem;
       const part = item.comments!;
+      const long = part.text.length > 20_000;
       for (const c of part.comments) {
         const want = spanJudgement(part, c.offset, c.offset + c.text.length);
-        assert.deepEqual(keptSpanJudgement(index, item.id, 'comments', c.offset, c.offset + c.text.length), want, `${item.id} ${c.id} ${JSON.stringify(c.text)}`);
+        const got = keptSpanJudgement(index, item.id, 'comments', c.offset, c.offset + c.text.length);
+        // A long part may hold a comment the index did not keep (spam) where the language is sampled: then no kept judgement (the caller parses).
+        if (long && got === undefined) continue;
+        assert.deepEqual(got, want, `${item.id} ${c.id} ${JSON.stringify(c.text)}`);
         compared++;
         if (want.empty) empty++;
+        if (long) longJudged.add(item.id);
       }
     }
-    assert.ok(compared >= 700 && empty >= 300, `${compared} comments compared, ${empty} that say nothing`);
+    assert.ok(compared >= 4_000 && empty >= 300, `${compared} comments compared, ${empty} that say nothing`);
+    assert.ok(longJudged.size >= 4, `long parts judged on kept text: ${[...longJudged].join(', ')}`);
   });
 
   test('retrieval for a question about comments parses only the items of its hits (candidates that say nothing are left out unparsed)', async () => {

@@ -6,7 +6,7 @@
  * question's 29 parses on the 100 M-word corpus were for candidates left out).
  *
  * The language is judged on the part's first {@link LANG_SAMPLE_CHARS} characters as the index kept
- * them, as `partLang` judges the parsed part's: the kept windows' texts are the part's text (the same
+ * them (only the slices the detector samples of them are read, `sampleRanges`), as `partLang` judges the parsed part's: the kept windows' texts are the part's text (the same
  * characters at the same offsets). Undefined when the index did not keep the span's or the sample's
  * text: the caller judges the parsed part then.
  *
@@ -17,6 +17,7 @@ import type { PartKind } from '../corpus/types';
 import type { CorpusIndex } from '../search/corpusIndex';
 import type { ContentLang } from '../text/contentFree';
 import { contentLang } from '../text/contentFree';
+import { sampleRanges } from '../llm/langDetect';
 import { LruMap } from '../util/lruMap';
 import { keptTextOfSpan, partWindows } from './indexSpans';
 import { judgeText, LANG_SAMPLE_CHARS, type SpanJudgement } from './partMemos';
@@ -32,8 +33,15 @@ function keptPartLang(index: CorpusIndex, itemId: string, part: PartKind): Conte
   return memo.getOrSet(`${itemId}\u0000${part}`, () => {
     const windows = partWindows(index, itemId, part);
     const length = windows.length ? windows[windows.length - 1]!.c.end : 0;
-    const sample = length ? keptTextOfSpan(index, itemId, part, 0, Math.min(LANG_SAMPLE_CHARS, length)) : undefined;
-    return sample === undefined ? null : contentLang(sample);
+    if (!length) return null;
+    // Only the characters the detector samples of the part's first LANG_SAMPLE_CHARS are read: joined, they give its answer.
+    let sample = '';
+    for (const [a, b] of sampleRanges(Math.min(LANG_SAMPLE_CHARS, length))) {
+      const text = keptTextOfSpan(index, itemId, part, a, b);
+      if (text === undefined) return null;
+      sample += text;
+    }
+    return contentLang(sample);
   });
 }
 

@@ -49,11 +49,27 @@ export function detectLanguage(text: string): 'zh' | 'en' {
   return letters > 0 && han / letters > ZH_THRESHOLD ? 'zh' : 'en';
 }
 
+/**
+ * The ranges [start, end) of a text of `length` characters the detectors look at: the whole text
+ * when short, else three slices (start, middle, end). A caller that holds a long text in pieces
+ * reads only these, joins them, and the detectors give the same answer on the joined text.
+ */
+export function sampleRanges(length: number): readonly (readonly [number, number])[] {
+  if (length <= SAMPLE_CHARS) return [[0, length]];
+  const slice = Math.floor(SAMPLE_CHARS / 3);
+  const mid = Math.floor(length / 2 - slice / 2);
+  return [
+    [0, slice],
+    [mid, mid + slice],
+    [length - slice, length],
+  ];
+}
+
 function sample(text: string): string {
   if (text.length <= SAMPLE_CHARS) return text;
-  const slice = Math.floor(SAMPLE_CHARS / 3);
-  const mid = Math.floor(text.length / 2 - slice / 2);
-  return text.slice(0, slice) + text.slice(mid, mid + slice) + text.slice(text.length - slice);
+  let out = '';
+  for (const [a, b] of sampleRanges(text.length)) out += text.slice(a, b);
+  return out;
 }
 
 /** Function words frequent in Spanish text and rare in English (and the reverse), for telling them apart. */
