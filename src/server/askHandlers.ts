@@ -17,6 +17,7 @@ import { CancelledError } from '../core/util/abort';
 import { askInvalidateNotification, askRequest, hitPlaceRequest, vectorCancelNotification, type AskParams, type AskResponse, type HitPlaceParams, type SpanPlace } from '../shared/lspProtocol';
 import { parseAsk, parseHitPlace } from './askParams';
 import { askResources } from './askResources';
+import { startAskWarming } from './askWarming';
 import { askResultView } from './askViews';
 import { EngineError } from './engineState';
 import type { HandlerContext } from './handlerContext';
@@ -31,6 +32,8 @@ const clip = (s: string, n = 200): string => (s.length > n ? `${s.slice(0, n - 1
 export function registerAskHandlers(ctx: HandlerContext): void {
   const resources = askResources(ctx);
   const { log } = ctx.state;
+  // A large corpus's Ask path is warmed up after it loads, until the first question.
+  startAskWarming(ctx, resources);
 
   async function ask(p: AskParams, signal: AbortSignal): Promise<AskResponse> {
     const { askId } = p;

@@ -142,16 +142,40 @@ export class AskResources {
    * not stop the build (the next question uses it).
    */
   contextFor(corpus: Corpus, access: ModelAccess, asker: Asker, signal: AbortSignal): Promise<AskContext> {
+    // A question came: the warm-up (askWarming.ts) gives way to it.
+    for (const listener of this.questionListeners) listener();
     const emb = embeddingSettings(access.settings);
     const vectorKey = emb ? `${emb.provider}|${emb.baseUrl}|${emb.model}|${access.apiKey ? 'key' : 'no key'}` : '';
+    return abortable(this.cachedContext(corpus, vectorKey, emb ? () => this.searcherFor(corpus, vectorKey, access, asker) : undefined), signal);
+  }
+
+  /**
+   * The ask context without vectors — the one a question of the default, offline settings gets —
+   * for warming up the Ask path before the first question (askWarming.ts); kept as the context
+   * such a question then uses.
+   */
+  offlineContext(corpus: Corpus): Promise<AskContext> {
+    return this.cachedContext(corpus, '', undefined);
+  }
+
+  private readonly questionListeners = new Set<() => void>();
+
+  /** Calls `listener` whenever a question asks for a context (the Ask box, the Chat view). */
+  onQuestion(listener: () => void): { dispose(): void } {
+    this.questionListeners.add(listener);
+    return { dispose: () => this.questionListeners.delete(listener) };
+  }
+
+  /** The cached context of `corpus` for these vector settings (`vectorKey`, '' for none), or a new one. */
+  private cachedContext(corpus: Corpus, vectorKey: string, searcher: (() => Promise<VectorSearcher | undefined>) | undefined): Promise<AskContext> {
     const c = this.context;
-    if (c?.corpus === corpus && c.markers === this.markersVersion && c.vectors === vectorKey) return abortable(c.ctx, signal);
+    if (c?.corpus === corpus && c.markers === this.markersVersion && c.vectors === vectorKey) return c.ctx;
     const started = Date.now();
     const markers = new Map<string, ItemMarkers>();
     for (const [id, e] of this.c.state.markers()) if (e.ok) markers.set(id, e.value);
     const ctx = (async () => {
       const index = await this.c.state.searchIndex(corpus);
-      const vectors = emb ? await this.searcherFor(corpus, vectorKey, access, asker) : undefined;
+      const vectors = searcher ? await searcher() : undefined;
       const ctx = await openAskContext(corpus, index, { markers, vectors });
       this.log.info(`ask: context for ${corpus.items.length} items built in ${Date.now() - started} ms (${markers.size} items with markers${vectors ? `, vectors of ${vectors.model}` : ', no vectors'})`);
       return ctx;
@@ -162,7 +186,7 @@ export class AskResources {
       if (this.context === entry) this.context = undefined;
       this.log.warn(`ask: building the context failed: ${e.message}`);
     });
-    return abortable(ctx, signal);
+    return ctx;
   }
 
   /** The vector searcher of `corpus` (cached per embedding settings). */
