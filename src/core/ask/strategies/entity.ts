@@ -5,7 +5,7 @@
  * hit says which item's speaker it is ("speaker Project Manager · ES2009b").
  */
 import { queryWeights } from '../../search/retrieve';
-import { tokenize } from '../../search/tokenize';
+import { TermsProbe } from '../../search/termsProbe';
 import { speakerInItem } from '../roleEntities';
 import type { Candidate, RetrievalStrategy } from '../types';
 import { entityChunks, ownTopicTurns } from './entityChunks';
@@ -55,6 +55,8 @@ export const entityStrategy: RetrievalStrategy = {
       const idf = new Map([...terms].map((t) => [t, Math.log(1 + n / (1 + ctx.index.documentFrequency(t)))]));
       const total = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
       const parsed = new Set<string>();
+      // Most windows hold none of the terms: told without tokenizing them (termsProbe.ts).
+      const probe = new TermsProbe(terms);
       for (const [id, s] of list.slice(0, MAX_OWN_CHECKED)) {
         if (!s.speaker) continue;
         // Only windows the speaker talks in that hold a topic term (the index's fields and kept text tell); their turns are read
@@ -62,12 +64,12 @@ export const entityStrategy: RetrievalStrategy = {
         const c = ctx.index.chunk(id)!;
         if (c.speakers && !c.speakers.includes(s.speaker)) continue;
         const kept = ctx.index.storedChunkText(id);
-        if (kept !== undefined && !tokenize(kept).some((t) => terms.has(t))) continue;
+        if (kept !== undefined && !probe.in(kept)) continue;
         if (!parsed.has(c.itemId)) {
           if (parsed.size >= MAX_OWN_ITEMS) continue;
           parsed.add(c.itemId);
         }
-        const turns = ownTopicTurns(ctx.index, ctx.index.chunk(id)!, s.speaker, terms);
+        const turns = ownTopicTurns(ctx.index, ctx.index.chunk(id)!, s.speaker, terms, probe);
         if (!turns.length) continue;
         const best = turns.reduce((a, t) => (t.terms.size > a.terms.size ? t : a));
         const said = Math.max(...turns.map((t) => [...t.terms].reduce((a, x) => a + idf.get(x)!, 0))) / total;

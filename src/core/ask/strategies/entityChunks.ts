@@ -5,6 +5,7 @@
  */
 import { chunkText, type Chunk } from '../../search/chunker';
 import type { CorpusIndex } from '../../search/corpusIndex';
+import { TermsProbe } from '../../search/termsProbe';
 import { tokenizeQuery } from '../../search/tokenize';
 import { coreName } from '../entityIndex';
 import { fold } from '../intentCues';
@@ -98,7 +99,7 @@ export interface OwnTopicTurn {
  * themself: a window where another speaker names the topic while they talk of something else
  * answers "what did they say about it?" less well than the turn where they say it.
  */
-export function ownTopicTurns(index: CorpusIndex, c: Chunk, speaker: string, terms: ReadonlySet<string>): OwnTopicTurn[] {
+export function ownTopicTurns(index: CorpusIndex, c: Chunk, speaker: string, terms: ReadonlySet<string>, probe = new TermsProbe(terms)): OwnTopicTurn[] {
   const transcript = c.part === 'transcript' ? index.item(c.itemId)?.transcript : undefined;
   const segs = transcript?.segments;
   if (!transcript || !segs || !terms.size) return [];
@@ -111,6 +112,8 @@ export function ownTopicTurns(index: CorpusIndex, c: Chunk, speaker: string, ter
   for (let i = c.firstIndex; i <= c.lastIndex && i < segs.length; i++) {
     const s = segs[i]!;
     if (s.speaker !== speaker) continue;
+    // A turn that holds none of the terms is told without tokenizing it (the probe is exact on that side).
+    if (!probe.mayBeIn(s.text)) continue;
     const found = new Set<string>();
     // Tokenized once for every question (a speaker's turns are read again whenever they are asked about).
     for (const t of turnTokens(transcript, i)) if (terms.has(t)) found.add(t);
