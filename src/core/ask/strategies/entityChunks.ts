@@ -52,9 +52,11 @@ export function entityChunks(e: LinkedEntity, scope: AskScope, ctx: AskContext, 
   const items = scope.itemIds ?? (e.itemIds.length ? e.itemIds : undefined);
   const own = e.speakerItems ? new Set(e.speakerItems) : undefined;
   if (speaker) {
+    // A role's items are thousands: a set, not a list searched for each of thousands of windows.
+    const inItems = items ? new Set(items) : undefined;
     const speaks = (id: number): boolean => {
       const c = index.chunk(id);
-      return !!c?.speakers?.includes(speaker) && (!scope.part || c.part === scope.part) && (!items || items.includes(c.itemId)) && (!own || own.has(c.itemId));
+      return !!c?.speakers?.includes(speaker) && (!scope.part || c.part === scope.part) && (!inItems || inItems.has(c.itemId)) && (!own || own.has(c.itemId));
     };
     if (within) {
       for (const id of within) if (speaks(id)) out.set(id, { speaks: true, mentions: false });
