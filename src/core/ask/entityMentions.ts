@@ -371,15 +371,28 @@ function speakerEntity(question: string, text: string, label: string, entities: 
  * ("in ES2009b?", "在ES2009b里").
  */
 function namesItem(folded: string, itemId: string): boolean {
-  const parts = [itemId, ...itemId.split(/[-_\s]+/u).filter((p) => p.length >= 4 && /\d/u.test(p) && /\p{L}/u.test(p))];
-  const word = /[\p{Script=Latin}\p{N}]/u;
-  return parts.some((p) => {
-    const f = fold(p);
+  return itemIdForms(itemId).some((f) => {
     for (let at = folded.indexOf(f); at >= 0; at = folded.indexOf(f, at + 1)) {
-      if (!word.test(folded[at - 1] ?? '') && !word.test(folded[at + f.length] ?? '')) return true;
+      if (!ITEM_ID_WORD.test(folded[at - 1] ?? '') && !ITEM_ID_WORD.test(folded[at + f.length] ?? '')) return true;
     }
     return false;
   });
+}
+
+const ITEM_ID_WORD = /[\p{Script=Latin}\p{N}]/u;
+/** The folded forms of each item id a question may write (see {@link namesItem}), worked out once per id: a role's thousands of items are asked about per question. */
+const itemIdFormMemo = new Map<string, readonly string[]>();
+const MEMO_ITEM_IDS = 100_000;
+
+function itemIdForms(itemId: string): readonly string[] {
+  let forms = itemIdFormMemo.get(itemId);
+  if (!forms) {
+    const parts = [itemId, ...itemId.split(/[-_\s]+/u).filter((p) => p.length >= 4 && /\d/u.test(p) && /\p{L}/u.test(p))];
+    forms = parts.map(fold);
+    if (itemIdFormMemo.size >= MEMO_ITEM_IDS) itemIdFormMemo.clear();
+    itemIdFormMemo.set(itemId, forms);
+  }
+  return forms;
 }
 
 /** Occurrences of `word` in the transcripts and comments of the scope (or the first 100 items). */
