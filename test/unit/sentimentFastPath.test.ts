@@ -11,22 +11,17 @@
  * corpora when present.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import { test } from 'node:test';
-import { loadCorpus } from '../../src/core/corpus/loader';
 import {
   LIKE_AFTER_EN, NEGATIVE_EN, NEGATIVE_ES, NEGATORS_EN, NEGATORS_ES, PHRASES_EN, PHRASES_ES, POSITIVE_EN, POSITIVE_ES,
 } from '../../src/core/markers/commentLexicons';
 import { polarity, sentimentLanguage, type SentimentLanguage } from '../../src/core/markers/sentiment';
 import { mulberry32 } from '../../src/core/util/seededRandom';
+import { devCorpusTexts } from '../support/devCorpusTexts';
 import { hashColliders, LEXICON_PIECES, lexiconTexts, variant } from '../support/lexiconTexts';
 import { polarity as referencePolarity, sentimentLanguage as referenceLanguage } from '../support/sentimentReference';
 
 const LANGS: readonly SentimentLanguage[] = ['en', 'es', 'zh'];
-const ROOT = path.join(__dirname, '..', '..');
-const CORPORA = process.env['MARKER_RESEARCH_CORPORA'] || path.join(ROOT, '..', 'shared', 'corpora');
-const DEV_CORPORA = ['qmsum-dev', 'vcsum-zh-dev', 'yt-podcast-es-dev', 'yt-spam-en-dev'];
 const IDIOMS = [...PHRASES_EN, ...PHRASES_ES].map(([p]) => p.replace(/'/g, ''));
 
 /** Asserts the fast path equals the reference on a text; returns the reference's guess and polarity. */
@@ -106,27 +101,15 @@ test('words whose hash is a lexicon word\'s are not taken for it', () => {
 });
 
 test('polarity and sentimentLanguage equal the reference on the dev corpora', async (t) => {
-  const present = DEV_CORPORA.map((c) => path.join(CORPORA, c)).filter((d) => existsSync(d));
-  if (present.length === 0) {
+  const texts = await devCorpusTexts();
+  if (!texts) {
     t.skip('no dev corpora');
     return;
   }
   let n = 0;
-  for (const dir of present) {
-    const corpus = await loadCorpus(dir);
-    for (const item of corpus.items) {
-      for (const c of item.comments?.comments ?? []) {
-        check(c.text, false);
-        n++;
-      }
-      const segs = item.transcript?.segments ?? [];
-      // Turns as the clip strategy reads them: a segment, and runs of three.
-      for (let i = 0; i < segs.length; i++) {
-        check(segs[i]!.text, false);
-        if (i % 3 === 0) check(segs.slice(i, i + 3).map((s) => s.text).join(' '), false);
-        n += 2;
-      }
-    }
+  for (const text of texts) {
+    check(text, false);
+    n++;
   }
   assert.ok(n > 1_000, `${n} texts`);
 });

@@ -11,18 +11,13 @@
  * transcript turns of the dev corpora when present.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import { test } from 'node:test';
-import { loadCorpus } from '../../src/core/corpus/loader';
 import { spokenShare } from '../../src/core/text/spokenShare';
 import { mulberry32 } from '../../src/core/util/seededRandom';
+import { devCorpusTexts } from '../support/devCorpusTexts';
 import { hashColliders, LEXICON_PIECES, lexiconTexts, variant } from '../support/lexiconTexts';
 import { spokenShare as referenceShare } from '../support/spokenShareReference';
 
-const ROOT = path.join(__dirname, '..', '..');
-const CORPORA = process.env['MARKER_RESEARCH_CORPORA'] || path.join(ROOT, '..', 'shared', 'corpora');
-const DEV_CORPORA = ['qmsum-dev', 'vcsum-zh-dev', 'yt-podcast-es-dev', 'yt-spam-en-dev'];
 
 /** Talk words, fillers in their shapes, and words whose apostrophe, digits or Han characters the word expression reads apart. */
 const SPOKEN = [
@@ -96,24 +91,15 @@ test('spokenShare equals the reference past its memo\'s bound (70,000 distinct w
 });
 
 test('spokenShare equals the reference on the dev corpora', async (t) => {
-  const present = DEV_CORPORA.map((c) => path.join(CORPORA, c)).filter((d) => existsSync(d));
-  if (present.length === 0) {
+  const texts = await devCorpusTexts();
+  if (!texts) {
     t.skip('no dev corpora');
     return;
   }
   let n = 0;
-  for (const dir of present) {
-    const corpus = await loadCorpus(dir);
-    for (const item of corpus.items) {
-      for (const c of item.comments?.comments ?? []) {
-        check(c.text);
-        n++;
-      }
-      for (const s of item.transcript?.segments ?? []) {
-        check(s.text);
-        n++;
-      }
-    }
+  for (const text of texts) {
+    check(text);
+    n++;
   }
   assert.ok(n > 1_000, `${n} texts`);
 });
