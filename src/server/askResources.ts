@@ -85,6 +85,8 @@ export class AskResources {
   private markersVersion = 0;
   /** Stops the embedding in flight ({@link cancelVectors}). */
   private embedding: CancellationTokenSource | undefined;
+  /** Called whenever a question asks for a context ({@link onQuestion}). */
+  private readonly questionListeners = new Set<() => void>();
   /** The approximate index being built in the background for the kept vector store ({@link buildIndexInBackground}). */
   private indexing: { store: FlatVectorStore; source: CancellationTokenSource; keep: boolean } | undefined;
 
@@ -157,8 +159,6 @@ export class AskResources {
   offlineContext(corpus: Corpus): Promise<AskContext> {
     return this.cachedContext(corpus, '', undefined);
   }
-
-  private readonly questionListeners = new Set<() => void>();
 
   /** Calls `listener` whenever a question asks for a context (the Ask box, the Chat view). */
   onQuestion(listener: () => void): { dispose(): void } {

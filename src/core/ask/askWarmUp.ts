@@ -17,7 +17,7 @@
  *
  * @example
  * const report = await warmUpAsking(ctx, { signal, budgetMs: 20_000 });
- * report.asked // 22
+ * report.questions.length // 24 on the 100 M-word corpus
  */
 import { knownCorpusSpam } from '../markers/spamFree';
 import { tokenize } from '../search/tokenize';
@@ -45,6 +45,7 @@ const TEMPLATES: readonly { lang: 'en' | 'zh' | 'es'; text: string; comments?: t
 
 /** Windows whose kept text is read for topic words. */
 const SAMPLED_WINDOWS = 60;
+const HAN = /\p{Script=Han}/u;
 
 export interface WarmUpOptions {
   signal?: AbortSignal;
@@ -84,7 +85,7 @@ export function warmUpTopics(ctx: AskContext): { latin?: string; han?: string } 
     seen++;
     for (const m of text.toLowerCase().matchAll(/\p{Script=Latin}{5,}|\p{Script=Han}{2,}/gu)) {
       // A Han run gives its first two characters (a word more often than any later pair).
-      const w = /\p{Script=Han}/u.test(m[0]) ? m[0].slice(0, 2) : m[0];
+      const w = HAN.test(m[0]) ? m[0].slice(0, 2) : m[0];
       counts.set(w, (counts.get(w) ?? 0) + 1);
     }
   }
@@ -95,8 +96,8 @@ export function warmUpTopics(ctx: AskContext): { latin?: string; han?: string } 
     return tokens.length > 0 && tokens.every((t) => index.documentFrequency(t) <= maxDf);
   };
   const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
-  const latin = ranked.find((w) => !/\p{Script=Han}/u.test(w) && usable(w));
-  const han = ranked.find((w) => /\p{Script=Han}/u.test(w) && usable(w));
+  const latin = ranked.find((w) => !HAN.test(w) && usable(w));
+  const han = ranked.find((w) => HAN.test(w) && usable(w));
   return { ...(latin ? { latin } : {}), ...(han ? { han } : {}) };
 }
 

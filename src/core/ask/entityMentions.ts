@@ -12,6 +12,7 @@
  * not yet told — every item that has it).
  */
 import type { Corpus, CorpusItem } from '../corpus/types';
+import { LruMap } from '../util/lruMap';
 import { addNames, tagChinese } from './chineseTagger';
 import { coreName, CJK_SURNAMES, nameKey, type EntityIndex, type KnownName } from './entityIndex';
 import { fold } from './intentCues';
@@ -381,18 +382,10 @@ function namesItem(folded: string, itemId: string): boolean {
 
 const ITEM_ID_WORD = /[\p{Script=Latin}\p{N}]/u;
 /** The folded forms of each item id a question may write (see {@link namesItem}), worked out once per id: a role's thousands of items are asked about per question. */
-const itemIdFormMemo = new Map<string, readonly string[]>();
-const MEMO_ITEM_IDS = 100_000;
+const itemIdFormMemo = new LruMap<string, readonly string[]>(100_000);
 
 function itemIdForms(itemId: string): readonly string[] {
-  let forms = itemIdFormMemo.get(itemId);
-  if (!forms) {
-    const parts = [itemId, ...itemId.split(/[-_\s]+/u).filter((p) => p.length >= 4 && /\d/u.test(p) && /\p{L}/u.test(p))];
-    forms = parts.map(fold);
-    if (itemIdFormMemo.size >= MEMO_ITEM_IDS) itemIdFormMemo.clear();
-    itemIdFormMemo.set(itemId, forms);
-  }
-  return forms;
+  return itemIdFormMemo.getOrSet(itemId, () => [itemId, ...itemId.split(/[-_\s]+/u).filter((p) => p.length >= 4 && /\d/u.test(p) && /\p{L}/u.test(p))].map(fold));
 }
 
 /** Occurrences of `word` in the transcripts and comments of the scope (or the first 100 items). */

@@ -27,10 +27,7 @@ export class TermsProbe {
 
   /** Whether one of the terms is among `tokenize(text)`: exact; the text is tokenized only when a probe occurs in it. */
   in(text: string): boolean {
-    if (!this.terms.size) return false;
-    const norm = text.normalize('NFKC').toLowerCase();
-    if (!this.probes.some((p) => norm.includes(p))) return false;
-    return tokenize(text).some((t) => this.terms.has(t));
+    return this.mayBeIn(text) && tokenize(text).some((t) => this.terms.has(t));
   }
 
   /** Whether a text may hold one of the terms (false: it holds none; true: tokenize to know). */
