@@ -49,6 +49,9 @@ async function nodeTests(dir) {
   return { passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0) };
 }
 
+/** FAIL lines worth reading again at the end of a long run. */
+const failedLines = [];
+
 const tiers = {
   async static() {
     const steps = [
@@ -71,21 +74,39 @@ const tiers = {
     // eight generated Spanish podcast items: the offline goals are Spanish questions about topics, not fillers; and
     // 300 generated items grown to ~6,000 words and indexed again: a marker opens while the engine works, and the
     // extension host's event loop does not stall.
+    // A real VS Code on a busy 2-core machine now and then misses a wait. A session that fails is run once more
+    // from the start; its first run's FAIL lines are printed again at the end (and named in the tier's note),
+    // so a retry is never silent, and a check that fails twice fails the tier.
     let passed = 0, failed = 0;
+    const notes = [];
     const runs = [
       [],
       ['--generate', '120', '--browse', 'test-results/e2e/sidebar-120-items.png'],
       ['--generate', '8', '--spanish', '--browse', 'test-results/e2e/sidebar-spanish.png'],
       ['--generate', '300', '--engine-check', '--browse', 'test-results/e2e/sidebar-engine-300.png'],
     ];
-    for (const args of runs) {
+    const session = async (args) => {
       const { code, out } = await run(process.execPath, ['test/e2e/run.mjs', ...args]);
       const m = [...out.matchAll(/^(\d+) passed, (\d+) failed/gm)].pop();
-      if (!m) return { passed, failed: failed + 1, note: `e2e harness ${args.join(' ')} exited ${code} without a summary` };
-      passed += Number(m[1]);
-      failed += Number(m[2]) + (code !== 0 && m[2] === '0' ? 1 : 0);
+      const fails = out.split('\n').filter((l) => /^FAIL /.test(l));
+      if (!m) return { passed: 0, failed: 1, fails: [...fails, `the harness exited ${code} without a summary`] };
+      return { passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === '0' ? 1 : 0), fails };
+    };
+    for (const args of runs) {
+      const name = args.length ? args.join(' ') : 'demo corpus';
+      let r = await session(args);
+      if (r.failed) {
+        const first = r;
+        console.log(`\n=== e2e session "${name}": ${first.failed} failed on its first run; running it once more ===`);
+        r = await session(args);
+        failedLines.push(`e2e session "${name}", first run (${first.passed} passed, ${first.failed} failed):`, ...first.fails.map((l) => `  ${l}`));
+        if (r.failed) failedLines.push(`e2e session "${name}", second run (${r.passed} passed, ${r.failed} failed):`, ...r.fails.map((l) => `  ${l}`));
+        notes.push(`"${name}" ${r.failed ? 'failed twice' : 'passed on its second run'}`);
+      }
+      passed += r.passed;
+      failed += r.failed;
     }
-    return { passed, failed };
+    return { passed, failed, note: notes.length ? `retried: ${notes.join('; ')}` : undefined };
   },
 };
 
@@ -102,5 +123,6 @@ console.log('\ntier         passed  failed  seconds');
 for (const r of results) console.log(`${r.name.padEnd(12)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${r.seconds.toFixed(1).padStart(7)}${r.note ? `  ${r.note}` : ''}`);
 const passed = results.reduce((a, r) => a + r.passed, 0);
 const failed = results.reduce((a, r) => a + r.failed, 0);
+if (failedLines.length) console.log(`\nfailures seen (retried sessions included):\n${failedLines.join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

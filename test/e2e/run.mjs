@@ -733,7 +733,7 @@ async function main() {
         await page.keyboard.press('Enter');
         await waitFor('a finished research run in the log', 600_000, () => outputLines().filter((l) => /research: run .* done/.test(l)).length > seen || null, 1_000);
         await sleep(1_500);
-        const samples = fs.readFileSync(loopStatsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        const samples = fs.readFileSync(loopStatsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((x) => typeof x.maxMs === 'number'); // event lines carry no timing
         const worst = samples.reduce((a, x) => (x.maxMs > a.maxMs ? x : a), samples[0]);
         const over = samples.filter((x) => x.maxMs > 100).length;
         console.log(`     ${samples.length} s sampled (markers after ${(markersMs / 1000).toFixed(0)} s); longest stall ${worst.maxMs.toFixed(0)} ms at ${new Date(worst.t).toISOString()}; ${over} second(s) with a stall over 100 ms`);
@@ -784,7 +784,7 @@ async function main() {
           await working.first().waitFor({ state: 'hidden', timeout: 60_000 }).catch(() => undefined);
           const workMs = Date.now() - started;
           await sleep(1_500); // the last second's sample
-          const samples = fs.existsSync(loopStatsFile) ? fs.readFileSync(loopStatsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((x) => x.t >= started) : [];
+          const samples = fs.existsSync(loopStatsFile) ? fs.readFileSync(loopStatsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((x) => x.t >= started && typeof x.maxMs === 'number') : []; // event lines carry no timing
           if (samples.length < 2) throw new Error(`no event-loop samples in ${loopStatsFile}`);
           const maxMs = Math.max(...samples.map((x) => x.maxMs));
           const p99 = Math.max(...samples.map((x) => x.p99Ms));

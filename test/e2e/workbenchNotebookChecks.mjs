@@ -106,9 +106,18 @@ export async function workbenchNotebookChecks(h) {
     }, 250).catch(() => { throw new Error(`Notebook rows: ${JSON.stringify(seen)}`); });
     // A click on the marker entry opens its first span (the original file: evidenceView is "original" here).
     const file = e.spans[0].source.file;
-    await pane('Notebook').locator('.monaco-list-row').filter({ hasText: e.title }).first().click();
+    // The view refreshes when notebook.md changes (the pin writes it, the watcher reports it): a click that
+    // lands while its rows are re-rendered opens nothing, so click again, up to three times.
     const tab = page.locator('.editor-group-container.active .tab.active');
-    await waitFor(`the editor on ${file}`, 10_000, async () => (await tab.innerText({ timeout: 1_000 }).catch(() => '')).includes(path.basename(file)), 200);
+    let opened = false, label = '';
+    for (let attempt = 1; !opened && attempt <= 3; attempt++) {
+      await pane('Notebook').locator('.monaco-list-row').filter({ hasText: e.title }).first().click();
+      opened = await waitFor(`the editor on ${file}`, 8_000, async () => (label = await tab.innerText({ timeout: 1_000 }).catch(() => '')).includes(path.basename(file)), 200).then(() => true, () => false);
+    }
+    if (!opened) {
+      const errs = await shownErrors();
+      throw new Error(`three clicks on the Notebook row "${e.title}" did not open ${file} (active tab "${flat(label)}")${errs.length ? `; ${errs.join(' | ')}` : ''}`);
+    }
     let status = '';
     const want = `Ln ${e.spans[0].source.startLine + 1},`;
     await waitFor(`the cursor at line ${e.spans[0].source.startLine + 1} of ${file}`, 10_000, async () => (status = (await page.locator('[id="status.editor.selection"]').innerText({ timeout: 1_000 }).catch(() => '')).replace(/\s+/g, ' ')).startsWith(want), 200)
