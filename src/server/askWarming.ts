@@ -5,8 +5,10 @@
  * entity names, the dictionaries, the JavaScript engine compiling each kind of question). On the
  * 100 M-word corpus it takes ~5–7 s after the warm start.
  *
- * It gives way at once: a question (the Ask box, the Chat view) stops it, as do "Marker Research:
- * Cancel" and a reload. Corpora under {@link WARM_MIN_WORDS} words are not warmed up: their
+ * It waits until the engine's other work (the index, markers, research) has been over for a moment,
+ * and gives way at once: a request that starts meanwhile (a question in the Ask box or the Chat
+ * view, an index, markers) interrupts it until the engine is idle again; "Marker Research: Cancel"
+ * and a reload end it. Corpora under {@link WARM_MIN_WORDS} words are not warmed up: their
  * questions take milliseconds either way.
  */
 import { CancellationTokenSource } from 'vscode-languageserver/node';
@@ -18,8 +20,17 @@ import type { HandlerContext } from './handlerContext';
 /** Corpora this large (in words) are warmed up. */
 export const WARM_MIN_WORDS = 2_000_000;
 
-/** For tests: the size from which a corpus is warmed up, what is told when a warm-up ends, and a hold before each of its questions. */
-export const askWarmingTesting: { minWords: number; onReport?: (report: WarmUpReport) => void; beforeQuestion?: (i: number) => Promise<void> | void } = { minWords: WARM_MIN_WORDS };
+/** The warm-up starts once the engine's other work (an index, markers, research) has been over this long. */
+export const WARM_QUIET_MS = 2_000;
+
+/** How many times a warm-up interrupted by requests starts again. */
+export const WARM_TRIES = 10;
+
+/** For tests: the size from which a corpus is warmed up, the quiet it waits for, what is told when a warm-up ends, and a hold before each of its questions. */
+export const askWarmingTesting: { minWords: number; quietMs: number; onReport?: (report: WarmUpReport) => void; beforeQuestion?: (i: number) => Promise<void> | void } = {
+  minWords: WARM_MIN_WORDS,
+  quietMs: WARM_QUIET_MS,
+};
 
 /** Starts warming up each corpus the engine loads (see the module comment); disposing stops it. */
 export function startAskWarming(c: HandlerContext, resources: AskResources): { dispose(): void } {
@@ -30,15 +41,43 @@ export function startAskWarming(c: HandlerContext, resources: AskResources): { d
   };
   const warm = async (corpus: Corpus, source: CancellationTokenSource): Promise<void> => {
     await c.state.searchIndex(corpus);
-    if (source.token.isCancellationRequested || c.state.current() !== corpus) return;
-    const report = await c.running.run(source.token, async (signal) => warmUpAsking(await resources.offlineContext(corpus), { signal, beforeQuestion: askWarmingTesting.beforeQuestion }));
-    const topics = [report.topics.latin, report.topics.han].filter(Boolean).join(', ');
-    c.state.log.info(
-      `ask: warmed up in ${Math.round(report.ms)} ms: ${report.questions.length} question${report.questions.length === 1 ? '' : 's'} about ${topics || 'no topic word'}` +
-        (report.stopped ? ` (stopped: ${report.stopped === 'aborted' ? 'a question came' : 'time budget'})` : '') +
-        (report.skippedComments ? `; ${report.skippedComments} about comments left for a real question (the corpus's spam is not decided yet)` : ''),
-    );
-    askWarmingTesting.onReport?.(report);
+    // Wait for the engine to be idle, then ask. A request that starts meanwhile (a question, an
+    // index, markers, research) interrupts it, and it starts again once the engine is idle: its
+    // context is kept, so the questions it asked already are quick. Cancel and a reload end it.
+    for (let attempt = 1; attempt <= WARM_TRIES; attempt++) {
+      if (!(await c.running.whenIdle(askWarmingTesting.quietMs, source.token))) return;
+      if (source.token.isCancellationRequested || c.state.current() !== corpus) return;
+      let interrupted = false;
+      const report = await c.running.run(source.token, async (signal) => {
+        const own = new AbortController();
+        const abort = (): void => own.abort();
+        const interrupt = (): void => {
+          interrupted = true;
+          own.abort();
+        };
+        signal.addEventListener('abort', abort);
+        const started = c.running.onDidStart(interrupt);
+        const asked = resources.onQuestion(interrupt);
+        try {
+          return await warmUpAsking(await resources.offlineContext(corpus), { signal: own.signal, beforeQuestion: askWarmingTesting.beforeQuestion });
+        } finally {
+          started.dispose();
+          asked.dispose();
+          signal.removeEventListener('abort', abort);
+        }
+      });
+      const again = report.stopped === 'aborted' && interrupted && !source.token.isCancellationRequested && attempt < WARM_TRIES;
+      const why =
+        report.stopped === 'budget' ? 'time budget' : !interrupted ? 'cancelled' : again ? 'a request came; again once the engine is idle' : `a request came; ${WARM_TRIES} tries, no more`;
+      const topics = [report.topics.latin, report.topics.han].filter(Boolean).join(', ');
+      c.state.log.info(
+        `ask: warmed up in ${Math.round(report.ms)} ms: ${report.questions.length} question${report.questions.length === 1 ? '' : 's'} about ${topics || 'no topic word'}` +
+          (report.stopped ? ` (stopped: ${why})` : '') +
+          (report.skippedComments ? `; ${report.skippedComments} about comments left for a real question (the corpus's spam is not decided yet)` : ''),
+      );
+      askWarmingTesting.onReport?.(report);
+      if (!again) return;
+    }
   };
   const loaded = c.state.onDidLoad((corpus) => {
     stop();
@@ -52,12 +91,10 @@ export function startAskWarming(c: HandlerContext, resources: AskResources): { d
         source.dispose();
       });
   });
-  const asked = resources.onQuestion(stop);
   return {
     dispose: () => {
       stop();
       loaded.dispose();
-      asked.dispose();
     },
   };
 }

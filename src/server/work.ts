@@ -13,9 +13,23 @@ import { EngineError } from './engineState';
 /** Every long operation in flight; `cancelAll` aborts them. */
 export class RunningWork {
   private readonly controllers = new Set<AbortController>();
+  private readonly startListeners = new Set<() => void>();
+  /** When work last started or ended (ms since the epoch); 0 before any. */
+  private lastChange = 0;
 
   get size(): number {
     return this.controllers.size;
+  }
+
+  /** Milliseconds since work last started or ended: 0 while any runs. */
+  idleFor(now = Date.now()): number {
+    return this.controllers.size ? 0 : now - this.lastChange;
+  }
+
+  /** Calls `listener` whenever work starts (after it is counted in {@link size}). */
+  onDidStart(listener: () => void): { dispose(): void } {
+    this.startListeners.add(listener);
+    return { dispose: () => this.startListeners.delete(listener) };
   }
 
   /** Runs `fn` with a signal aborted by `token` or {@link cancelAll}. */
@@ -24,12 +38,28 @@ export class RunningWork {
     const sub = token?.onCancellationRequested(() => controller.abort());
     if (token?.isCancellationRequested) controller.abort();
     this.controllers.add(controller);
+    this.lastChange = Date.now();
+    for (const listener of [...this.startListeners]) listener();
     try {
       return await fn(controller.signal);
     } finally {
       sub?.dispose();
       this.controllers.delete(controller);
+      this.lastChange = Date.now();
     }
+  }
+
+  /**
+   * Resolves true once no work has run for `quietMs` (polling every `everyMs`), false as soon as
+   * `token` is cancelled: background work waits with it for the engine to be idle.
+   */
+  async whenIdle(quietMs: number, token: CancellationToken, everyMs = 250): Promise<boolean> {
+    while (!token.isCancellationRequested) {
+      const idle = this.idleFor();
+      if (this.controllers.size === 0 && idle >= quietMs) return true;
+      await new Promise((r) => setTimeout(r, Math.max(10, Math.min(everyMs, this.controllers.size ? everyMs : quietMs - idle))));
+    }
+    return false;
   }
 
   cancelAll(): number {
