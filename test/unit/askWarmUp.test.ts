@@ -41,6 +41,10 @@ describe('Ask warm-up', () => {
     const texts = ctx.corpus.items.map((i) => `${i.transcript?.text ?? ''}\n${i.comments?.text ?? ''}`.toLowerCase()).join('\n');
     assert.ok(texts.includes(t.latin) && texts.includes(t.han), JSON.stringify(t));
     assert.ok(!isStopword(t.latin, 'en') && !isStopword(t.latin, 'es'));
+    // The Chinese topic is a whole word where the corpus uses it, not the first two characters of a run ("他觉" of 他觉得).
+    const zh = new Intl.Segmenter('zh', { granularity: 'word' });
+    assert.ok([...zh.segment(texts)].some((s) => s.segment === t.han), `${t.han} is no word of the corpus`);
+    assert.ok(!isStopword(t.han, 'zh'));
   });
 
   test('before the spam decision, no question about comments; after it, one of every kind in three languages, corpus-wide and in an item', async () => {

@@ -69,6 +69,12 @@ export interface WarmUpReport {
   skippedComments: number;
 }
 
+let zhSegmenter: Intl.Segmenter | undefined;
+/** ICU's Chinese word segmenter, made once. */
+function zhWords(): Intl.Segmenter {
+  return (zhSegmenter ??= new Intl.Segmenter('zh', { granularity: 'word' }));
+}
+
 /**
  * Two topic words of the corpus, one in Latin script and one Chinese (when it has Chinese): the
  * words its windows use most that are neither function words nor in more than 3 % of its windows,
@@ -84,14 +90,19 @@ export function warmUpTopics(ctx: AskContext): { latin?: string; han?: string } 
     if (text === undefined) continue;
     seen++;
     for (const m of text.toLowerCase().matchAll(/\p{Script=Latin}{5,}|\p{Script=Han}{2,}/gu)) {
-      // A Han run gives its first two characters (a word more often than any later pair).
-      const w = HAN.test(m[0]) ? m[0].slice(0, 2) : m[0];
-      counts.set(w, (counts.get(w) ?? 0) + 1);
+      if (!HAN.test(m[0])) {
+        counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+        continue;
+      }
+      // A Han run gives its words of two characters or more (ICU's word segmenter).
+      for (const s of zhWords().segment(m[0])) {
+        if (s.isWordLike && s.segment.length >= 2) counts.set(s.segment, (counts.get(s.segment) ?? 0) + 1);
+      }
     }
   }
   const maxDf = Math.max(2, n * 0.03);
   const usable = (w: string): boolean => {
-    if (isStopword(w, 'en') || isStopword(w, 'es')) return false;
+    if (isStopword(w, 'en') || isStopword(w, 'es') || isStopword(w, 'zh')) return false;
     const tokens = tokenize(w);
     return tokens.length > 0 && tokens.every((t) => index.documentFrequency(t) <= maxDf);
   };
