@@ -56,6 +56,7 @@ export function startAskWarming(c: HandlerContext, resources: AskResources): { d
           own.abort();
         };
         signal.addEventListener('abort', abort);
+        if (signal.aborted) abort();
         const started = c.running.onDidStart(interrupt);
         const asked = resources.onQuestion(interrupt);
         try {
