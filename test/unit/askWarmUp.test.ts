@@ -15,6 +15,7 @@ import { openAskContext } from '../../src/core/ask/askContext';
 import { warmUpAsking, warmUpQuestions, warmUpTopics } from '../../src/core/ask/askWarmUp';
 import { understand } from '../../src/core/ask/understand';
 import { openCorpus, openSearchIndex } from '../../src/core/corpus/openCorpus';
+import { knownCorpusSpam } from '../../src/core/markers/spamFree';
 import { persistedCorpusSpam, spamFile } from '../../src/core/markers/spamStore';
 import { isStopword } from '../../src/core/text/stopwords';
 import { freshDemoCorpus } from '../support/demoCorpus';
@@ -67,6 +68,34 @@ describe('Ask warm-up', () => {
     }
     assert.deepEqual([...langs].sort(), ['en', 'es', 'zh']);
     assert.ok(intents.size >= 6, [...intents].join(', '));
+  });
+
+  test('before the spam decision it reads no comment: the decision is still not taken after it, and it asked the questions not about comments', async () => {
+    await rm(spamFile(root), { force: true });
+    const ctx = await context();
+    const report = await warmUpAsking(ctx);
+    assert.equal(report.stopped, undefined);
+    assert.equal(report.skippedComments, 3);
+    assert.equal(report.questions.length, warmUpQuestions(ctx).questions.length);
+    assert.ok(report.questions.length > 0);
+    assert.equal(knownCorpusSpam(ctx.corpus), undefined, 'the warm-up decided the corpus spam');
+    // Its first question ("What was said about … in the first 5 minutes?") is read as one about the audience here.
+    const first = await understand({ question: report.questions[0]! }, { entities: ctx.entities, corpus: ctx.corpus, index: ctx.index, vectors: false });
+    assert.ok(first.query.strategies.includes('reception'), first.query.strategies.join(','));
+  });
+
+  test('a question limited to the transcripts runs no reception strategy and finds no comment; to the comments, only comments', async () => {
+    const ctx = await context();
+    await persistedCorpusSpam(ctx.corpus);
+    const question = { question: 'What do viewers think about the heat pump?' };
+    const free = await askCorpus(ctx, question);
+    assert.ok(free.query.strategies.includes('reception') && free.hits.some((h) => h.part === 'comments'));
+    const transcripts = await askCorpus(ctx, question, { part: 'transcript' });
+    assert.equal(transcripts.query.part, 'transcript');
+    assert.ok(!transcripts.query.strategies.includes('reception'), transcripts.query.strategies.join(','));
+    assert.ok(transcripts.hits.length > 0 && transcripts.hits.every((h) => h.part === 'transcript'), JSON.stringify(transcripts.hits.map((h) => h.part)));
+    const comments = await askCorpus(ctx, { question: 'What was said about the heat pump?' }, { part: 'comments' });
+    assert.ok(comments.hits.length > 0 && comments.hits.every((h) => h.part === 'comments'), JSON.stringify(comments.hits.map((h) => h.part)));
   });
 
   test('asks them all, and a question asked afterwards gets the same answer as in a context never warmed up', async () => {

@@ -4,6 +4,7 @@
  * within the word budget. Recent questions are cached per context.
  */
 import { saveLanguages } from './crossLanguage/savedLanguages';
+import type { PartKind } from '../corpus/types';
 import type { ModelClient } from '../llm/client';
 import { formatClock } from '../text/clock';
 import { extractiveAnswer, type AnswerSentence } from './answer';
@@ -29,6 +30,12 @@ export interface AskOptions {
   /** With a model: let it reorder the best fused hits (one more call). */
   rerank?: boolean;
   signal?: AbortSignal;
+  /**
+   * Limits the question to one part of each item, whatever it asks; limited to the transcripts it
+   * runs no reception strategy (the comments' own). The Ask warm-up asks so before the corpus's spam
+   * is decided: a question that reads comments needs that decision, minutes of work at 100 M words.
+   */
+  part?: PartKind;
 }
 
 export interface AskResult {
@@ -45,6 +52,11 @@ export interface AskResult {
 const CACHE_SIZE = 50;
 const caches = new WeakMap<AskContext, Map<string, AskResult>>();
 
+/** `q` limited to `part` ({@link AskOptions.part}): the transcripts run no reception strategy. */
+function limitedToPart(q: ParsedQuery, part: PartKind): ParsedQuery {
+  return { ...q, part, strategies: part === 'comments' ? q.strategies : q.strategies.filter((s) => s !== 'reception') };
+}
+
 /**
  * Answers `input` with spans of the corpus.
  *
@@ -55,11 +67,13 @@ const caches = new WeakMap<AskContext, Map<string, AskResult>>();
  */
 export async function askCorpus(ctx: AskContext, input: AskInput, options: AskOptions = {}): Promise<AskResult> {
   const started = performance.now();
-  const cacheKey = JSON.stringify([input.question.trim(), input.itemId ?? null, input.session ?? [], options.k ?? 10, options.budgetWords ?? 2000, !!options.model, !!options.rerank, ctx.citations?.length ?? 0]);
+  const cacheKey = JSON.stringify([input.question.trim(), input.itemId ?? null, input.session ?? [], options.k ?? 10, options.budgetWords ?? 2000, !!options.model, !!options.rerank, ctx.citations?.length ?? 0, options.part ?? null]);
   let cache = caches.get(ctx);
   const cached = cache?.get(cacheKey);
   if (cached) return { ...cached, ms: performance.now() - started };
-  const { query, fallback } = await understand(input, { entities: ctx.entities, corpus: ctx.corpus, index: ctx.index, vectors: !!ctx.vectors, itemTexts: (id) => keptItemTexts(ctx.index, id) }, options);
+  const understood = await understand(input, { entities: ctx.entities, corpus: ctx.corpus, index: ctx.index, vectors: !!ctx.vectors, itemTexts: (id) => keptItemTexts(ctx.index, id) }, options);
+  const { fallback } = understood;
+  const query = options.part ? limitedToPart(understood.query, options.part) : understood.query;
   const k = options.k ?? 10;
   const res = await hybridRetrieve(query, ctx, { k: options.rerank && options.model ? Math.max(k, RERANK_DEPTH) : k, budgetWords: options.budgetWords, signal: options.signal });
   const notes = [...(fallback ? [fallback] : []), ...(query.notes ?? []), ...roleNotes(query), ...res.notes];

@@ -12,8 +12,11 @@
  * Chinese and Spanish, corpus-wide and within one item, about words of the corpus itself (sampled
  * from the texts the search index kept, nothing parsed for it), and throws the answers away. It
  * stops at once when `signal` aborts (the engine aborts it when a real question comes) and when
- * its time budget is spent. It never asks about comments before the corpus's spam decision is
- * known: deciding it is minutes of work at 100 M words that a real question should ask for.
+ * its time budget is spent. It never reads comments before the corpus's spam decision is known:
+ * deciding it is minutes of work at 100 M words that a real question should ask for. Until then it
+ * leaves out its questions about comments and asks the others within the transcripts (a question
+ * such as "What was said about … in the first 5 minutes?" is read as one about the audience in a
+ * corpus with comments, and any corpus-wide question may find comments).
  *
  * @example
  * const report = await warmUpAsking(ctx, { signal, budgetMs: 20_000 });
@@ -157,7 +160,8 @@ export async function warmUpAsking(ctx: AskContext, options: WarmUpOptions = {})
       await options.beforeQuestion?.(asked.length);
       throwIfAborted(options.signal);
       try {
-        await askCorpus(ctx, q, { signal: options.signal });
+        // Before the corpus's spam is decided, within the transcripts: a question that reads comments would decide it.
+        await askCorpus(ctx, q, { signal: options.signal, ...(knownCorpusSpam(ctx.corpus) ? {} : { part: 'transcript' as const }) });
       } catch (e) {
         if (options.signal?.aborted) throw e;
       }
