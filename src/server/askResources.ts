@@ -85,8 +85,6 @@ export class AskResources {
   private markersVersion = 0;
   /** Stops the embedding in flight ({@link cancelVectors}). */
   private embedding: CancellationTokenSource | undefined;
-  /** Called whenever a question asks for a context ({@link onQuestion}). */
-  private readonly questionListeners = new Set<() => void>();
   /** The approximate index being built in the background for the kept vector store ({@link buildIndexInBackground}). */
   private indexing: { store: FlatVectorStore; source: CancellationTokenSource; keep: boolean } | undefined;
 
@@ -144,8 +142,6 @@ export class AskResources {
    * not stop the build (the next question uses it).
    */
   contextFor(corpus: Corpus, access: ModelAccess, asker: Asker, signal: AbortSignal): Promise<AskContext> {
-    // A question came: the warm-up (askWarming.ts) gives way to it.
-    for (const listener of this.questionListeners) listener();
     const emb = embeddingSettings(access.settings);
     const vectorKey = emb ? `${emb.provider}|${emb.baseUrl}|${emb.model}|${access.apiKey ? 'key' : 'no key'}` : '';
     return abortable(this.cachedContext(corpus, vectorKey, emb ? () => this.searcherFor(corpus, vectorKey, access, asker) : undefined), signal);
@@ -158,12 +154,6 @@ export class AskResources {
    */
   offlineContext(corpus: Corpus): Promise<AskContext> {
     return this.cachedContext(corpus, '', undefined);
-  }
-
-  /** Calls `listener` whenever a question asks for a context (the Ask box, the Chat view). */
-  onQuestion(listener: () => void): { dispose(): void } {
-    this.questionListeners.add(listener);
-    return { dispose: () => this.questionListeners.delete(listener) };
   }
 
   /** The cached context of `corpus` for these vector settings (`vectorKey`, '' for none), or a new one. */

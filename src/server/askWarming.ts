@@ -57,13 +57,12 @@ export function startAskWarming(c: HandlerContext, resources: AskResources): { d
         };
         signal.addEventListener('abort', abort);
         if (signal.aborted) abort();
+        // A question (the Ask box, the Chat view) is such work too: it runs in `c.running`.
         const started = c.running.onDidStart(interrupt);
-        const asked = resources.onQuestion(interrupt);
         try {
           return await warmUpAsking(await resources.offlineContext(corpus), { signal: own.signal, beforeQuestion: askWarmingTesting.beforeQuestion });
         } finally {
           started.dispose();
-          asked.dispose();
           signal.removeEventListener('abort', abort);
         }
       });

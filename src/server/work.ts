@@ -55,9 +55,11 @@ export class RunningWork {
    */
   async whenIdle(quietMs: number, token: CancellationToken, everyMs = 250): Promise<boolean> {
     while (!token.isCancellationRequested) {
+      const busy = this.controllers.size > 0;
       const idle = this.idleFor();
-      if (this.controllers.size === 0 && idle >= quietMs) return true;
-      await new Promise((r) => setTimeout(r, Math.max(10, Math.min(everyMs, this.controllers.size ? everyMs : quietMs - idle))));
+      if (!busy && idle >= quietMs) return true;
+      // While work runs, poll; once it is over, sleep out the rest of the quiet time (at most `everyMs`).
+      await new Promise((r) => setTimeout(r, Math.max(10, busy ? everyMs : Math.min(everyMs, quietMs - idle))));
     }
     return false;
   }

@@ -24,6 +24,7 @@
  */
 import { knownCorpusSpam } from '../markers/spamFree';
 import { tokenize } from '../search/tokenize';
+import { zhSegmenter } from '../text/contentFree';
 import { isStopword } from '../text/stopwords';
 import { throwIfAborted } from '../util/abort';
 import { askCorpus } from './ask';
@@ -72,12 +73,6 @@ export interface WarmUpReport {
   skippedComments: number;
 }
 
-let zhSegmenter: Intl.Segmenter | undefined;
-/** ICU's Chinese word segmenter, made once. */
-function zhWords(): Intl.Segmenter {
-  return (zhSegmenter ??= new Intl.Segmenter('zh', { granularity: 'word' }));
-}
-
 /**
  * Two topic words of the corpus, one in Latin script and one Chinese (when it has Chinese): the
  * words its windows use most that are neither function words nor in more than 3 % of its windows,
@@ -98,7 +93,7 @@ export function warmUpTopics(ctx: AskContext): { latin?: string; han?: string } 
         continue;
       }
       // A Han run gives its words of two characters or more (ICU's word segmenter).
-      for (const s of zhWords().segment(m[0])) {
+      for (const s of zhSegmenter().segment(m[0])) {
         if (s.isWordLike && s.segment.length >= 2) counts.set(s.segment, (counts.get(s.segment) ?? 0) + 1);
       }
     }

@@ -258,7 +258,8 @@ function phraseWords(ws: readonly Word[], v: Vocab): Uint8Array {
 }
 
 let segmenter: Intl.Segmenter | undefined;
-function zhSegmenter(): Intl.Segmenter {
+/** ICU's Chinese word segmenter (`Intl.Segmenter('zh')`), made once. */
+export function zhSegmenter(): Intl.Segmenter {
   return (segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' }));
 }
 
